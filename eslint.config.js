@@ -1,0 +1,46 @@
+// Lint: TypeScript syntax rules plus the one-way import rule of DESIGN §1:
+// sandbox-lib imports nothing of ours; runtime and control-plane import sandbox-lib only through
+// its package entry; control-plane never imports runtime internals (only its public entry).
+import tseslint from 'typescript-eslint';
+
+const ours = ['@platform/*', '**/control-plane/**', '**/runtime/**', '**/sandbox-lib/**'];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'test/fixtures/**/bundle*', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['sandbox-lib/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ours, message: 'sandbox-lib imports nothing of ours (DESIGN §1).' }] }],
+    },
+  },
+  {
+    files: ['runtime/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'runtime never imports the control plane (DESIGN §1).' },
+        { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**'], message: 'Import sandbox-lib through its package entry only.' },
+      ] }],
+    },
+  },
+  {
+    files: ['control-plane/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@platform/runtime/*', '**/runtime/src/**'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types).' },
+        { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**'], message: 'Import sandbox-lib through its package entry only.' },
+      ] }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'scripts/**', 'runtime/src/guest/**', 'sandbox-lib/src/cli/**', 'sandbox-lib/bin/**', '**/*.mjs'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,1 @@
+export { LIMITS, type Limits } from './limits.ts';
