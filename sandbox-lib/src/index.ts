@@ -5,3 +5,11 @@
  */
 export * from './limits/index.ts';
 export * from './errors/index.ts';
+export * from './scopes/index.ts';
+export * from './events/index.ts';
+export * from './hosts/index.ts';
+export * from './json-schema/index.ts';
+export * from './manifest/index.ts';
+export * from './delivery/index.ts';
+export * from './api/index.ts';
+export * from './signing/index.ts';

@@ -187,6 +187,10 @@ export const LIMITS = {
     backoffMaxMs: 6 * HOUR,
     signatureToleranceSeconds: 5 * 60,
     continuousFailurePauseMs: 3 * DAY,
+    // Ours: caps on the signature headers a receiver reads (anything larger is refused unread).
+    webhookIdMaxChars: 256,
+    signatureHeaderMaxChars: 4_096,
+    signaturesPerHeader: 16,
   },
   hosted: {
     cpuMsPerRequest: 50,
@@ -218,6 +222,28 @@ export const LIMITS = {
     searchCircleIdsMin: 1,
     searchCircleIdsMax: 50,
     bulkStateMatchKeys: 8,
+    // Ours: shapes the spec names without bounds (docs/decisions/contract.md).
+    notificationTextMax: 280,
+    memoryTextMax: 4_000,
+    memoryTitleMax: 200,
+    blockQueryLimitDefault: 50,
+    blockQueryLimitMax: 100,
+  },
+  /** Ours: text bounds of manifest fields the spec leaves open (docs/decisions/contract.md). */
+  manifestText: {
+    appName: 80,
+    appDescription: 1_000,
+    assetId: 200,
+    blockTitle: 80,
+    blockDescription: 280,
+    actionDescription: 280,
+    referenceTitle: 80,
+    messageActionLabel: 32,
+    commandDescription: 100,
+    optionDescription: 100,
+    choiceLabel: 60,
+    mcpToolName: 64,
+    mcpToolDescription: 1_000,
   },
 } as const;
 

@@ -1,0 +1,60 @@
+/**
+ * @module api/routes
+ * Every `/v0` endpoint as data: method and path, credentials, scope, and the schemas of its query,
+ * body and `2xx` response. Servers mount routes from it, the client calls through it and the
+ * OpenAPI document is generated from it, so a shape changes in one place. Paths marked ours in
+ * docs/decisions/contract.md are where the spec leaves the exact path open.
+ */
+import type { z } from 'zod';
+import type { Scope } from '../scopes/index.ts';
+import * as apps from './apps.ts';
+import * as blocks from './blocks.ts';
+import * as messaging from './messaging.ts';
+import * as references from './references.ts';
+import * as search from './search.ts';
+import * as streams from './streams.ts';
+
+/** Who may call: install token, interaction token, client credentials, member API key, deploy token, agent builder token, anyone. */
+export type Credential = 'install' | 'interaction' | 'client' | 'member' | 'deploy' | 'agentBuilder' | 'none';
+
+export interface RouteSpec {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly credentials: readonly Credential[];
+  readonly scope: Scope | null;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  readonly response: z.ZodType;
+  readonly status: 200 | 201;
+}
+
+const route = <const R extends RouteSpec>(spec: R): R => spec;
+const TOOLING: readonly Credential[] = ['member', 'deploy', 'agentBuilder'];
+
+export const API_ROUTES = {
+  jwks: route({ method: 'GET', path: '/.well-known/platform/jwks.json', credentials: ['none'], scope: null, response: apps.JwksResponseSchema, status: 200 }),
+  streamEvent: route({ method: 'POST', path: '/v0/streams/events', credentials: ['install'], scope: 'replies:write', body: streams.StreamEventRequestSchema, response: streams.StreamEventResponseSchema, status: 200 }),
+  searchObjectPut: route({ method: 'PUT', path: '/v0/search/objects', credentials: ['install'], scope: 'search:write', body: search.SearchObjectPutRequestSchema, response: search.SearchObjectPutResponseSchema, status: 200 }),
+  searchObjectDelete: route({ method: 'DELETE', path: '/v0/search/objects', credentials: ['install'], scope: 'search:write', body: search.SearchObjectDeleteRequestSchema, response: search.SearchObjectDeleteResponseSchema, status: 200 }),
+  blocksUpdateByState: route({ method: 'PATCH', path: '/v0/blocks', credentials: ['install'], scope: 'blocks:write', body: blocks.BlocksUpdateByStateRequestSchema, response: blocks.BlocksUpdateByStateResponseSchema, status: 200 }),
+  blockInsert: route({ method: 'POST', path: '/v0/blocks', credentials: ['install'], scope: 'blocks:write', body: blocks.BlockInsertRequestSchema, response: blocks.BlockRecordSchema, status: 201 }),
+  blockQuery: route({ method: 'POST', path: '/v0/blocks/query', credentials: ['install'], scope: null, body: blocks.BlockQueryRequestSchema, response: blocks.BlockQueryResponseSchema, status: 200 }),
+  blockGet: route({ method: 'GET', path: '/v0/blocks/{block_id}', credentials: ['install', 'interaction'], scope: null, response: blocks.BlockRecordSchema, status: 200 }),
+  // With an interaction token no scope is needed (the block the action ran on); with an install token, blocks:write.
+  blockUpdate: route({ method: 'PATCH', path: '/v0/blocks/{block_id}', credentials: ['install', 'interaction'], scope: 'blocks:write', body: blocks.BlockUpdateRequestSchema, response: blocks.BlockRecordSchema, status: 200 }),
+  blockReplace: route({ method: 'PUT', path: '/v0/blocks/{block_id}', credentials: ['install', 'interaction'], scope: 'blocks:write', body: blocks.BlockReplaceRequestSchema, response: blocks.BlockRecordSchema, status: 200 }),
+  blockRevalidate: route({ method: 'POST', path: '/v0/blocks/{block_id}/revalidate', credentials: ['install'], scope: null, body: blocks.BlockRevalidateRequestSchema, response: blocks.ScheduledResponseSchema, status: 200 }),
+  reply: route({ method: 'POST', path: '/v0/replies', credentials: ['install'], scope: 'replies:write', body: messaging.ReplyRequestSchema, response: messaging.ReplyResponseSchema, status: 201 }),
+  notification: route({ method: 'POST', path: '/v0/notifications', credentials: ['install'], scope: 'notifications:write', body: messaging.NotificationRequestSchema, response: messaging.NotificationResponseSchema, status: 201 }),
+  memory: route({ method: 'POST', path: '/v0/memories', credentials: ['install'], scope: 'memories:write', body: messaging.MemoryRequestSchema, response: messaging.MemoryResponseSchema, status: 201 }),
+  invocationRespond: route({ method: 'POST', path: '/v0/invocations/respond', credentials: ['install'], scope: null, body: messaging.InvocationRespondRequestSchema, response: messaging.InvocationRespondResponseSchema, status: 200 }),
+  referencePush: route({ method: 'PUT', path: '/v0/references', credentials: ['install'], scope: 'references:write', body: references.ReferencePushRequestSchema, response: references.ReferencePushResponseSchema, status: 200 }),
+  referenceRevalidate: route({ method: 'POST', path: '/v0/references/revalidate', credentials: ['install'], scope: 'references:write', body: references.ReferenceRevalidateRequestSchema, response: blocks.ScheduledResponseSchema, status: 200 }),
+  devSync: route({ method: 'PUT', path: '/v0/apps/dev', credentials: ['member', 'agentBuilder'], scope: null, query: apps.DevSyncQuerySchema, body: apps.DevSyncRequestSchema, response: apps.DevSyncResponseSchema, status: 200 }),
+  manifestSync: route({ method: 'PUT', path: '/v0/apps/{app_id}/manifest', credentials: TOOLING, scope: null, body: apps.ManifestSyncRequestSchema, response: apps.AppVersionRecordSchema, status: 200 }),
+  manifestGet: route({ method: 'GET', path: '/v0/apps/{app_id}/manifest', credentials: TOOLING, scope: null, query: apps.ManifestGetQuerySchema, response: apps.ManifestGetResponseSchema, status: 200 }),
+  checkTrees: route({ method: 'POST', path: '/v0/apps/check/trees', credentials: TOOLING, scope: null, body: apps.CheckTreesRequestSchema, response: apps.CheckTreesResponseSchema, status: 200 }),
+  accessToken: route({ method: 'POST', path: '/v0/apps/installs/{install_id}/access-tokens', credentials: ['client'], scope: null, body: apps.AccessTokenRequestSchema, response: apps.AccessTokenResponseSchema, status: 201 }),
+} as const satisfies Record<string, RouteSpec>;
+
+export type RouteName = keyof typeof API_ROUTES;

@@ -1,0 +1,20 @@
+/**
+ * @module api/schemas
+ * Request bodies (strict) and responses (lenient) of every `/v0` endpoint, and the route table.
+ */
+export { lenientEnum } from './lenient.ts';
+export { REQUEST, RESPONSE, type Wire } from './wire.ts';
+// `text`, `label` and `jsonObject` stay internal; the catalog owns the tree types (`ActionTable`, ...).
+export {
+  graphemeLength, HttpsUrlSchema, IdSchema, TimestampSchema, VersionSchema, DocumentSchema, BlockTreeSchema, ActionRefSchema,
+  ActionNameSchema, ActionArgsSchema, ActionTableSchema, ActionTableRequestSchema, BlockPropsSchema, BlockStateSchema,
+} from './primitives.ts';
+export { StateMatchSchema, hasOneTarget } from './targets.ts';
+export * from './streams.ts';
+export * from './search.ts';
+export * from './blocks.ts';
+export * from './messaging.ts';
+export * from './references.ts';
+export * from './apps.ts';
+export * from './errors.ts';
+export * from './routes.ts';

@@ -1,0 +1,72 @@
+/**
+ * @module hosts
+ * Host names as the manifest uses them: outbound hosts, claimed link domains, pattern hosts and the
+ * MCP host. One place decides what a valid host is, what "covers" means and what spans a public
+ * suffix (the public suffix list comes from `tldts`, which tracks publicsuffix.org, private
+ * section included, so `github.io` counts as a suffix too).
+ */
+import { parse } from 'tldts';
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const MAX_HOST_LENGTH = 253;
+
+/**
+ * True for a lowercase DNS host name of at least two labels (IDNs in punycode), not an IP literal.
+ * @example isHostname('api.example.com') // true
+ */
+export function isHostname(value: string): boolean {
+  if (value.length === 0 || value.length > MAX_HOST_LENGTH) return false;
+  const labels = value.split('.');
+  if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return false;
+  // A last label of digits only is an IPv4 literal (or a dotted number); never a host name here.
+  return !/^[0-9]+$/.test(labels[labels.length - 1] ?? '');
+}
+
+export interface HostPattern {
+  /** The host, without the wildcard label. */
+  readonly host: string;
+  /** True for `*.host`: any subdomain of `host` (not `host` itself). */
+  readonly wildcard: boolean;
+}
+
+/**
+ * Reads `host` or `*.host`; `null` when it is neither.
+ * @example parseHostPattern('*.example.com') // { host: 'example.com', wildcard: true }
+ */
+export function parseHostPattern(value: string): HostPattern | null {
+  const wildcard = value.startsWith('*.');
+  const host = wildcard ? value.slice(2) : value;
+  return isHostname(host) ? { host, wildcard } : null;
+}
+
+/**
+ * True when `host` is `domain` or one of its subdomains.
+ * @example hostCovers('example.com', 'links.example.com') // true
+ */
+export function hostCovers(domain: string, host: string): boolean {
+  return host === domain || host.endsWith(`.${domain}`);
+}
+
+/**
+ * True when `host` is itself a public suffix (ICANN or private section), such as `co.uk` or
+ * `github.io`: something many unrelated owners register names under.
+ * @example isPublicSuffix('co.uk') // true
+ */
+export function isPublicSuffix(host: string): boolean {
+  const parsed = parse(host, { allowPrivateDomains: true });
+  return !parsed.isIp && parsed.domain === null;
+}
+
+/**
+ * The reserved domain a claim on `pattern` overlaps, or `null`: the host lies under a reserved domain,
+ * or (for claims that cover subdomains) a reserved domain lies under the claim.
+ * @example overlapsAny({ host: 'example.com', wildcard: false }, ['api.example.com'], true) // 'api.example.com'
+ */
+export function overlapsAny(pattern: HostPattern, reserved: readonly string[], coversSubdomains: boolean): string | null {
+  for (const domain of reserved) {
+    const own = domain.toLowerCase();
+    if (hostCovers(own, pattern.host)) return domain;
+    if ((coversSubdomains || pattern.wildcard) && hostCovers(pattern.host, own)) return domain;
+  }
+  return null;
+}

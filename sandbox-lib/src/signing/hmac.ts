@@ -1,0 +1,32 @@
+/**
+ * @module signing/hmac
+ * HMAC-SHA256 of the signed content `id.timestamp.body` through WebCrypto, which Node and
+ * Web-standard isolates both offer (`node:crypto` is not available in isolates).
+ */
+
+const encoder = new TextEncoder();
+
+/** The exact bytes that are signed: `${id}.${timestamp}.` followed by the raw body bytes. */
+export function signedContent(id: string, timestamp: number, body: string | Uint8Array): Uint8Array {
+  const head = encoder.encode(`${id}.${timestamp}.`);
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  const out = new Uint8Array(head.length + bytes.length);
+  out.set(head, 0);
+  out.set(bytes, head.length);
+  return out;
+}
+
+export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) throw new Error('WebCrypto (crypto.subtle) is not available in this environment');
+  const cryptoKey = await subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await subtle.sign('HMAC', cryptoKey, data as Uint8Array<ArrayBuffer>));
+}
+
+/** Compares two byte strings in time that depends only on their lengths. */
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
