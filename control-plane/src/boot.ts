@@ -1,0 +1,75 @@
+/**
+ * @module boot
+ * What both entry points share: config, logger, database (migrated), key-value store and the
+ * control plane, plus one orderly shutdown for SIGINT and SIGTERM.
+ */
+import { systemClock } from './clock.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createControlPlane, type ControlPlane } from './app.ts';
+import type { Db } from './db/db.ts';
+import { openDb } from './db/open-db.ts';
+import type { Kv } from './kv/kv.ts';
+import { openKv } from './kv/open-kv.ts';
+import { createLogger, type Logger } from './log/logger.ts';
+
+export interface Booted {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  kv: Kv;
+  controlPlane: ControlPlane;
+  /** Stops the server, then closes the store and the database. */
+  close(): Promise<void>;
+}
+
+/** Loads config or exits with the list of problems (the one place a process prints them raw). */
+export function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+export async function boot(config: Config): Promise<Booted> {
+  const logger = createLogger(config);
+  const clock = systemClock;
+  const db = await openDb(config, logger);
+  let kv: Kv;
+  try {
+    kv = await openKv(config, { clock, logger });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const controlPlane = createControlPlane({ config, logger, db, kv, clock });
+  return {
+    config, logger, db, kv, controlPlane,
+    async close() {
+      await controlPlane.stop();
+      await kv.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Calls `shutdown` once on the first SIGINT or SIGTERM; a second signal exits at once.
+ *
+ * @example
+ * onShutdownSignal(async (signal) => { await booted.close(); process.exit(0); });
+ */
+export function onShutdownSignal(shutdown: (signal: NodeJS.Signals) => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    void shutdown(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}

@@ -1,0 +1,34 @@
+/**
+ * @module client-api/services
+ * The services behind the client API, wired once. Other parts (the demo seed, later the /v0 API)
+ * use the same services, so the rules live in one place.
+ */
+import { createApiKeysService, type ApiKeysService } from '../api-keys/service.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/db.ts';
+import { createCirclesService, type CirclesService } from '../circles/service.ts';
+import { createConversationsService, type ConversationsService } from '../conversations/service.ts';
+import { createMembersService, type MembersService } from '../members/service.ts';
+import { createMessagesService, type MessagesService } from '../messages/service.ts';
+import { createWorkspacesService, type WorkspacesService } from '../workspaces/service.ts';
+
+export interface ClientServices {
+  apiKeys: ApiKeysService;
+  workspaces: WorkspacesService;
+  members: MembersService;
+  circles: CirclesService;
+  conversations: ConversationsService;
+  messages: MessagesService;
+}
+
+export function createClientServices(deps: { db: Db; clock: Clock }): ClientServices {
+  const apiKeys = createApiKeysService(deps);
+  return {
+    apiKeys,
+    workspaces: createWorkspacesService({ ...deps, apiKeys }),
+    members: createMembersService({ ...deps, apiKeys }),
+    circles: createCirclesService(deps),
+    conversations: createConversationsService(deps),
+    messages: createMessagesService(deps),
+  };
+}

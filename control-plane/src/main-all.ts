@@ -1,0 +1,80 @@
+/**
+ * @module main-all
+ * `npm start`: the control plane in this process, one runtime node as a child process, the demo
+ * workspace seeded once, and the URLs and keys printed and written to DATA_DIR/credentials.json.
+ * Ctrl-C or SIGTERM stops both. With DATABASE_URL and REDIS_URL set the same code uses them.
+ */
+import { fileURLToPath } from 'node:url';
+import { boot, configOrExit, onShutdownSignal } from './boot.ts';
+import { runtimeChildEnv } from './config.ts';
+import { spawnRuntimeNode, type RuntimeChild } from './runtime-node/child-process.ts';
+import { writeCredentials, credentialsPath, type Credentials } from './seed/credentials.ts';
+import { seedDemo } from './seed/demo.ts';
+import { systemClock } from './clock.ts';
+
+const config = configOrExit();
+const booted = await boot(config);
+const { logger } = booted;
+let runtime: RuntimeChild | undefined;
+let stopping = false;
+
+async function shutdown(reason: string, code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    logger.info({ reason }, 'shutting down');
+    try {
+      await Promise.all([runtime?.stop(), booted.close()]);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      code = 1;
+    }
+  }
+  process.exit(code);
+}
+
+onShutdownSignal((signal) => shutdown(signal, 0));
+
+try {
+  const seed = await seedDemo({ db: booted.db, clock: systemClock });
+  await booted.controlPlane.start();
+  const entry = config.runtimeEntry ?? fileURLToPath(new URL('../../runtime/src/main.ts', import.meta.url));
+  runtime = spawnRuntimeNode({ entry, env: runtimeChildEnv(config), url: config.runtimeUrl, logger });
+  void runtime.exited.then(({ code, signal }) => {
+    // Ctrl-C reaches the whole process group, so the child may stop (cleanly) a moment before our
+    // own handler runs: that is a normal stop. Anything else is a crash and takes us down too.
+    const clean = code === 0 || signal === 'SIGINT' || signal === 'SIGTERM';
+    if (!stopping) void shutdown(`runtime node exited (code ${code}, signal ${signal})`, clean ? 0 : 1);
+  });
+  await runtime.ready;
+  const credentials = await writeCredentials({
+    dataDir: config.dataDir,
+    seed,
+    apiKeys: booted.controlPlane.services.apiKeys,
+    urls: { controlPlane: config.publicUrl, runtime: config.runtimeUrl },
+    operatorToken: config.workspaceCreation === 'open' ? null : config.operatorToken,
+  });
+  process.stdout.write(banner(credentials, seed.created));
+} catch (err) {
+  logger.fatal({ err }, 'start failed');
+  await shutdown('start failed', 1);
+}
+
+function banner(c: Credentials, created: boolean): string {
+  return [
+    '',
+    'Platform ready',
+    `  control plane   ${c.controlPlaneUrl}   (health ${c.controlPlaneUrl}/healthz)`,
+    `  runtime node    ${c.runtimeUrl}   (health ${c.runtimeUrl}/healthz)`,
+    `  client API      ${c.clientApi}   (OpenAPI ${c.openapi})`,
+    `  database        ${config.embedded ? `PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}; redis ${config.redisUrl === null ? 'in-process stand-in' : 'REDIS_URL'}`,
+    `  demo workspace  ${c.workspace.name} (${c.workspace.id})${created ? ', just created' : ''}`,
+    `  owner API key   ${c.owner.apiKey}`,
+    `  member API key  ${c.member.apiKey}`,
+    ...(c.operatorToken === undefined ? [] : [`  operator token  ${c.operatorToken}`]),
+    `  written to      ${credentialsPath(config.dataDir)}`,
+    '',
+    `  try: curl -H 'authorization: Bearer ${c.owner.apiKey}' ${c.clientApi}/circles`,
+    '',
+    '',
+  ].join('\n');
+}

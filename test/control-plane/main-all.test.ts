@@ -1,0 +1,115 @@
+/**
+ * `npm start` as a process: boots the control plane and one runtime node on free ports with a fresh
+ * DATA_DIR, answers /healthz on both, creates a workspace, writes credentials.json, and stops both
+ * cleanly on SIGTERM.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN_ALL = join(ROOT, 'control-plane/src/main-all.ts');
+const REAL_RUNTIME = join(ROOT, 'runtime/src/main.ts');
+
+// Until the runtime node exists, a stand-in outside the repo plays its part: it reads RUNTIME_PORT,
+// answers /healthz and exits on SIGTERM, which is all main-all relies on.
+const STAND_IN = `
+import { createServer } from 'node:http';
+const server = createServer((req, res) => {
+  res.writeHead(req.url === '/healthz' ? 200 : 404, { 'content-type': 'application/json' });
+  res.end(req.url === '/healthz' ? '{"status":"ok"}' : '{}');
+});
+server.listen(Number(process.env.RUNTIME_PORT), '127.0.0.1');
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+`;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves when `text` has appeared on the stream; rejects if the process exits first. */
+function waitForOutput(child: ChildProcess, text: string, seen: { out: string }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      seen.out += chunk.toString('utf8');
+      if (seen.out.includes(text)) {
+        child.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (seen.out += chunk.toString('utf8')));
+    child.once('exit', (code) => reject(new Error(`main-all exited (${code}) before "${text}":\n${seen.out}`)));
+  });
+}
+
+let dir: string | undefined;
+let child: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+describe('main-all (npm start)', () => {
+  it('boots both processes, serves the API, and stops cleanly on SIGTERM', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'main-all-'));
+    let entry = REAL_RUNTIME;
+    if (!existsSync(REAL_RUNTIME)) {
+      entry = join(dir, 'runtime-stand-in.mjs');
+      await writeFile(entry, STAND_IN);
+    }
+    const [port, runtimePort] = [await freePort(), await freePort()];
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) {
+      // The embedded default is what `npm start` promises; shared services are not part of this test.
+      if (v !== undefined && !['DATABASE_URL', 'REDIS_URL', 'OPERATOR_TOKEN', 'MASTER_KEY', 'RUNTIME_SECRET', 'PUBLIC_URL', 'RUNTIME_URL'].includes(k)) env[k] = v;
+    }
+    Object.assign(env, {
+      PORT: String(port), RUNTIME_PORT: String(runtimePort), DATA_DIR: join(dir, 'data'), RUNTIME_ENTRY: entry,
+      LOG_LEVEL: 'warn', NODE_ENV: 'development',
+    });
+    child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', MAIN_ALL], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const seen = { out: '' };
+    await waitForOutput(child, 'Platform ready', seen);
+
+    const cp = `http://127.0.0.1:${port}`;
+    const rt = `http://127.0.0.1:${runtimePort}`;
+    expect((await fetch(`${cp}/healthz`)).status).toBe(200);
+    expect((await fetch(`${cp}/readyz`)).status).toBe(200);
+    expect((await fetch(`${rt}/healthz`)).status).toBe(200);
+
+    const created = await fetch(`${cp}/client/v1/workspaces`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'From the test', owner: { name: 'Tess' } }),
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ workspace: { name: 'From the test' }, owner: { role: 'owner' } });
+
+    const credentials = JSON.parse(await readFile(join(dir, 'data', 'credentials.json'), 'utf8'));
+    expect(seen.out).toContain(credentials.owner.apiKey);
+    const me = await fetch(`${cp}/client/v1/me`, { headers: { authorization: `Bearer ${credentials.owner.apiKey}` } });
+    expect(((await me.json()) as { workspace: unknown }).workspace).toEqual(credentials.workspace);
+    const circles = await fetch(`${cp}/client/v1/circles`, { headers: { authorization: `Bearer ${credentials.owner.apiKey}` } });
+    expect(((await circles.json()) as { items: Array<{ visibility: string }> }).items.map((c: { visibility: string }) => c.visibility).sort()).toEqual(['private', 'public']);
+
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${rt}/healthz`)).rejects.toThrow();
+    await expect(fetch(`${cp}/healthz`)).rejects.toThrow();
+  }, 30_000);
+});
