@@ -18,7 +18,10 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
  && node scripts/build-sandbox-lib.mjs
 
 FROM node:24-bookworm-slim
-ENV NODE_ENV=production
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    RUNTIME_HOST=0.0.0.0 \
+    DATA_DIR=/app/.data
 WORKDIR /app
 COPY --from=deps /app/node_modules node_modules
 COPY --from=deps /app/sandbox-lib sandbox-lib
