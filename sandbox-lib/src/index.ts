@@ -13,3 +13,4 @@ export * from './manifest/index.ts';
 export * from './delivery/index.ts';
 export * from './api/index.ts';
 export * from './signing/index.ts';
+export * from './net/index.ts';

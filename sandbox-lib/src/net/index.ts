@@ -1,0 +1,1 @@
+export { checkAddress, parseIPv4, parseIPv6, type AddressVerdict } from './address.ts';
