@@ -14,3 +14,4 @@ export * from './delivery/index.ts';
 export * from './api/index.ts';
 export * from './signing/index.ts';
 export * from './net/index.ts';
+export * from './catalog/index.ts';

@@ -1,0 +1,10 @@
+/**
+ * @module catalog
+ * Block UI catalog v1: the registry of components, `validateTree`, and the builders app authors use
+ * to write trees (`ui.*`, `renderTree`). See docs/catalog.md for every component.
+ */
+export { validateTree } from './validate/validate-tree.ts';
+export { CATALOG_VERSION } from './spec/registry.ts';
+export { ICONS, RESERVED_ICONS } from './rules/icons.ts';
+export type { ActionEntry, ActionRef, ActionTable, TreeValidation, UiBlockNode, UiElementNode, UiMark, UiNode, UiTextNode } from './types.ts';
+export { ui, renderTree, type RenderedTree, type ActionCall, type ActionInput, type Draft, type Inline } from './builders/index.ts';
