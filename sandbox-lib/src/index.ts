@@ -13,5 +13,7 @@ export * from './manifest/index.ts';
 export * from './delivery/index.ts';
 export * from './api/index.ts';
 export * from './signing/index.ts';
+export * from './authoring/index.ts';
+export * from './client/index.ts';
 export * from './net/index.ts';
 export * from './catalog/index.ts';

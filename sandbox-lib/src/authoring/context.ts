@@ -1,0 +1,109 @@
+/**
+ * @module authoring/context
+ * What every handler receives: the envelope and its parts, the install token, a `/v0` client bound
+ * to it, the environment, a logger and `waitUntil`. The client is created on first use, so a
+ * handler that never calls the API needs no `PLATFORM_API_URL`.
+ */
+import type { z } from 'zod';
+import type { EnvelopeSchema } from '../delivery/index.ts';
+import { createPlatformClient, type PlatformClient } from '../client/index.ts';
+import type { Logger } from './logger.ts';
+import type { KnownKeys } from './schema.ts';
+import { ENV_KEYS } from './env.ts';
+
+
+/** A delivery envelope whose `data` has the type `D`. */
+export type DeliveryEnvelope<D = Record<string, unknown>> = Omit<KnownKeys<z.infer<typeof EnvelopeSchema>>, 'data'> & { data: D };
+
+/** The environment an app runs with: variables by name (strings, or what a zod env schema made of them). */
+export type AppEnv = Readonly<Record<string, unknown>>;
+
+/** The host's execution context (`waitUntil` keeps work alive after the response, where the host supports it). */
+export interface ExecutionContextLike {
+  waitUntil?(promise: Promise<unknown>): void;
+}
+
+/** Fields every delivery handler gets. */
+export interface HandlerContext<E extends DeliveryEnvelope<unknown> = DeliveryEnvelope> {
+  readonly envelope: E;
+  readonly app: E['app'];
+  readonly install: E['install'];
+  readonly actor: E['actor'];
+  /** Absent in deliveries to hosted apps: the runtime adds the token to calls to `/v0` itself. */
+  readonly installToken: E['installToken'];
+  /** The install's config (set by an admin on the install form), `{}` when none. */
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly env: AppEnv;
+  /** A `/v0` client bound to the install token (base URL from `PLATFORM_API_URL`). */
+  readonly api: PlatformClient;
+  readonly log: Logger;
+  /** Keep `promise` running after the answer is sent; its failure is logged. */
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+export interface ContextDeps {
+  readonly env: AppEnv;
+  readonly log: Logger;
+  readonly fetch?: typeof fetch;
+  readonly execution?: ExecutionContextLike;
+}
+
+/** `waitUntil` that logs a failure instead of leaving an unhandled rejection. */
+export function waitUntilOf(deps: Pick<ContextDeps, 'log' | 'execution'>): (promise: Promise<unknown>) => void {
+  return (promise) => {
+    const guarded = Promise.resolve(promise).catch((error: unknown) => deps.log.error('Background work failed', { error: describeError(error) }));
+    deps.execution?.waitUntil?.(guarded);
+  };
+}
+
+/** A `/v0` client created on first use from the environment and a token. */
+export function lazyClient(deps: Pick<ContextDeps, 'env' | 'fetch'>, token: string | undefined): () => PlatformClient {
+  let client: PlatformClient | undefined;
+  return () => {
+    if (client) return client;
+    const baseUrl = deps.env[ENV_KEYS.apiUrl];
+    if (typeof baseUrl !== 'string' || baseUrl === '') {
+      throw new Error(`ctx.api needs the service's base URL in the environment variable ${ENV_KEYS.apiUrl}`);
+    }
+    client = createPlatformClient({ baseUrl, token, fetch: deps.fetch });
+    return client;
+  };
+}
+
+/** The context fields shared by every delivery handler. */
+export function handlerContext<E extends DeliveryEnvelope<unknown>>(envelope: E, deps: ContextDeps): HandlerContext<E> {
+  const api = lazyClient(deps, envelope.installToken?.token);
+  return {
+    envelope,
+    app: envelope.app,
+    install: envelope.install,
+    actor: envelope.actor,
+    installToken: envelope.installToken,
+    config: envelope.install.config ?? {},
+    env: deps.env,
+    get api() {
+      return api();
+    },
+    log: deps.log,
+    waitUntil: waitUntilOf(deps),
+  };
+}
+
+/**
+ * `base` with `extra`'s fields, keeping getters as getters (a spread would call `api` and create
+ * the client, failing handlers that never use it when `PLATFORM_API_URL` is unset).
+ * @example const ctx = extendContext(handlerContext(envelope, deps), { mode: 'interactive' });
+ */
+export function extendContext<B extends object, X extends object>(base: B, extra: X): B & X {
+  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(base), ...Object.getOwnPropertyDescriptors(extra) }) as B & X;
+}
+
+/** An error as log fields: message and stack of an Error, the value otherwise (never thrown itself). */
+export function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  try {
+    return { value: String(error) };
+  } catch {
+    return { value: 'unprintable' };
+  }
+}

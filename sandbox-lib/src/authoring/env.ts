@@ -1,0 +1,96 @@
+/**
+ * @module authoring/env
+ * Environment variables: declared with a zod schema (or `secretEnv()`), listed in the manifest by
+ * key only, and read once per environment object when deliveries arrive. `required` is computed
+ * as the spec says: true for secrets and for schemas that reject `undefined`.
+ */
+import { z } from 'zod';
+import type { EnvVarDeclaration } from '../manifest/index.ts';
+import { AppDefinitionError } from './errors.ts';
+import { isZodSchema, parseWith } from './schema.ts';
+import type { AppEnv } from './context.ts';
+
+/**
+ * Variables the platform (or the self-hosted operator) provides to every app; apps do not declare them.
+ * `PLATFORM_SIGNING_SECRET`: the app's signing secret (`whsec_…`; several separated by spaces or
+ * commas during a rotation). `PLATFORM_API_URL`: the service's base URL for `/v0` calls.
+ * @example await serve(app, { port: 8787, env: { [ENV_KEYS.signingSecret]: 'whsec_…', [ENV_KEYS.apiUrl]: 'https://platform.example.com' } })
+ */
+export const ENV_KEYS = { signingSecret: 'PLATFORM_SIGNING_SECRET', apiUrl: 'PLATFORM_API_URL' } as const;
+
+const SECRET = Symbol.for('platform.authoring.secretEnv');
+
+/** A secret variable (always required); its value is checked with `schema` when given. */
+export interface SecretEnv {
+  readonly [SECRET]: true;
+  readonly schema: z.ZodType;
+}
+
+/**
+ * Declares a secret environment variable.
+ * @example defineApp({ ..., env: { STRIPE_KEY: secretEnv(), REGION: z.enum(['eu', 'us']).default('eu') } })
+ */
+export function secretEnv(schema: z.ZodType = z.string().min(1)): SecretEnv {
+  return { [SECRET]: true, schema };
+}
+
+/** A variable declaration: a zod schema of its value, `secretEnv()`, or flags written out. */
+export type EnvDeclaration = z.ZodType | SecretEnv | { readonly secret?: boolean; readonly required?: boolean };
+
+const isSecretEnv = (value: unknown): value is SecretEnv => typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SECRET] === true;
+
+/**
+ * The manifest's `env` entries of the declarations, in declaration order.
+ * @example envManifest({ API_KEY: secretEnv(), DEBUG: z.string().optional() })
+ * // [{ key: 'API_KEY', secret: true, required: true }, { key: 'DEBUG', secret: false, required: false }]
+ */
+export function envManifest(declarations: Readonly<Record<string, EnvDeclaration>>): EnvVarDeclaration[] {
+  return Object.entries(declarations).map(([key, declaration]) => {
+    if ((Object.values(ENV_KEYS) as string[]).includes(key)) {
+      throw new AppDefinitionError(['env', key], 'this variable is provided by the platform; do not declare it');
+    }
+    if (isSecretEnv(declaration)) return { key, secret: true, required: true };
+    if (isZodSchema(declaration)) return { key, secret: false, required: !declaration.safeParse(undefined).success };
+    if (typeof declaration === 'object' && declaration !== null) {
+      const secret = declaration.secret === true;
+      return { key, secret, required: secret || declaration.required === true };
+    }
+    throw new AppDefinitionError(['env', key], 'declare a variable with a zod schema, secretEnv() or { secret, required }');
+  });
+}
+
+export type EnvRead = { ok: true; env: AppEnv } | { ok: false; key: string; message: string };
+
+const cache = new WeakMap<object, EnvRead>();
+
+/**
+ * The environment with each declared variable read by its schema (defaults and transforms
+ * applied); undeclared variables pass through. Read once per environment object.
+ * @example readEnv({ PORT: z.coerce.number() }, { PORT: '8080' }) // { ok: true, env: { PORT: 8080 } }
+ */
+export function readEnv(declarations: Readonly<Record<string, EnvDeclaration>>, raw: AppEnv): EnvRead {
+  const cached = cache.get(raw);
+  if (cached) return cached;
+  const env: Record<string, unknown> = { ...raw };
+  let result: EnvRead = { ok: true, env };
+  for (const [key, declaration] of Object.entries(declarations)) {
+    const schema = isSecretEnv(declaration) ? declaration.schema : isZodSchema(declaration) ? declaration : undefined;
+    if (!schema) {
+      const flags = declaration as { secret?: boolean; required?: boolean };
+      if ((flags.secret || flags.required) && raw[key] === undefined) {
+        result = { ok: false, key, message: 'required but not set' };
+        break;
+      }
+      continue;
+    }
+    const parsed = parseWith(schema, raw[key]);
+    if (!parsed.ok) {
+      result = { ok: false, key, message: raw[key] === undefined ? 'required but not set' : parsed.message };
+      break;
+    }
+    if (parsed.value !== undefined) env[key] = parsed.value;
+  }
+  if (result.ok) Object.freeze(env);
+  cache.set(raw, result);
+  return result;
+}

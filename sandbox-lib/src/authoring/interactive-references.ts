@@ -1,0 +1,50 @@
+/**
+ * @module authoring/interactive-references
+ * `reference.resolve` (up to 20 links, possibly of several kinds, answered in order) and
+ * `reference.search`. One link that fails to resolve reads as `unavailable` (not cached, resolved
+ * again later) instead of failing the others; the failure is logged.
+ */
+import type { InteractiveData } from '../delivery/index.ts';
+import { describeError, extendContext, handlerContext } from './context.ts';
+import { callHandler, DeliveryRejection } from './failures.ts';
+import { ResultProblem, toRendered } from './results.ts';
+import type { ResolutionOutput } from './reference.ts';
+import type { BlockAnswer } from './interactive-blocks.ts';
+import type { InteractiveRun } from './tables.ts';
+
+export async function referenceResolve(run: InteractiveRun<InteractiveData<'reference.resolve'>>): Promise<BlockAnswer> {
+  const items = await Promise.all(run.envelope.data.items.map(async (item, i) => {
+    const reference = run.tables.references.get(item.kind);
+    if (!reference) {
+      run.deps.log.warn(`No reference kind "${item.kind}" in this app version; answering unavailable`, { url: item.url });
+      return { url: item.url, access: 'unavailable' };
+    }
+    let output: ResolutionOutput;
+    try {
+      output = await callHandler(`resolve of reference kind ${item.kind}`, () => reference.resolve(extendContext(handlerContext(run.envelope, run.deps), { ...item })));
+    } catch (error) {
+      run.deps.log.error(`resolve of reference kind ${item.kind} threw; answering unavailable`, { url: item.url, error: describeError(error instanceof Error ? error.cause ?? error : error) });
+      return { url: item.url, access: 'unavailable' };
+    }
+    if (typeof output !== 'object' || output === null) {
+      throw new ResultProblem('invalid-result', `resolve of reference kind ${item.kind} returned ${typeof output}; return a resolution object`, ['items', i]);
+    }
+    const resolution: Record<string, unknown> = { ...output, url: output.url ?? item.url };
+    if (output.access === 'granted') {
+      if (output.visibility === undefined) resolution.visibility = 'restricted';
+      if (output.block !== undefined) resolution.block = toRendered(output.block, ['items', i, 'block']);
+    }
+    return resolution;
+  }));
+  return { kind: 'result', body: { items } };
+}
+
+export async function referenceSearch(run: InteractiveRun<InteractiveData<'reference.search'>>): Promise<BlockAnswer> {
+  const { kind, query, limit } = run.envelope.data;
+  const search = run.tables.references.get(kind)?.search;
+  if (!search) throw new DeliveryRejection(404, 'unknown-reference-kind', `This app version has no searchable reference kind "${kind.slice(0, 100)}"`);
+  const output = await callHandler(`search of reference kind ${kind}`, () => search(extendContext(handlerContext(run.envelope, run.deps), { kind, query, limit })));
+  const items = Array.isArray(output) ? output : (output as { items?: unknown }).items;
+  // The service asked for at most `limit`; extra items are dropped rather than failing the search.
+  return { kind: 'result', body: { ...(Array.isArray(output) ? {} : output), items: Array.isArray(items) ? items.slice(0, limit) : items } };
+}

@@ -1,0 +1,64 @@
+/**
+ * @module authoring/interactive
+ * One interactive delivery: read `data` by its type's schema, run the type's handler, then answer
+ * `200` with a checked result, or `202` for a deferral (empty for `block.action`, an
+ * InvocationDeferral for commands and message actions; any other type may not defer).
+ */
+import type { z } from 'zod';
+import { DEFERRABLE_TYPES, interactiveDataSchemas, type InteractiveType } from '../delivery/index.ts';
+import type { ContextDeps, DeliveryEnvelope } from './context.ts';
+import { DeliveryRejection } from './failures.ts';
+import { jsonResponse } from './http.ts';
+import { blockAction, blockInsert, blockRender, selectSearch, type BlockAnswer } from './interactive-blocks.ts';
+import { commandRun, messageActionRun } from './interactive-invocations.ts';
+import { referenceResolve, referenceSearch } from './interactive-references.ts';
+import { checkResult, okResponse, ResultProblem } from './results.ts';
+import type { AppTables, InteractiveRun } from './tables.ts';
+
+const HANDLERS: Record<InteractiveType, (run: InteractiveRun<any>) => Promise<BlockAnswer>> = {
+  'block.render': blockRender,
+  'block.action': blockAction,
+  'block.insert': blockInsert,
+  'select.search': selectSearch,
+  'reference.resolve': referenceResolve,
+  'reference.search': referenceSearch,
+  'command.run': commandRun,
+  'messageAction.run': messageActionRun,
+};
+
+/** Names the handler a result came from, for the author reading the error. */
+function labelOf(type: InteractiveType, data: Record<string, any>): string {
+  switch (type) {
+    case 'block.render': return `render of block ${data.block.type}`;
+    case 'block.insert': return `insert of block ${data.type}`;
+    case 'block.action': return `action ${data.action.name} of block ${data.block.type}`;
+    case 'select.search': return `search ${data.action.name} of block ${data.block.type}`;
+    case 'reference.resolve': return 'resolve of references';
+    case 'reference.search': return `search of reference kind ${data.kind}`;
+    case 'command.run': return `command ${data.command}`;
+    case 'messageAction.run': return `message action ${data.id}`;
+  }
+}
+
+/**
+ * Handles a verified interactive delivery.
+ * @example return handleInteractive(envelope, tables, deps);
+ */
+export async function handleInteractive(envelope: DeliveryEnvelope, type: InteractiveType, tables: AppTables, deps: ContextDeps): Promise<Response> {
+  const parsed = (interactiveDataSchemas[type] as z.ZodType<Record<string, unknown>>).safeParse(envelope.data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DeliveryRejection(400, 'invalid-data', `The ${type} data does not match its schema at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  const data = parsed.data;
+  const answer = await HANDLERS[type]({ envelope: { ...envelope, data }, type, tables, deps });
+  const label = labelOf(type, data);
+  if (answer.kind === 'deferred') {
+    if (!(DEFERRABLE_TYPES as readonly string[]).includes(type)) {
+      throw new ResultProblem('not-deferrable', `${label} deferred, but only block.action, command.run and messageAction.run may answer 202`);
+    }
+    return type === 'block.action' ? new Response(null, { status: 202 }) : jsonResponse({ visibility: answer.deferral.visibility }, 202);
+  }
+  checkResult(type, answer.body, label);
+  return okResponse(answer.body);
+}

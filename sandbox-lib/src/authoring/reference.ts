@@ -1,0 +1,129 @@
+/**
+ * @module authoring/reference
+ * `defineReference`: a reference kind (URL patterns that turn links into shared objects) with its
+ * `resolve` handler and an optional `search`. `searchable` follows from `search`; the claimed
+ * link domains follow from the pattern hosts (see `patternDomains`).
+ */
+import type { Scope } from '../scopes/index.ts';
+import type { ReferenceDefinition } from '../manifest/index.ts';
+import { parseReferencePattern } from '../manifest/index.ts';
+import { hostCovers } from '../hosts/index.ts';
+import type { ReferenceResolution } from '../delivery/index.ts';
+import { AppDefinitionError } from './errors.ts';
+import type { HandlerContext } from './context.ts';
+import type { RenderOutput } from './block.ts';
+import type { KnownKeys } from './schema.ts';
+
+const REFERENCE = Symbol.for('platform.authoring.reference');
+const HANDLERS = Symbol.for('platform.authoring.referenceHandlers');
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** One link to resolve: the kind and pattern that matched, its named parameters and the URL. */
+export interface ReferenceItem {
+  readonly kind: string;
+  readonly patternId: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly url: string;
+}
+
+export interface ResolveContext extends HandlerContext, ReferenceItem {}
+
+export interface ReferenceSearchContext extends HandlerContext {
+  readonly kind: string;
+  readonly query: string;
+  /** At most this many items are sent back (extra ones are dropped). */
+  readonly limit: number;
+}
+
+type Granted = KnownKeys<Extract<ReferenceResolution, { access: 'granted' }>>;
+
+/**
+ * A resolution as a handler writes it: `url` may be left out (the item's URL is used), a granted
+ * one's `visibility` defaults to `restricted`, and its `block` may be a draft from `ui.*`.
+ */
+export type ResolutionOutput =
+  | (Omit<Granted, 'url' | 'visibility' | 'block'> & { url?: string; visibility?: 'public' | 'restricted'; block?: RenderOutput })
+  | { access: 'unauthorized' | 'forbidden' | 'notFound' | 'unavailable'; url?: string };
+
+export interface ReferenceSearchItem {
+  url: string;
+  title: string;
+  subtitle?: string;
+  status?: { state: string; label: string };
+}
+
+export interface ReferenceConfig {
+  readonly kind: string;
+  readonly title: string;
+  /** Pattern id to pattern (`https://host/path/:param`), or `[{ id, pattern }]` when order matters. */
+  readonly patterns?: Readonly<Record<string, string>> | ReadonlyArray<{ readonly id: string; readonly pattern: string }>;
+  /** True when resolutions of this kind may carry a block. */
+  readonly hasBlock?: boolean;
+  /** Scopes the handlers need for their own API calls (added to the app's scopes). */
+  readonly scopes?: readonly Scope[];
+  readonly resolve: (ctx: ResolveContext) => MaybePromise<ResolutionOutput>;
+  readonly search?: (ctx: ReferenceSearchContext) => MaybePromise<readonly ReferenceSearchItem[] | { items: readonly ReferenceSearchItem[] }>;
+}
+
+export interface ReferenceHandlers {
+  readonly resolve: ReferenceConfig['resolve'];
+  readonly search?: ReferenceConfig['search'];
+  readonly scopes: readonly Scope[];
+}
+
+export interface Reference {
+  readonly [REFERENCE]: true;
+  readonly kind: string;
+  readonly manifest: ReferenceDefinition;
+  readonly [HANDLERS]: ReferenceHandlers;
+  toJSON(): ReferenceDefinition;
+}
+
+/**
+ * Defines a reference kind.
+ * @example
+ * const issue = defineReference({
+ *   kind: 'issue', title: 'Issue',
+ *   patterns: { issue: 'https://tracker.example.com/:org/issues/:id' },
+ *   resolve: async ({ params, api }) => ({ access: 'granted', visibility: 'public', externalId: params.id!, title: `Issue ${params.id}`, summary: 'Open' }),
+ * });
+ */
+export function defineReference(config: ReferenceConfig): Reference {
+  const where = ['references', typeof config?.kind === 'string' ? config.kind : '?'];
+  if (typeof config?.resolve !== 'function') throw new AppDefinitionError([...where, 'resolve'], 'every reference kind needs a resolve function');
+  if (config.search !== undefined && typeof config.search !== 'function') throw new AppDefinitionError([...where, 'search'], 'must be a function');
+  const patterns = Array.isArray(config.patterns)
+    ? config.patterns.map(({ id, pattern }) => ({ id, pattern }))
+    : Object.entries(config.patterns ?? {}).map(([id, pattern]) => ({ id, pattern: pattern as string }));
+  const manifest: ReferenceDefinition = {
+    kind: config.kind,
+    title: config.title,
+    patterns,
+    searchable: config.search !== undefined,
+    hasBlock: config.hasBlock === true,
+  };
+  const reference = { [REFERENCE]: true as const, kind: config.kind, manifest, toJSON: () => manifest };
+  Object.defineProperty(reference, HANDLERS, { value: { resolve: config.resolve, search: config.search, scopes: [...(config.scopes ?? [])] }, enumerable: false });
+  return Object.freeze(reference) as Reference;
+}
+
+/** The handlers of a defined reference kind, or `undefined`. */
+export function referenceHandlers(value: unknown): ReferenceHandlers | undefined {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[REFERENCE] === true ? (value as Reference)[HANDLERS] : undefined;
+}
+
+/**
+ * The link domains to claim: the explicit ones plus each pattern's host (`*.` dropped), without
+ * those another listed domain already covers. A malformed pattern is skipped here and reported by
+ * `validateManifest`.
+ * @example patternDomains(['example.com'], ['https://docs.example.com/:p', 'https://*.other.org/x']) // ['example.com', 'other.org']
+ */
+export function patternDomains(explicit: readonly string[], patterns: readonly string[]): string[] {
+  const all: string[] = [...explicit];
+  for (const source of patterns) {
+    const parsed = parseReferencePattern(source);
+    if (parsed.ok && !all.includes(parsed.pattern.host)) all.push(parsed.pattern.host);
+  }
+  return all.filter((domain, i) => explicit.includes(domain) || !all.some((other, j) => j !== i && other !== domain && hostCovers(other, domain)));
+}

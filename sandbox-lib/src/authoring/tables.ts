@@ -1,0 +1,30 @@
+/**
+ * @module authoring/tables
+ * The dispatch tables `defineApp` builds from the definitions: what handles each block type,
+ * reference kind, command, message action and event. Lookups only; no logic.
+ */
+import type { EventType } from '../events/index.ts';
+import type { InteractiveType } from '../delivery/index.ts';
+import type { BlockHandlers } from './block.ts';
+import type { ReferenceHandlers } from './reference.ts';
+import type { InvocationHandlers } from './invocation.ts';
+import type { CommandRunContext } from './command.ts';
+import type { MessageActionRunContext } from './message-action.ts';
+import type { EventEntry } from './events.ts';
+import type { ContextDeps, DeliveryEnvelope } from './context.ts';
+
+export interface AppTables {
+  readonly blocks: ReadonlyMap<string, BlockHandlers>;
+  readonly references: ReadonlyMap<string, ReferenceHandlers>;
+  readonly commands: ReadonlyMap<string, InvocationHandlers<CommandRunContext<any>>>;
+  readonly messageActions: ReadonlyMap<string, InvocationHandlers<MessageActionRunContext>>;
+  readonly events: ReadonlyMap<EventType, EventEntry>;
+}
+
+/** One interactive delivery being handled: its envelope (data already read by its schema). */
+export interface InteractiveRun<D = Record<string, unknown>> {
+  readonly envelope: DeliveryEnvelope<D>;
+  readonly type: InteractiveType;
+  readonly tables: AppTables;
+  readonly deps: ContextDeps;
+}

@@ -1,0 +1,7 @@
+/**
+ * @module @platform/sandbox-lib/node
+ * Node-only adapter (a separate entry: the main entry stays Web-standard for isolates).
+ */
+export { serve, type Servable, type ServeOptions, type Served } from './serve.ts';
+export { toWebRequest, type NodeRequestRead } from './node-to-web.ts';
+export { writeWebResponse } from './web-to-node.ts';
