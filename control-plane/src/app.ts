@@ -21,6 +21,20 @@ import { notFound, onError } from './http/errors.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { requestContext } from './http/request-context.ts';
+import { createCiIdentitiesService } from './ci-identities/service.ts';
+import { createOidcVerifier } from './ci-identities/oidc.ts';
+import { createCallerResolver } from './credentials/resolve.ts';
+import { retryAfterHeader } from './rate-limit/rate-limit.ts';
+import { createKeyRing } from './tokens/keyring.ts';
+import { registerJwksRoute } from './tokens/routes.ts';
+import { createTokenService, type TokenService } from './tokens/service.ts';
+import { createV0Api, type V0Api } from './v0/api.ts';
+import { registerV0Routes } from './v0/routes.ts';
+import { createAppFeatures, type AppFeatureOptions, type AppFeatures } from './apps/features.ts';
+import { createInternalRouter, INTERNAL_BASE } from './internal/routes.ts';
+import { createEventProducer } from './events/index.ts';
+import { createLifecycle, type Lifecycle, type LifecycleOptions } from './outbox/lifecycle.ts';
+import { createBlocksFeature, type BlocksFeature } from './blocks/feature.ts';
 
 export interface ControlPlaneDeps {
   config: Config;
@@ -30,12 +44,23 @@ export interface ControlPlaneDeps {
   clock: Clock;
   /** A registry to add metrics to (default: a fresh one with the default process metrics). */
   registry?: Registry;
+  /** Replacements for the apps features' seams (bundle store, manifest reader, DNS resolver). */
+  apps?: AppFeatureOptions;
+  /** Replacements for the lifecycle features' seams (hosted delivery target, mail transport, jitter). */
+  lifecycle?: LifecycleOptions;
 }
 
 export interface ControlPlane {
   app: Hono<AppEnv>;
   services: ClientServices;
   clientApi: ClientApi;
+  v0Api: V0Api;
+  tokens: TokenService;
+  apps: AppFeatures;
+  /** Lifecycle deliveries: the outbox loops, the relay, the delivery targets, the Deliveries page, mail. */
+  lifecycle: Lifecycle;
+  /** Blocks: the interactive delivery engine, the blocks API, the member's side, rendering. */
+  blocks: BlocksFeature;
   secrets: Secrets;
   registry: Registry;
   /** Listens on config.port (0 picks a free port) and config.host. */
@@ -51,40 +76,79 @@ export interface ControlPlane {
  */
 export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const metrics = createHttpMetrics({ clock: deps.clock, ...(deps.registry === undefined ? {} : { registry: deps.registry }) });
-  const services = createClientServices({ db: deps.db, clock: deps.clock });
-  const clientApi = createClientApi({ config: deps.config, services });
+  // Services record events in their transactions, then wake the delivery loops (created below).
+  const events = createEventProducer({ wake: () => lifecycle.wake() });
+  const services = createClientServices({ db: deps.db, clock: deps.clock, events });
+  const secrets = createSecrets({ masterKey: deps.config.masterKey });
+  const ring = createKeyRing({ db: deps.db, clock: deps.clock, secrets, logger: deps.logger, rotationMs: deps.config.tokenKeyRotationMs });
+  const tokens = createTokenService({ ring, clock: deps.clock, issuer: deps.config.publicUrl });
+  const allowHttpIssuers = deps.config.allowHttpOidcIssuers;
+  const ciIdentities = createCiIdentitiesService({
+    db: deps.db, clock: deps.clock, tokens, allowHttpIssuers, oidc: createOidcVerifier({ clock: deps.clock, allowHttp: allowHttpIssuers }),
+  });
+  const apps = createAppFeatures({ config: deps.config, db: deps.db, clock: deps.clock, secrets, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
+  const resolver = createCallerResolver({ db: deps.db, tokens, apiKeys: services.apiKeys });
+  const lifecycle = createLifecycle({
+    config: deps.config, db: deps.db, kv: deps.kv, clock: deps.clock, logger: deps.logger, tokens, registry: metrics.registry,
+    signingSecretsFor: apps.signingSecretsFor, installConfigFor: apps.installConfigFor, resolveCaller: (header) => resolver.resolveValue(header),
+    environmentFor: (appId, target) => apps.envVars.environmentFor(appId, target),
+    ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
+  });
+  const blocks = createBlocksFeature({
+    db: deps.db, kv: deps.kv, clock: deps.clock, logger: deps.logger, tokens, events, registry: metrics.registry, target: lifecycle.targets.router,
+    signingSecretsFor: apps.signingSecretsFor, installConfigFor: apps.installConfigFor, schemaValidators: apps.schemaValidators,
+  });
+  const clientApi = createClientApi({ config: deps.config, services, credentials: { tokens, ciIdentities }, apps, lifecycle, blocks });
+  const v0Api = createV0Api({ resolver });
+  registerV0Routes(v0Api, { ...deps, secrets, services, tokens, ciIdentities, apps, blocks });
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger: deps.logger, clock: deps.clock }));
   app.use('*', metrics.middleware);
+  app.use('*', retryAfterHeader);
   app.onError(onError);
   app.notFound(notFound);
-  app.get('/', (c) => c.json({ service: 'control-plane', clientApi: `${clientApi.basePath}/openapi.json`, health: '/healthz' }));
+  app.get('/', (c) => c.json({ service: 'control-plane', clientApi: `${clientApi.basePath}/openapi.json`, appApi: `${v0Api.basePath}/openapi.json`, health: '/healthz' }));
   registerHealthRoutes(app, { db: deps.db, registry: metrics.registry });
   app.route(clientApi.basePath, clientApi.router);
+  app.route(v0Api.basePath, v0Api.router);
+  registerJwksRoute(app, tokens);
+  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: deps.config.runtimeSecret, bundles: apps.bundles, production: apps.production }));
 
   let server: ServerType | undefined;
   return {
     app,
     services,
     clientApi,
-    secrets: createSecrets({ masterKey: deps.config.masterKey }),
+    v0Api,
+    tokens,
+    apps,
+    lifecycle,
+    blocks,
+    secrets,
     registry: metrics.registry,
-    start() {
-      if (server !== undefined) return Promise.reject(new Error('Already started'));
-      return new Promise((resolve, reject) => {
+    async start() {
+      if (server !== undefined) throw new Error('Already started');
+      const listening = await new Promise<{ port: number; url: string }>((resolve, reject) => {
         const s = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, (info: AddressInfo) => {
           const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
           deps.logger.info({ port: info.port, host: info.address }, 'control plane listening');
           resolve({ port: info.port, url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${info.port}` });
         });
         s.once('error', reject);
+        // The development relay's WebSocket (`/v0/apps/{app_id}/relay`); no other path upgrades.
+        s.on('upgrade', (req, socket, head) => {
+          if (!lifecycle.relay.server.handleUpgrade(req, socket, head)) socket.destroy();
+        });
         server = s;
       });
+      await lifecycle.start();
+      return listening;
     },
     async stop(graceMs = 5_000) {
       const s = server;
       server = undefined;
       if (s === undefined) return;
+      await lifecycle.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           if ('closeAllConnections' in s) s.closeAllConnections();
@@ -96,6 +160,8 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
         // Idle keep-alive connections would otherwise hold close() open until they time out.
         if ('closeIdleConnections' in s) s.closeIdleConnections();
       });
+      // Renders started by the last requests finish, and their delivery records are written.
+      await blocks.settled();
     },
   };
 }

@@ -13,6 +13,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const port = z.coerce.number().int().min(0).max(65_535);
+const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter((s) => s !== '');
 const url = z.url({ protocol: /^https?$/ });
 
 const envShape = {
@@ -30,6 +31,19 @@ const envShape = {
   RUNTIME_SECRET: z.string().min(16).optional(),
   RUNTIME_ENTRY: z.string().min(1).optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  TOKEN_KEY_ROTATION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(720),
+  DNS_SERVERS: z.string().transform(list).pipe(z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]+)(:\d{1,5})?$/, 'an IP address, optionally with :port'))).optional(),
+  RESERVED_DOMAINS: z.string().transform(list).pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, 'a lowercase domain'))).optional(),
+  HOSTED_APP_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/, 'a lowercase domain').optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).max(200).default('Platform <platform@localhost>'),
+  OUTBOX_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  OUTBOX_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(100),
+  OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(60_000),
+  DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 7),
+  SETTLED_DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 30),
 };
 
 /** One row of the configuration table (README). */
@@ -54,6 +68,19 @@ const docs = {
   RUNTIME_SECRET: ['(generated into DATA_DIR/runtime.secret)', "Shared secret of the runtime node's internal API. Required in production with DATABASE_URL."],
   RUNTIME_ENTRY: ['runtime/src/main.ts', 'Script `npm start` runs as the runtime node (override for tests or custom builds).'],
   NODE_ENV: ['development', '`production` turns off development conveniences (generated secrets with a shared database).'],
+  DNS_SERVERS: ['(unset: the system resolvers)', 'Comma-separated DNS servers (`ip` or `ip:port`) that verify app domains (TXT at `_platform-verify.<domain>`).'],
+  RESERVED_DOMAINS: ['(the host of PUBLIC_URL when it is a domain)', "Comma-separated domains of the service: no app claims them or calls out to them (`reserved-domain`)."],
+  HOSTED_APP_DOMAIN: ['(unset)', "Domain whose `<slug>.` subdomains serve hosted apps; an MCP server there needs no verified domain."],
+  SMTP_URL: ['(unset: mail stays in the console mailbox)', 'SMTP server for mail to members (`smtp://user:pass@host:587` or `smtps://…`), for example the owner of an app whose deliveries were paused.'],
+  MAIL_FROM: ['Platform <platform@localhost>', 'Sender of the mail the service writes.'],
+  OUTBOX_WORKERS: ['2', 'Lifecycle delivery loops in this process (0: none; other replicas share the work through row locks).'],
+  OUTBOX_BATCH_SIZE: ['100', 'Deliveries a loop claims at once.'],
+  OUTBOX_CONCURRENCY: ['64', 'Deliveries of one batch sent at the same time.'],
+  OUTBOX_POLL_MS: ['1000', 'How often an idle loop looks for due deliveries when no notification woke it.'],
+  OUTBOX_LEASE_MS: ['60000', 'How long a claimed delivery stays with its worker before another may take it (at least 20 s: longer than the 15 s acknowledgement time).'],
+  DELIVERY_RETENTION_HOURS: ['168', 'How long acknowledged lifecycle deliveries and their attempts are kept.'],
+  SETTLED_DELIVERY_RETENTION_HOURS: ['720', 'How long dead, cancelled and failed deliveries are kept.'],
+  TOKEN_KEY_ROTATION_HOURS: ['720', 'Hours an ES256 token signing key signs before the next one takes over (old keys verify until their tokens expire).'],
 } as const satisfies Record<keyof typeof envShape, readonly [string, string]>;
 
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.entries(docs).map(([name, [def, description]]) => ({
@@ -77,6 +104,23 @@ export interface Config {
   runtimeSecret: string;
   runtimeEntry: string | null;
   nodeEnv: 'development' | 'production' | 'test';
+  /** How long a token signing key signs before the next one takes over (ms). */
+  tokenKeyRotationMs: number;
+  /** CI identity issuers may be `http://` (tests run an OIDC issuer on loopback); `https://` only otherwise. */
+  allowHttpOidcIssuers: boolean;
+  /** DNS servers for domain verification; empty: the system's. */
+  dnsServers: string[];
+  /** The service's own domains (`reserved-domain` of the manifest rules). */
+  reservedDomains: string[];
+  hostedAppDomain: string | null;
+  /** SMTP server for mail to members; null keeps mail in the mailbox table only. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Lifecycle outbox workers of this process. */
+  outbox: { workers: number; batchSize: number; concurrency: number; pollMs: number; leaseMs: number };
+  /** How long delivered lifecycle deliveries, and settled ones (dead, cancelled, failed), are kept (ms). */
+  deliveryRetentionMs: number;
+  settledDeliveryRetentionMs: number;
   /** Development conveniences allowed (everything but NODE_ENV=production). */
   dev: boolean;
   /** No DATABASE_URL: the embedded default (PGlite under DATA_DIR). */
@@ -151,6 +195,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runtimeSecret,
     runtimeEntry: e.RUNTIME_ENTRY ?? null,
     nodeEnv: e.NODE_ENV,
+    tokenKeyRotationMs: e.TOKEN_KEY_ROTATION_HOURS * 3_600_000,
+    allowHttpOidcIssuers: e.NODE_ENV === 'test',
+    dnsServers: e.DNS_SERVERS ?? [],
+    reservedDomains: e.RESERVED_DOMAINS ?? defaultReservedDomains(e.PUBLIC_URL),
+    hostedAppDomain: e.HOSTED_APP_DOMAIN ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    outbox: { workers: e.OUTBOX_WORKERS, batchSize: e.OUTBOX_BATCH_SIZE, concurrency: e.OUTBOX_CONCURRENCY, pollMs: e.OUTBOX_POLL_MS, leaseMs: e.OUTBOX_LEASE_MS },
+    deliveryRetentionMs: e.DELIVERY_RETENTION_HOURS * 3_600_000,
+    settledDeliveryRetentionMs: e.SETTLED_DELIVERY_RETENTION_HOURS * 3_600_000,
     dev,
     embedded,
     workspaceCreation: embedded && operatorToken === null ? 'open' : 'operator',
@@ -172,6 +226,13 @@ export function runtimeChildEnv(config: Config): Record<string, string> {
     LOG_LEVEL: config.logLevel,
     DATA_DIR: config.dataDir,
   };
+}
+
+/** The host of PUBLIC_URL when it is a DNS name (not localhost, not an IP address). */
+function defaultReservedDomains(publicUrl: string | undefined): string[] {
+  if (publicUrl === undefined) return [];
+  const host = new URL(publicUrl).hostname.toLowerCase();
+  return host.includes('.') && !/^[0-9.]+$/.test(host) && !host.startsWith('[') ? [host] : [];
 }
 
 function stripSlash(value: string): string {

@@ -9,12 +9,13 @@
  *   await stack.stop();
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import {
   createControlPlane, createLogger, createManualClock, createMemoryKv, createPgliteDb, createRedisKv, loadConfig, migrate,
-  type Config, type ControlPlane, type Db, type Kv, type ManualClock,
+  type Config, type ControlPlane, type ControlPlaneDeps, type Db, type Kv, type ManualClock,
 } from '@platform/control-plane';
 import { dropRedisPrefix, freshPgSchema, runId } from './services.ts';
 
@@ -28,6 +29,10 @@ export interface StackOptions {
   /** Where log lines go (default: nowhere unless TEST_LOG_LEVEL is set). */
   logStream?: DestinationStream;
   logLevel?: Config['logLevel'];
+  /** Replacements for the apps features' seams (manifest reader, DNS resolver, dev slug suffixes). */
+  apps?: ControlPlaneDeps['apps'];
+  /** Replacements for the lifecycle features' seams (hosted delivery target, mail transport, jitter). */
+  lifecycle?: ControlPlaneDeps['lifecycle'];
 }
 
 export interface ApiResponse<T = any> {
@@ -68,6 +73,8 @@ export interface Stack {
   controlPlane: ControlPlane;
   /** Calls under `/client/v1` with `authorization: Bearer <apiKey>` when a key is given. */
   client(apiKey?: string): ApiClient;
+  /** Calls under `/v0` with `authorization: Bearer <credential>` (any key or token) when one is given. */
+  v0(credential?: string): ApiClient;
   /** Calls any path of the control plane. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   createWorkspace(input?: { name?: string; ownerName?: string }): Promise<CreatedWorkspace>;
@@ -83,22 +90,34 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (kvKind === 'redis' && !process.env.REDIS_URL) throw new Error('startStack({ kv: "redis" }) needs REDIS_URL');
 
   const operatorToken = randomBytes(24).toString('base64url');
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    NODE_ENV: 'test',
-    LOG_LEVEL: options.logLevel ?? (process.env.TEST_LOG_LEVEL as Config['logLevel'] | undefined) ?? 'silent',
-    // Every generated secret is given, so nothing is written under DATA_DIR.
-    DATA_DIR: join(tmpdir(), 'platform-test-unused'),
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    RUNTIME_SECRET: randomBytes(24).toString('base64url'),
-    ...(dbKind === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL!, OPERATOR_TOKEN: operatorToken } : {}),
-    ...(kvKind === 'redis' ? { REDIS_URL: process.env.REDIS_URL! } : {}),
-    ...options.env,
-  });
+  // A directory of its own (bundles are stored under it), removed by stop().
+  const dataDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
+  const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
+  let config: Config;
+  try {
+    config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: options.logLevel ?? (process.env.TEST_LOG_LEVEL as Config['logLevel'] | undefined) ?? 'silent',
+      // Every generated secret is given, so no secret is written under DATA_DIR.
+      DATA_DIR: dataDir,
+      MASTER_KEY: randomBytes(32).toString('base64'),
+      RUNTIME_SECRET: randomBytes(24).toString('base64url'),
+      // No background delivery loops: suites drive them (`controlPlane.lifecycle.worker.drain()`)
+      // with the manual clock; a suite that wants them running sets OUTBOX_WORKERS.
+      OUTBOX_WORKERS: '0',
+      ...(dbKind === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL!, OPERATOR_TOKEN: operatorToken } : {}),
+      ...(kvKind === 'redis' ? { REDIS_URL: process.env.REDIS_URL! } : {}),
+      ...options.env,
+    });
+  } catch (err) {
+    await removeDataDir();
+    throw err;
+  }
   const logger = createLogger(config, options.logStream);
   const clock = createManualClock(Date.UTC(2026, 0, 1));
-  const cleanups: Array<() => Promise<void>> = [];
+  const cleanups: Array<() => Promise<void>> = [removeDataDir];
 
   try {
     let db: Db;
@@ -125,13 +144,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       cleanups.push(() => kv.close());
     }
 
-    const controlPlane = createControlPlane({ config, logger, db, kv, clock });
+    const controlPlane = createControlPlane({
+      config, logger, db, kv, clock,
+      ...(options.apps === undefined ? {} : { apps: options.apps }),
+      ...(options.lifecycle === undefined ? {} : { lifecycle: options.lifecycle }),
+    });
     const { url } = await controlPlane.start();
     cleanups.push(() => controlPlane.stop(1_000));
 
     const client = (apiKey?: string): ApiClient => apiClient(url, '/client/v1', apiKey);
     const stack: Stack = {
       url, db, kv, clock, config, controlPlane, client,
+      v0: (credential) => apiClient(url, '/v0', credential),
       fetch: (path, init) => fetch(url + path, init),
       async createWorkspace(input = {}) {
         const headers: Record<string, string> = config.workspaceCreation === 'open' ? {} : { authorization: `Bearer ${config.operatorToken}` };

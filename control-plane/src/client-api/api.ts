@@ -15,6 +15,22 @@ import { registerCircleRoutes } from '../circles/routes.ts';
 import { registerConversationRoutes } from '../conversations/routes.ts';
 import { registerMessageRoutes } from '../messages/routes.ts';
 import type { ClientServices } from './services.ts';
+import { registerCiIdentityClientRoutes } from '../ci-identities/client-routes.ts';
+import type { CiIdentitiesService } from '../ci-identities/service.ts';
+import { registerAgentTokenClientRoutes } from '../tokens/client-routes.ts';
+import type { TokenService } from '../tokens/service.ts';
+import type { AppFeatures } from '../apps/features.ts';
+import { registerAppRoutes } from '../apps/routes.ts';
+import { registerDomainRoutes } from '../domains/routes.ts';
+import { registerInstallRoutes } from '../installs/routes.ts';
+import { registerCallRoutes } from '../calls/routes.ts';
+import { registerDecisionRoutes } from '../decisions/routes.ts';
+import { registerDeliveryRoutes } from '../deliveries/routes.ts';
+import { registerMessageEditRoute } from '../events/message-edits.ts';
+import { registerMailRoutes } from '../mail/routes.ts';
+import type { Lifecycle } from '../outbox/lifecycle.ts';
+import type { BlocksFeature } from '../blocks/feature.ts';
+import { registerInteractionRoutes } from '../interactions/routes.ts';
 
 // A type alias (not an interface) so it fits `Record<string, AuthScheme<unknown>>` without an index
 // signature, and a misspelt `auth` on a route stays a type error.
@@ -29,10 +45,17 @@ export const CLIENT_API_BASE = '/client/v1';
 
 /**
  * @example
- * const api = createClientApi({ config, services });
+ * const api = createClientApi({ config, services, credentials: { tokens, ciIdentities }, apps, lifecycle });
  * app.route(api.basePath, api.router);
  */
-export function createClientApi(deps: { config: Pick<Config, 'workspaceCreation' | 'operatorToken'>; services: ClientServices }): ClientApi {
+export function createClientApi(deps: {
+  config: Pick<Config, 'workspaceCreation' | 'operatorToken'>;
+  services: ClientServices;
+  credentials: { tokens: TokenService; ciIdentities: CiIdentitiesService };
+  apps: AppFeatures;
+  lifecycle: Pick<Lifecycle, 'deliveries' | 'mail'>;
+  blocks: Pick<BlocksFeature, 'interactions'>;
+}): ClientApi {
   const api = createApi<ClientAuth>({
     basePath: CLIENT_API_BASE,
     title: 'Workspace client API',
@@ -46,5 +69,16 @@ export function createClientApi(deps: { config: Pick<Config, 'workspaceCreation'
   registerCircleRoutes(api, deps.services.circles);
   registerConversationRoutes(api, deps.services.conversations);
   registerMessageRoutes(api, deps.services.messages);
+  registerAgentTokenClientRoutes(api, deps.credentials.tokens);
+  registerCiIdentityClientRoutes(api, deps.credentials.ciIdentities);
+  registerAppRoutes(api, deps.apps.apps);
+  registerDomainRoutes(api, deps.apps.domains);
+  registerInstallRoutes(api, deps.apps.installs);
+  registerMessageEditRoute(api, deps.services.messages);
+  registerDecisionRoutes(api, deps.services.decisions);
+  registerCallRoutes(api, deps.services.calls);
+  registerDeliveryRoutes(api, deps.lifecycle.deliveries);
+  registerMailRoutes(api, deps.lifecycle.mail);
+  registerInteractionRoutes(api, deps.blocks.interactions);
   return api;
 }

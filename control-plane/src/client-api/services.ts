@@ -11,6 +11,9 @@ import { createConversationsService, type ConversationsService } from '../conver
 import { createMembersService, type MembersService } from '../members/service.ts';
 import { createMessagesService, type MessagesService } from '../messages/service.ts';
 import { createWorkspacesService, type WorkspacesService } from '../workspaces/service.ts';
+import { createCallsService, type CallsService } from '../calls/service.ts';
+import { createDecisionsService, type DecisionsService } from '../decisions/service.ts';
+import type { EventProducer } from '../events/index.ts';
 
 export interface ClientServices {
   apiKeys: ApiKeysService;
@@ -19,9 +22,12 @@ export interface ClientServices {
   circles: CirclesService;
   conversations: ConversationsService;
   messages: MessagesService;
+  decisions: DecisionsService;
+  calls: CallsService;
 }
 
-export function createClientServices(deps: { db: Db; clock: Clock }): ClientServices {
+/** `events` records lifecycle events with the changes that cause them (default: recorded, no wake-up: the loops' poll finds them). */
+export function createClientServices(deps: { db: Db; clock: Clock; events?: EventProducer }): ClientServices {
   const apiKeys = createApiKeysService(deps);
   return {
     apiKeys,
@@ -30,5 +36,7 @@ export function createClientServices(deps: { db: Db; clock: Clock }): ClientServ
     circles: createCirclesService(deps),
     conversations: createConversationsService(deps),
     messages: createMessagesService(deps),
+    decisions: createDecisionsService(deps),
+    calls: createCallsService(deps),
   };
 }

@@ -8,6 +8,8 @@ import { newId } from '../ids.ts';
 import type { Actor } from '../members/actor.ts';
 import { assertWritable, visibleCircle } from '../circles/access.ts';
 import { decodeCursor, iso, toPage, type PageQuery } from '../client-api/common.ts';
+import { createEventProducer, type EventProducer } from '../events/index.ts';
+import { lockConversation } from '../events/store.ts';
 import { conversationNotFound, visibleConversation } from './access.ts';
 import type { Conversation } from './schemas.ts';
 import { insertConversation, listConversations, updateConversation, type ConversationRow } from './store.ts';
@@ -31,8 +33,13 @@ export interface ConversationPatch {
 
 export type ConversationsService = ReturnType<typeof createConversationsService>;
 
-export function createConversationsService(deps: { db: Db; clock: Clock }) {
+const stateOf = (row: ConversationRow) => ({
+  id: row.id, workspaceId: row.workspace_id, circleId: row.circle_id, title: row.title, status: row.status, agreed: row.agreed,
+});
+
+export function createConversationsService(deps: { db: Db; clock: Clock; events?: EventProducer }) {
   const { db } = deps;
+  const events = deps.events ?? createEventProducer();
   return {
     async create(actor: Actor, circleId: string, input: { title: string; status?: string | null | undefined; agreed?: boolean | null | undefined }): Promise<Conversation> {
       const circle = await visibleCircle(db, actor, circleId);
@@ -58,8 +65,16 @@ export function createConversationsService(deps: { db: Db; clock: Clock }) {
     async update(actor: Actor, conversationId: string, patch: ConversationPatch): Promise<Conversation> {
       const { circle } = await visibleConversation(db, actor, conversationId);
       assertWritable(circle);
-      const row = await updateConversation(db, conversationId, patch, new Date(deps.clock.now()));
-      if (row === undefined) throw conversationNotFound();
+      const at = new Date(deps.clock.now());
+      // The change and its events (conversation.updated / conversation.agreed) commit together.
+      const row = await db.transaction(async (tx) => {
+        const before = await lockConversation(tx, conversationId);
+        const after = before === undefined ? undefined : await updateConversation(tx, conversationId, patch, at);
+        if (before === undefined || after === undefined) throw conversationNotFound();
+        await events.conversationChanged(tx, stateOf(before), stateOf(after), { memberId: actor.memberId, name: actor.name }, at);
+        return after;
+      });
+      events.committed();
       return conversationView(row);
     },
   };

@@ -15,6 +15,9 @@ import { assertWritable, canSee, visibleCircle } from '../circles/access.ts';
 import { findCircle, type CircleRow } from '../circles/store.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { decodeCursor, iso, isoOrNull, toPage, type PageQuery } from '../client-api/common.ts';
+import { createEventProducer, type EventProducer, type MessageFacts } from '../events/index.ts';
+import { updateMessageBody } from '../events/message-edits.ts';
+import { bumpMessageVersion, lockMessageVersion } from '../events/store.ts';
 import type { Document, Message } from './schemas.ts';
 import * as store from './store.ts';
 
@@ -44,8 +47,19 @@ const conflict = (message: string) => new PlatformError('PlatformApiConflictErro
 
 export type MessagesService = ReturnType<typeof createMessagesService>;
 
-export function createMessagesService(deps: { db: Db; clock: Clock }) {
+/** A circle message as event production sees it (direct messages cause no events). */
+function factsOf(row: store.MessageViewRow, author: { id: string; name: string }, version: number): MessageFacts | null {
+  if (row.circle_id === null) return null;
+  return {
+    id: row.id, workspaceId: row.workspace_id, circleId: row.circle_id, conversationId: row.conversation_id, replyTo: row.reply_to,
+    body: { content: row.content, markdown: row.markdown }, author, createdAt: row.created_at, version,
+  };
+}
+
+export function createMessagesService(deps: { db: Db; clock: Clock; events?: EventProducer }) {
   const { db } = deps;
+  const events = deps.events ?? createEventProducer();
+  const actorRef = (actor: Actor) => ({ memberId: actor.memberId, name: actor.name });
 
   /** The message and, for circle messages, its circle; absent when the actor cannot see it. */
   async function visibleMessage(actor: Actor, id: string, notFound = messageNotFound): Promise<{ row: store.MessageViewRow; circle: CircleRow | null }> {
@@ -62,11 +76,20 @@ export function createMessagesService(deps: { db: Db; clock: Clock }) {
 
   async function insert(actor: Actor, at: Omit<store.MessageRow, 'id' | 'workspace_id' | 'author_member_id' | 'content' | 'markdown' | 'created_at'>, body: MessageBody): Promise<Message> {
     const id = newId('message');
-    await store.insertMessage(db, {
-      id, workspace_id: actor.workspaceId, author_member_id: actor.memberId, content: body.content ?? null, markdown: body.markdown ?? null,
-      created_at: new Date(deps.clock.now()), ...at,
+    const createdAt = new Date(deps.clock.now());
+    // The message and its events commit together (docs/events.md).
+    const row = await db.transaction(async (tx) => {
+      await store.insertMessage(tx, {
+        id, workspace_id: actor.workspaceId, author_member_id: actor.memberId, content: body.content ?? null, markdown: body.markdown ?? null,
+        created_at: createdAt, ...at,
+      });
+      const inserted = (await store.findMessage(tx, actor.workspaceId, id))!;
+      const facts = factsOf(inserted, { id: actor.memberId, name: actor.name }, 1);
+      if (facts !== null) await events.messagePosted(tx, facts, actorRef(actor), createdAt);
+      return inserted;
     });
-    return messageView((await store.findMessage(db, actor.workspaceId, id))!, actor.memberId);
+    events.committed();
+    return messageView(row, actor.memberId);
   }
 
   const view = (actor: Actor) => (row: store.MessageViewRow) => messageView(row, actor.memberId);
@@ -126,7 +149,34 @@ export function createMessagesService(deps: { db: Db; clock: Clock }) {
       if (conversation.circle_id !== circle.id) {
         throw invalidRequest([{ path: ['conversationId'], message: 'The conversation is in another circle' }]);
       }
-      if (!(await store.fileMessage(db, messageId, conversationId, new Date(deps.clock.now())))) throw conflict('The message is already filed in a conversation');
+      const at = new Date(deps.clock.now());
+      await db.transaction(async (tx) => {
+        if (!(await store.fileMessage(tx, messageId, conversationId, at))) throw conflict('The message is already filed in a conversation');
+        const filed = (await store.findMessage(tx, actor.workspaceId, messageId))!;
+        const facts = factsOf(filed, { id: filed.author_member_id ?? actor.memberId, name: filed.author_name ?? '' }, await bumpMessageVersion(tx, messageId));
+        if (facts !== null) await events.messageFiled(tx, facts, actorRef(actor), at);
+      });
+      events.committed();
+      return messageView((await visibleMessage(actor, messageId)).row, actor.memberId);
+    },
+
+    /** Replaces the body of the actor's own message; links and app names it adds or drops cause events. */
+    async edit(actor: Actor, messageId: string, body: MessageBody): Promise<Message> {
+      const { row, circle } = await visibleMessage(actor, messageId);
+      if (row.author_member_id !== actor.memberId) throw new PlatformError('PlatformApiForbiddenError', 'Only its author can edit a message', { path: ['messageId'] });
+      if (circle !== null) assertWritable(circle);
+      const at = new Date(deps.clock.now());
+      const author = { id: actor.memberId, name: actor.name };
+      await db.transaction(async (tx) => {
+        const beforeVersion = await lockMessageVersion(tx, messageId);
+        const before = (await store.findMessage(tx, actor.workspaceId, messageId))!;
+        const version = await updateMessageBody(tx, messageId, { content: body.content ?? null, markdown: body.markdown ?? null });
+        const after = (await store.findMessage(tx, actor.workspaceId, messageId))!;
+        const was = factsOf(before, author, beforeVersion);
+        const now = factsOf(after, author, version);
+        if (was !== null && now !== null) await events.messageEdited(tx, was, now, actorRef(actor), at);
+      });
+      events.committed();
       return messageView((await visibleMessage(actor, messageId)).row, actor.memberId);
     },
 

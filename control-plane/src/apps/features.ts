@@ -1,0 +1,81 @@
+/**
+ * @module apps/features
+ * Wires the apps features once (apps, domains, env vars, versions, dev apps, installs, the internal
+ * API's resolver) and hands out what other parts use: `signingSecretsFor` (the delivery engine),
+ * `installConfigFor` (envelopes), `schemaValidators` (blocks). Holds no logic of its own.
+ */
+import { join } from 'node:path';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Secrets } from '../crypto/secrets.ts';
+import type { Db } from '../db/db.ts';
+import { createFsBundleStore, type BundleStore } from '../bundles/store.ts';
+import { createTxtResolver, type TxtResolver } from '../domains/dns.ts';
+import { createDomainsService, type DomainsService } from '../domains/service.ts';
+import { createDevAppsService, type DevAppsService } from '../dev-apps/service.ts';
+import { createEnvVarsService, type EnvVarsService } from '../env-vars/service.ts';
+import { installConfigFor, type InstallConfig } from '../installs/config.ts';
+import { createInstallsService, type InstallsService } from '../installs/service.ts';
+import type { InstallRow } from '../installs/store.ts';
+import { createProductionResolver, type ProductionResolver } from '../internal/production.ts';
+import type { ManifestReader } from '../versions/manifest-reader.ts';
+import { createRuntimeManifestReader } from '../versions/manifest-reader-runtime.ts';
+import { createVersionsService, type VersionsService } from '../versions/service.ts';
+import { createSchemaValidatorCache, type VersionValidators } from '../versions/validators.ts';
+import { createAppsService, type AppsService } from './service.ts';
+import { signingSecretsFor } from './signing.ts';
+import type { AppRow } from './store.ts';
+
+/** Seams a test or another deployment may replace; each has a default built from config. */
+export interface AppFeatureOptions {
+  bundles?: BundleStore;
+  manifestReader?: ManifestReader;
+  dns?: TxtResolver;
+  /** Suffixes of development app slugs (default: 4 random base32 characters). */
+  devSlugSuffix?: () => string;
+}
+
+export interface AppFeatures {
+  apps: AppsService;
+  domains: DomainsService;
+  envVars: EnvVarsService;
+  versions: VersionsService;
+  devApps: DevAppsService;
+  installs: InstallsService;
+  production: ProductionResolver;
+  bundles: BundleStore;
+  /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
+  signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
+  /** The install's config decrypted, secret fields included (for the envelope). */
+  installConfigFor(install: Pick<InstallRow, 'id' | 'config_enc'>): InstallConfig | undefined;
+  /** ajv validators of a version's schemas, compiled once and cached. */
+  schemaValidators(appId: string, version: number): Promise<VersionValidators>;
+}
+
+export function createAppFeatures(deps: { config: Config; db: Db; clock: Clock; secrets: Secrets; options?: AppFeatureOptions }): AppFeatures {
+  const { config, db, clock, secrets } = deps;
+  const options = deps.options ?? {};
+  const bundles = options.bundles ?? createFsBundleStore({ dir: join(config.dataDir, 'bundles') });
+  const reader = options.manifestReader ?? createRuntimeManifestReader({ url: config.runtimeUrl, secret: config.runtimeSecret });
+  const validators = createSchemaValidatorCache({ db });
+  const envVars = createEnvVarsService({ db, clock, secrets });
+  const versions = createVersionsService({
+    db, clock, bundles, reader, validators,
+    domains: { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain },
+  });
+  return {
+    apps: createAppsService({ db, clock, secrets }),
+    domains: createDomainsService({ db, clock, dns: options.dns ?? createTxtResolver({ servers: config.dnsServers }), reservedDomains: config.reservedDomains }),
+    envVars,
+    versions,
+    devApps: createDevAppsService({
+      db, clock, secrets, versions, publicUrl: config.publicUrl, ...(options.devSlugSuffix === undefined ? {} : { slugSuffix: options.devSlugSuffix }),
+    }),
+    installs: createInstallsService({ db, clock, secrets, validators }),
+    production: createProductionResolver({ db, env: envVars, baseUrl: config.publicUrl }),
+    bundles,
+    signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
+    installConfigFor: (install) => installConfigFor(secrets, install),
+    schemaValidators: (appId, version) => validators.schemaValidators(appId, version),
+  };
+}

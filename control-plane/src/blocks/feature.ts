@@ -1,0 +1,76 @@
+/**
+ * @module blocks/feature
+ * Wires the blocks features once: the interactive delivery engine (with its recorder and
+ * metrics), block definitions, rendering, the app API service and the member's side. Holds no
+ * logic of its own. `settled()` waits for background renders and writes the queued delivery
+ * records (tests, shutdown).
+ */
+import type { Registry } from 'prom-client';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/db.ts';
+import type { DeliveryTarget } from '../deliveries/target.ts';
+import { createInteractiveEngine, type InteractiveEngine } from '../engine/engine.ts';
+import { createEngineMetrics } from '../engine/metrics.ts';
+import { createDeliveryRecorder } from '../engine/recorder.ts';
+import type { EventProducer } from '../events/index.ts';
+import { createReachGuard } from '../guards/index.ts';
+import { createInteractionsService, type InteractionsService } from '../interactions/service.ts';
+import type { Kv } from '../kv/kv.ts';
+import type { Logger } from '../log/logger.ts';
+import { createRenderer, type Renderer } from '../rendering/service.ts';
+import type { TokenService } from '../tokens/service.ts';
+import type { VersionValidators } from '../versions/validators.ts';
+import { createBlockDefinitions } from './definitions.ts';
+import { createBlocksService, type BlocksService } from './service.ts';
+
+export interface BlocksFeatureDeps {
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  logger: Logger;
+  tokens: TokenService;
+  events: EventProducer;
+  registry: Registry;
+  /** Where deliveries go (the lifecycle's router: endpoint, development relay, runtime node). */
+  target: DeliveryTarget;
+  signingSecretsFor(app: { id: string; signing_secret_enc: string; previous_signing_secret_enc: string | null; previous_signing_secret_expires_at: Date | null }, now: number): string[];
+  installConfigFor(install: { id: string; config_enc: string | null }): Record<string, unknown> | undefined;
+  schemaValidators(appId: string, version: number): Promise<VersionValidators>;
+}
+
+export interface BlocksFeature {
+  engine: InteractiveEngine;
+  blocks: BlocksService;
+  interactions: InteractionsService;
+  renderer: Renderer;
+  /** Resolves once no render is queued or running and every delivery record is written. */
+  settled(): Promise<void>;
+}
+
+/**
+ * @example
+ * const blocks = createBlocksFeature({ db, kv, clock, logger, tokens, events, registry, target: lifecycle.targets.router, ...apps });
+ * registerBlockRoutes(v0, blocks.blocks);
+ */
+export function createBlocksFeature(deps: BlocksFeatureDeps): BlocksFeature {
+  const { db, clock, logger } = deps;
+  const recorder = createDeliveryRecorder({ db, logger });
+  const engine = createInteractiveEngine({
+    clock, logger, tokens: deps.tokens, target: deps.target, recorder, metrics: createEngineMetrics(deps.registry),
+    signingSecretsFor: deps.signingSecretsFor, installConfigFor: deps.installConfigFor,
+  });
+  const definitions = createBlockDefinitions({ db, schemaValidators: deps.schemaValidators });
+  const renderer = createRenderer({ db, clock, logger, engine, definitions });
+  const blocks = createBlocksService({ db, clock, definitions, renderer, engine, reach: createReachGuard({ db }), events: deps.events });
+  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions });
+  return {
+    engine,
+    blocks,
+    interactions,
+    renderer,
+    async settled() {
+      await renderer.settled();
+      await recorder.flush();
+    },
+  };
+}

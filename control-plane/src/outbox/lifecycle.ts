@@ -1,0 +1,160 @@
+/**
+ * @module outbox/lifecycle
+ * Wires the lifecycle delivery features once (the waker, the delivery loops, install health and
+ * the owner mail, retention, the development relay and the delivery targets, the Deliveries page)
+ * and hands out what others use: `wake` (services, after committing events), `targets` (the
+ * blocks feature sends interactive deliveries through them), `relay` (its WebSocket endpoint).
+ * Holds no logic of its own.
+ */
+import type { Registry } from 'prom-client';
+import type { RuntimeClient } from '@platform/runtime';
+import type { Caller } from '../auth/caller.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import type { Kv } from '../kv/kv.ts';
+import type { Logger } from '../log/logger.ts';
+import type { TokenService } from '../tokens/service.ts';
+import { createDeliveriesService, type DeliveriesService } from '../deliveries/service.ts';
+import { createRuntimeTarget } from '../deliveries/runtime-target.ts';
+import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/target.ts';
+import { findApp } from '../apps/store.ts';
+import { createMailService, type MailService } from '../mail/service.ts';
+import { createSmtpTransport, type MailTransport } from '../mail/transport.ts';
+import { createGuardedAgent } from '../outbound/index.ts';
+import { createRelayHub, type RelayHub } from '../relay/hub.ts';
+import { createRelayServer, type RelayServer } from '../relay/server.ts';
+import { createRelayTarget } from '../relay/target.ts';
+import { createDeliveryHealth } from './health.ts';
+import { createOutboxMetrics } from './metrics.ts';
+import { pruneDeliveries } from './retention.ts';
+import { dueNow, notifyWorkers, workerChannel } from './store.ts';
+import { createWaker } from './waker.ts';
+import { createOutboxWorker, type OutboxWorker } from './worker.ts';
+
+/** Seams a test or another deployment may replace. */
+export interface LifecycleOptions {
+  /** Hosted apps' deliveries; default: the runtime node at RUNTIME_URL. */
+  hostedTarget?: DeliveryTarget;
+  /** Replaces the SMTP transport built from SMTP_URL. */
+  mailTransport?: MailTransport | null;
+  /** Randomness of the retry jitter. */
+  random?: () => number;
+}
+
+export interface Lifecycle {
+  /** Nudges this process's delivery loops (call after committing events). */
+  wake(): void;
+  worker: OutboxWorker;
+  deliveries: DeliveriesService;
+  mail: MailService;
+  relay: { hub: RelayHub; server: RelayServer };
+  /** Where deliveries go: endpoint, relay or runtime, by hosting and install kind. */
+  targets: { router: DeliveryTarget; relay: DeliveryTarget; endpoint: DeliveryTarget; hosted: DeliveryTarget };
+  /** One retention run now (the loops also run it hourly). */
+  prune(): Promise<Record<string, number>>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const MAINTENANCE_MS = 60_000;
+const RETENTION_EVERY_MS = 60 * 60_000;
+
+export interface LifecycleDeps {
+  config: Config;
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  logger: Logger;
+  tokens: TokenService;
+  registry: Registry;
+  signingSecretsFor(app: { id: string; signing_secret_enc: string; previous_signing_secret_enc: string | null; previous_signing_secret_expires_at: Date | null }, now: number): string[];
+  installConfigFor(install: { id: string; config_enc: string | null }): Record<string, unknown> | undefined;
+  /** An app's environment values for a target, decrypted (env-vars feature), for hosted deliveries. */
+  environmentFor(appId: string, target: 'preview' | 'production'): Promise<{ env: Record<string, string>; secretEnvKeys: string[] }>;
+  resolveCaller(authorization: string | undefined): Promise<Caller>;
+  options?: LifecycleOptions;
+}
+
+export function createLifecycle(deps: LifecycleDeps): Lifecycle {
+  const { config, db, clock, logger } = deps;
+  const options = deps.options ?? {};
+  const waker = createWaker({ databaseUrl: config.databaseUrl, channel: () => workerChannel(db), logger });
+  const transport = options.mailTransport !== undefined ? options.mailTransport
+    : config.smtpUrl === null ? null : createSmtpTransport({ url: config.smtpUrl, from: config.mailFrom });
+  const mail = createMailService({ db, clock, logger, transport });
+  const hub = createRelayHub({ kv: deps.kv, logger });
+  const relayServer = createRelayServer({
+    db, hub, logger, resolveCaller: deps.resolveCaller,
+    async onConnected(installId) {
+      await db.transaction(async (tx) => {
+        if ((await dueNow(tx, installId, new Date(clock.now()))) > 0) await notifyWorkers(tx);
+      });
+      waker.wake();
+    },
+  });
+  // Development deployments deliver to apps on localhost; production refuses internal addresses.
+  const guard = { allowInternal: config.dev };
+  const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent(guard), guard });
+  const relay = createRelayTarget(hub);
+  let runtimeClient: Promise<Pick<RuntimeClient, 'deliver'>> | undefined;
+  const hosted = options.hostedTarget ?? createRuntimeTarget({
+    db, baseUrl: config.publicUrl, environmentFor: deps.environmentFor,
+    // Loaded on the first hosted delivery: its module is the runtime's public entry.
+    client: () => (runtimeClient ??= import('@platform/runtime').then((m) => m.createRuntimeClient({ url: config.runtimeUrl, secret: config.runtimeSecret }))),
+    async signingSecretOf(appId) {
+      const app = await findApp(db, appId);
+      if (app === undefined) throw new Error(`app ${appId} is gone`);
+      return deps.signingSecretsFor(app, clock.now())[0]!;
+    },
+  });
+  const router = createDeliveryRouter({ endpoint, relay, hosted });
+  const health = createDeliveryHealth({ db, clock, logger, mail, publicUrl: config.publicUrl });
+  const worker = createOutboxWorker({
+    db, clock, logger, target: router, health, tokens: deps.tokens, waker,
+    signingSecretsFor: deps.signingSecretsFor, installConfigFor: deps.installConfigFor,
+    metrics: createOutboxMetrics(deps.registry),
+    settings: { batchSize: config.outbox.batchSize, concurrency: config.outbox.concurrency, leaseMs: config.outbox.leaseMs, pollMs: config.outbox.pollMs },
+    ...(options.random ? { random: options.random } : {}),
+  });
+  const prune = () => pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs });
+
+  let maintenance: ReturnType<typeof setInterval> | undefined;
+  let lastPrune = 0;
+  const maintain = async () => {
+    await mail.flush();
+    if (performance.now() - lastPrune >= RETENTION_EVERY_MS) {
+      lastPrune = performance.now();
+      const removed = await prune();
+      logger.debug({ removed }, 'delivery retention ran');
+    }
+  };
+
+  return {
+    wake: waker.wake,
+    worker,
+    deliveries: createDeliveriesService({ db, clock, wake: waker.wake }),
+    mail,
+    relay: { hub, server: relayServer },
+    targets: { router, relay, endpoint, hosted },
+    prune,
+    async start() {
+      await hub.start();
+      if (config.outbox.workers === 0) return;
+      await waker.start();
+      worker.start(config.outbox.workers);
+      lastPrune = performance.now() - RETENTION_EVERY_MS;
+      maintenance = setInterval(() => void maintain().catch((err: unknown) => logger.error({ err }, 'delivery maintenance failed')), MAINTENANCE_MS);
+      maintenance.unref();
+    },
+    async stop() {
+      clearInterval(maintenance);
+      maintenance = undefined;
+      await worker.stop();
+      await waker.stop();
+      await hub.stop();
+      relayServer.close();
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * @module v0/deps
+ * What `/v0` features are built from. One object, created once in app.ts; features take what they
+ * need from it.
+ */
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { ClientServices } from '../client-api/services.ts';
+import type { Secrets } from '../crypto/secrets.ts';
+import type { Db } from '../db/db.ts';
+import type { Kv } from '../kv/kv.ts';
+import type { Logger } from '../log/logger.ts';
+import type { TokenService } from '../tokens/service.ts';
+import type { CiIdentitiesService } from '../ci-identities/service.ts';
+import type { AppFeatures } from '../apps/features.ts';
+import type { BlocksFeature } from '../blocks/feature.ts';
+
+export interface V0Deps {
+  config: Config;
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  logger: Logger;
+  secrets: Secrets;
+  services: ClientServices;
+  tokens: TokenService;
+  ciIdentities: CiIdentitiesService;
+  /** Apps, versions, env vars, dev apps and installs (apps/features.ts). */
+  apps: AppFeatures;
+  /** The blocks API and the interactive delivery engine (blocks/feature.ts). */
+  blocks: BlocksFeature;
+}

@@ -1,0 +1,24 @@
+/**
+ * @module v0/routes
+ * The one list of `/v0` routes: each feature registers its own here, in the order they appear in
+ * the OpenAPI document.
+ */
+import type { V0Api } from './api.ts';
+import type { V0Deps } from './deps.ts';
+import { registerCredentialRoutes } from '../credentials/routes.ts';
+import { registerDeployTokenRoutes } from '../ci-identities/routes.ts';
+import { registerCheckTreesRoutes } from '../check-trees/routes.ts';
+import { registerDevAppRoutes } from '../dev-apps/routes.ts';
+import { registerVersionRoutes } from '../versions/routes.ts';
+import { registerEnvVarRoutes } from '../env-vars/routes.ts';
+import { registerBlockRoutes } from '../blocks/routes.ts';
+
+export function registerV0Routes(api: V0Api, deps: V0Deps): void {
+  registerCredentialRoutes(api, deps);
+  registerDeployTokenRoutes(api, deps.ciIdentities);
+  registerCheckTreesRoutes(api, deps);
+  registerDevAppRoutes(api, deps.apps.devApps);
+  registerVersionRoutes(api, deps.apps.versions);
+  registerEnvVarRoutes(api, deps.apps.envVars);
+  registerBlockRoutes(api, deps.blocks.blocks);
+}

@@ -1,0 +1,119 @@
+/**
+ * @module versions/validators
+ * ajv validators of a version's JSON Schemas (block props and state, action args and input, the
+ * install config), compiled once per version and cached: versions never change, so `appId@version`
+ * names the compiled set for good. Compiling also runs when a version is accepted, so a schema ajv
+ * cannot compile is refused then (`reason: invalid`) rather than failing later in front of a member.
+ */
+import { Ajv2020, type AnySchema, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+import { PlatformError, type Manifest } from '@platform/sandbox-lib';
+import type { Db } from '../db/db.ts';
+import { findVersion } from './store.ts';
+
+export interface VersionValidators {
+  /** Block type → its props validator. */
+  readonly props: ReadonlyMap<string, ValidateFunction>;
+  readonly state: ReadonlyMap<string, ValidateFunction>;
+  /** `blockType/actionName` → validator of the action's args (actions without `args` are absent). */
+  readonly args: ReadonlyMap<string, ValidateFunction>;
+  readonly input: ReadonlyMap<string, ValidateFunction>;
+  readonly installConfig: ValidateFunction | null;
+}
+
+export const actionKey = (blockType: string, action: string): string => `${blockType}/${action}`;
+
+// ajv-formats is CommonJS; depending on the loader its default import is the plugin or its module.
+const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (ajv: Ajv2020) => void;
+
+type SchemaPath = Array<string | number>;
+
+/** ajv refused a schema of the manifest; `path` locates it. */
+export class SchemaCompileError extends Error {
+  readonly path: SchemaPath;
+  constructor(path: SchemaPath, message: string) {
+    super(message);
+    this.name = 'SchemaCompileError';
+    this.path = path;
+  }
+}
+
+/**
+ * Compiles every schema of a manifest with one ajv instance of its own (dropped with the version's
+ * cache entry). `strict: false`: app schemas may carry annotations ajv does not know.
+ */
+export function compileVersionValidators(manifest: Pick<Manifest, 'blocks' | 'installConfig'>): VersionValidators {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: true });
+  addFormats(ajv);
+  const compile = (schema: unknown, path: SchemaPath): ValidateFunction => {
+    try {
+      return ajv.compile(schema as AnySchema);
+    } catch (err) {
+      throw new SchemaCompileError(path, `The JSON Schema does not compile: ${(err as Error).message.slice(0, 300)}`);
+    }
+  };
+  const props = new Map<string, ValidateFunction>();
+  const state = new Map<string, ValidateFunction>();
+  const args = new Map<string, ValidateFunction>();
+  const input = new Map<string, ValidateFunction>();
+  manifest.blocks.forEach((block, b) => {
+    props.set(block.type, compile(block.props, ['blocks', b, 'props']));
+    state.set(block.type, compile(block.state, ['blocks', b, 'state']));
+    block.actions.forEach((action, a) => {
+      if (action.args !== undefined) args.set(actionKey(block.type, action.name), compile(action.args, ['blocks', b, 'actions', a, 'args']));
+      if (action.input !== undefined) input.set(actionKey(block.type, action.name), compile(action.input, ['blocks', b, 'actions', a, 'input']));
+    });
+  });
+  const installConfig = manifest.installConfig === undefined ? null : compile(manifest.installConfig, ['installConfig']);
+  return { props, state, args, input, installConfig };
+}
+
+/** The 422 a manifest with an uncompilable schema gets when a version is accepted. */
+export function schemaCompileToPlatformError(err: SchemaCompileError): PlatformError {
+  return new PlatformError('PlatformAppManifestInvalidError', err.message, { path: err.path, fields: { reason: 'invalid' } });
+}
+
+export interface SchemaValidatorCache {
+  /**
+   * The compiled validators of a version (compiled on first use, then cached).
+   * @example
+   * const v = await validators.schemaValidators(appId, install.version);
+   * if (!v.state.get(block.type)!(nextState)) throw …;
+   */
+  schemaValidators(appId: string, version: number): Promise<VersionValidators>;
+  /** Puts a set compiled while accepting a version into the cache. */
+  remember(appId: string, version: number, validators: VersionValidators): void;
+}
+
+/** At most `max` versions are kept compiled; the least recently used is dropped first. */
+export function createSchemaValidatorCache(deps: { db: Db; max?: number }): SchemaValidatorCache {
+  const max = deps.max ?? 256;
+  const cache = new Map<string, Promise<VersionValidators>>();
+  const touch = (key: string, value: Promise<VersionValidators>) => {
+    cache.delete(key);
+    cache.set(key, value);
+    while (cache.size > max) cache.delete(cache.keys().next().value!);
+  };
+  return {
+    schemaValidators(appId, version) {
+      const key = `${appId}@${version}`;
+      const hit = cache.get(key);
+      if (hit !== undefined) {
+        touch(key, hit);
+        return hit;
+      }
+      const loading = (async () => {
+        const row = await findVersion(deps.db, appId, version);
+        if (row === undefined) throw new PlatformError('PlatformApiNotFoundError', `App ${appId} has no version ${version}`);
+        return compileVersionValidators(row.manifest);
+      })();
+      // A failed load is not cached: the next call tries again.
+      loading.catch(() => cache.delete(key));
+      touch(key, loading);
+      return loading;
+    },
+    remember(appId, version, validators) {
+      touch(`${appId}@${version}`, Promise.resolve(validators));
+    },
+  };
+}

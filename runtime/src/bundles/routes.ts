@@ -1,0 +1,17 @@
+/**
+ * @module bundles/routes
+ * `PUT /internal/v1/bundles/{sha256}`: push a bundle to this node (checked against its hash).
+ */
+import { LIMITS } from '@platform/sandbox-lib';
+import type { Hono } from 'hono';
+import { readBody } from '../http/body.ts';
+import type { BundleStore } from './store.ts';
+
+export function mountBundleRoutes(app: Hono, bundles: BundleStore): void {
+  app.put('/internal/v1/bundles/:sha256', async (c) => {
+    const sha = c.req.param('sha256');
+    const bytes = await readBody(c.req.raw, LIMITS.manifest.hostedBundleBytes);
+    bundles.put(sha, bytes);
+    return c.json({ sha256: sha, bytes: bytes.byteLength }, 201);
+  });
+}

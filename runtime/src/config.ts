@@ -1,0 +1,158 @@
+/**
+ * @module config
+ * The runtime node's configuration, parsed once from the environment with zod. This is the only
+ * module that reads `process.env` (main.ts hands it in); everything else receives a `RuntimeConfig`.
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { LIMITS } from '@platform/sandbox-lib';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const list = z.string().transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0));
+
+/** One row per variable: the default as text and what it does (rendered into the README). */
+export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; description: string }> = [
+  { name: 'RUNTIME_PORT', default: '4001', description: 'Port the runtime node listens on (internal API, ingress, /metrics, /healthz).' },
+  { name: 'RUNTIME_HOST', default: '127.0.0.1', description: 'Interface to bind.' },
+  { name: 'RUNTIME_SECRET', default: '(required, ≥ 16 characters)', description: 'Shared secret the control plane sends as `authorization: Bearer …` on /internal/v1 and that the node sends back when fetching bundles.' },
+  { name: 'RUNTIME_PUBLIC_URL', default: 'http://{RUNTIME_HOST}:{RUNTIME_PORT}', description: 'External origin of this node; hosted apps see it in request URLs.' },
+  { name: 'CONTROL_PLANE_URL', default: '(unset)', description: 'Origin of the control plane: bundles are fetched from {CONTROL_PLANE_URL}/internal/v1/bundles/{sha256}, apps resolved at /internal/v1/apps/{slug}/production.' },
+  { name: 'RUNTIME_HOSTED_APP_DOMAIN', default: '(unset)', description: 'When set, requests for host {slug}.{domain} are routed to that app as well as /apps/{slug}/….' },
+  { name: 'RUNTIME_DATA_DIR', default: '{DATA_DIR}/runtime or .data/runtime', description: 'Directory of the on-disk bundle cache.' },
+  { name: 'RUNTIME_WORKERS', default: 'number of CPUs', description: 'Sandbox worker processes holding the isolates.' },
+  { name: 'RUNTIME_ISOLATE_MEMORY_MB', default: '128', description: 'Heap limit of one isolate (isolated-vm memoryLimit).' },
+  { name: 'RUNTIME_WORKER_ISOLATE_BUDGET_MB', default: '1024', description: 'Heap all isolates of one worker may hold; least recently used idle isolates are evicted past it.' },
+  { name: 'RUNTIME_WORKER_MAX_RSS_MB', default: '2048', description: 'Resident memory ceiling of a worker process; past it the worker is killed and replaced.' },
+  { name: 'RUNTIME_POOL_MAX', default: '8', description: 'Isolates one app version may hold in one worker (one request per isolate at a time).' },
+  { name: 'RUNTIME_ISOLATE_IDLE_MS', default: '120000', description: 'Idle isolates older than this are disposed.' },
+  { name: 'RUNTIME_CPU_MS', default: String(LIMITS.hosted.cpuMsPerRequest), description: 'CPU budget of a delivery or route request.' },
+  { name: 'RUNTIME_MCP_CPU_MS', default: String(LIMITS.hosted.cpuMsPerMcpRequest), description: 'CPU budget of an MCP request.' },
+  { name: 'RUNTIME_STARTUP_CPU_MS', default: '1000', description: 'CPU budget of evaluating a bundle (module top level, manifest read).' },
+  { name: 'RUNTIME_ROUTE_DEADLINE_MS', default: '10000', description: 'Wall deadline of a route request.' },
+  { name: 'RUNTIME_MCP_DEADLINE_MS', default: '30000', description: 'Wall deadline of an MCP request.' },
+  { name: 'RUNTIME_ALLOW_WASM', default: 'false', description: 'Expose WebAssembly to guests. Off: wasm memory is allocated outside the isolate heap limit.' },
+  { name: 'RUNTIME_EGRESS_TIMEOUT_MS', default: '10000', description: 'Per outbound request: connect, headers and body time (also bounded by the request deadline).' },
+  { name: 'RUNTIME_EGRESS_MAX_RESPONSE_BYTES', default: '8388608', description: 'Largest outbound response body a guest may read, after decompression.' },
+  { name: 'RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS', default: '(empty)', description: 'TEST ONLY: host names that resolve to 127.0.0.1, may use http: and may reach loopback. Never set in production.' },
+  { name: 'RUNTIME_INGRESS_MAX_BODY_BYTES', default: '5242880', description: 'Largest request body accepted by hosted ingress.' },
+  { name: 'RUNTIME_BUNDLE_MEMORY_MB', default: '256', description: 'In-memory bundle cache of the supervisor (on-disk cache is unbounded).' },
+  { name: 'RUNTIME_DIRECTORY_TTL_MS', default: '5000', description: 'How long an app resolved from the control plane is cached for ingress.' },
+  { name: 'RUNTIME_APP_LOG_LINES', default: '500', description: 'Per-app log lines kept in memory for the author.' },
+  { name: 'LOG_LEVEL', default: 'info', description: 'pino log level of the node.' },
+];
+
+const EnvSchema = z.object({
+  RUNTIME_PORT: int(0, 65_535).default(4001),
+  RUNTIME_HOST: z.string().min(1).default('127.0.0.1'),
+  RUNTIME_SECRET: z.string({ error: 'RUNTIME_SECRET is required: the shared secret of the internal API' }).min(16, 'RUNTIME_SECRET must be at least 16 characters'),
+  RUNTIME_PUBLIC_URL: z.url().optional(),
+  CONTROL_PLANE_URL: z.url().optional(),
+  RUNTIME_HOSTED_APP_DOMAIN: z.string().min(1).transform((v) => v.toLowerCase().replace(/\.$/, '')).optional(),
+  RUNTIME_DATA_DIR: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).optional(),
+  RUNTIME_WORKERS: int(1, 256).optional(),
+  RUNTIME_ISOLATE_MEMORY_MB: int(8, 4096).default(128),
+  RUNTIME_WORKER_ISOLATE_BUDGET_MB: int(16, 65_536).default(1024),
+  RUNTIME_WORKER_MAX_RSS_MB: int(64, 131_072).default(2048),
+  RUNTIME_POOL_MAX: int(1, 256).default(8),
+  RUNTIME_ISOLATE_IDLE_MS: int(1000, 86_400_000).default(120_000),
+  RUNTIME_CPU_MS: int(1, 60_000).default(LIMITS.hosted.cpuMsPerRequest),
+  RUNTIME_MCP_CPU_MS: int(1, 60_000).default(LIMITS.hosted.cpuMsPerMcpRequest),
+  RUNTIME_STARTUP_CPU_MS: int(1, 60_000).default(1000),
+  RUNTIME_ROUTE_DEADLINE_MS: int(100, 600_000).default(10_000),
+  RUNTIME_MCP_DEADLINE_MS: int(100, 600_000).default(30_000),
+  RUNTIME_ALLOW_WASM: flag.default(false),
+  RUNTIME_EGRESS_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  RUNTIME_EGRESS_MAX_RESPONSE_BYTES: int(1024, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
+  RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS: list.default([]),
+  RUNTIME_INGRESS_MAX_BODY_BYTES: int(0, 1024 * 1024 * 1024).default(5 * 1024 * 1024),
+  RUNTIME_BUNDLE_MEMORY_MB: int(1, 65_536).default(256),
+  RUNTIME_DIRECTORY_TTL_MS: int(0, 3_600_000).default(5000),
+  RUNTIME_APP_LOG_LINES: int(10, 100_000).default(500),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** Limits of one sandbox worker process; sent to each worker when it starts. */
+export interface WorkerLimits {
+  isolateMemoryMb: number;
+  isolateBudgetMb: number;
+  poolMax: number;
+  isolateIdleMs: number;
+  startupCpuMs: number;
+  allowWasm: boolean;
+}
+
+export interface RuntimeConfig {
+  port: number;
+  host: string;
+  secret: string;
+  publicUrl: string;
+  controlPlaneUrl: string | null;
+  hostedAppDomain: string | null;
+  dataDir: string;
+  workers: number;
+  workerMaxRssMb: number;
+  worker: WorkerLimits;
+  cpuMs: { request: number; mcp: number };
+  deadlinesMs: { route: number; mcp: number };
+  egress: { timeoutMs: number; maxResponseBytes: number; testLoopbackHosts: string[] };
+  ingressMaxBodyBytes: number;
+  bundleMemoryBytes: number;
+  directoryTtlMs: number;
+  appLogLines: number;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}
+
+/**
+ * Parses the environment; throws an Error listing every problem.
+ *
+ * @example
+ * const config = loadConfig({ RUNTIME_SECRET: 'a-long-shared-secret' });
+ * config.port; // 4001
+ */
+export function loadConfig(env: Record<string, string | undefined>): RuntimeConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid runtime configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const publicHost = e.RUNTIME_HOST === '0.0.0.0' || e.RUNTIME_HOST === '::' ? 'localhost' : e.RUNTIME_HOST;
+  return {
+    port: e.RUNTIME_PORT,
+    host: e.RUNTIME_HOST,
+    secret: e.RUNTIME_SECRET,
+    publicUrl: stripSlash(e.RUNTIME_PUBLIC_URL ?? `http://${publicHost}:${e.RUNTIME_PORT}`),
+    controlPlaneUrl: e.CONTROL_PLANE_URL === undefined ? null : stripSlash(e.CONTROL_PLANE_URL),
+    hostedAppDomain: e.RUNTIME_HOSTED_APP_DOMAIN ?? null,
+    dataDir: resolve(e.RUNTIME_DATA_DIR ?? (e.DATA_DIR === undefined ? '.data/runtime' : `${e.DATA_DIR}/runtime`)),
+    workers: e.RUNTIME_WORKERS ?? Math.max(1, availableParallelism()),
+    workerMaxRssMb: e.RUNTIME_WORKER_MAX_RSS_MB,
+    worker: {
+      isolateMemoryMb: e.RUNTIME_ISOLATE_MEMORY_MB,
+      isolateBudgetMb: e.RUNTIME_WORKER_ISOLATE_BUDGET_MB,
+      poolMax: e.RUNTIME_POOL_MAX,
+      isolateIdleMs: e.RUNTIME_ISOLATE_IDLE_MS,
+      startupCpuMs: e.RUNTIME_STARTUP_CPU_MS,
+      allowWasm: e.RUNTIME_ALLOW_WASM,
+    },
+    cpuMs: { request: e.RUNTIME_CPU_MS, mcp: e.RUNTIME_MCP_CPU_MS },
+    deadlinesMs: { route: e.RUNTIME_ROUTE_DEADLINE_MS, mcp: e.RUNTIME_MCP_DEADLINE_MS },
+    egress: {
+      timeoutMs: e.RUNTIME_EGRESS_TIMEOUT_MS,
+      maxResponseBytes: e.RUNTIME_EGRESS_MAX_RESPONSE_BYTES,
+      testLoopbackHosts: e.RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS.map((h) => h.replace(/\.$/, '')),
+    },
+    ingressMaxBodyBytes: e.RUNTIME_INGRESS_MAX_BODY_BYTES,
+    bundleMemoryBytes: e.RUNTIME_BUNDLE_MEMORY_MB * 1024 * 1024,
+    directoryTtlMs: e.RUNTIME_DIRECTORY_TTL_MS,
+    appLogLines: e.RUNTIME_APP_LOG_LINES,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function stripSlash(value: string): string {
+  return value.endsWith('/') ? value.slice(0, -1) : value;
+}

@@ -1,0 +1,100 @@
+/**
+ * @module guest/dispatch
+ * The entry points the host calls: bind the app module, start one request, read the manifest.
+ * A request's outcome goes back through `core.respond` / `core.fail`, then `core.done` once every
+ * `ctx.waitUntil` promise settled. Nothing here throws into the host.
+ */
+import { CORE, CORE_METHODS, GUEST_LIMITS, type GuestContextInfo, type GuestRequestInit } from '../shared/bridge.ts';
+import { dropAllOps, postHost } from './bridge.ts';
+import { resetTimers } from './capabilities/timers.ts';
+import { describeError } from './errors.ts';
+import { requestFromHost } from './request.ts';
+import { isResponse, responseParts } from './response.ts';
+
+interface AppModule {
+  fetch: (request: unknown, env: unknown, ctx: unknown) => unknown;
+  manifest?: unknown;
+}
+
+let app: AppModule | null = null;
+let bindProblem = 'The bundle has not been loaded';
+
+/** Takes the module namespace; returns null when its default export is usable, else the reason. */
+export function bindModule(namespace: unknown): string | null {
+  try {
+    const exported = (namespace as { default?: unknown }).default;
+    if ((typeof exported !== 'object' && typeof exported !== 'function') || exported === null) {
+      bindProblem = 'The bundle has no default export object';
+    } else if (typeof (exported as AppModule).fetch !== 'function') {
+      bindProblem = 'The default export has no fetch(request, env, ctx) function';
+    } else {
+      app = exported as AppModule;
+      return null;
+    }
+  } catch (err) {
+    bindProblem = `Reading the default export failed: ${describeError(err).message}`;
+  }
+  return bindProblem;
+}
+
+function fail(err: unknown): void {
+  postHost(CORE, CORE_METHODS.fail, describeError(err));
+}
+
+function respond(value: unknown): void {
+  if (!isResponse(value)) return fail(new TypeError('The fetch handler must return a Response (or a promise of one)'));
+  try {
+    postHost(CORE, CORE_METHODS.respond, responseParts(value));
+  } catch (err) {
+    fail(err);
+  }
+}
+
+async function settle(waits: Array<Promise<unknown>>): Promise<void> {
+  let seen = 0;
+  while (seen < waits.length) {
+    const batch = waits.slice(seen);
+    seen = waits.length;
+    await Promise.allSettled(batch);
+  }
+  postHost(CORE, CORE_METHODS.done);
+}
+
+export function dispatch(init: GuestRequestInit, env: Record<string, string>, info: GuestContextInfo): void {
+  dropAllOps();
+  resetTimers();
+  const waits: Array<Promise<unknown>> = [];
+  try {
+    if (app === null) throw new Error(bindProblem);
+    const handler = app;
+    const request = requestFromHost(init.url, { method: init.method, headers: init.headers, body: init.body });
+    const ctx = Object.freeze({
+      ...info,
+      waitUntil(promise: unknown): void {
+        waits.push(Promise.resolve(promise).catch((err: unknown) => postHost('console', 'line', 'error', `waitUntil: ${describeError(err).message}`)));
+      },
+      passThroughOnException(): void {},
+    });
+    const result = handler.fetch(request, Object.freeze({ ...env }), ctx);
+    Promise.resolve(result).then(respond, fail).finally(() => settle(waits));
+  } catch (err) {
+    fail(err);
+    void settle(waits);
+  }
+}
+
+/** The manifest as JSON text, computed by the bundle's code (an object, or a function returning one). */
+export function readManifest(): { ok: true; json: string } | { ok: false; message: string } {
+  try {
+    if (app === null) return { ok: false, message: bindProblem };
+    let manifest = app.manifest;
+    if (typeof manifest === 'function') manifest = (manifest as () => unknown).call(app);
+    if (manifest === undefined || manifest === null) return { ok: false, message: 'The default export has no manifest' };
+    const json = JSON.stringify(manifest);
+    if (typeof json !== 'string') return { ok: false, message: 'The manifest cannot be serialized to JSON' };
+    if (json.length > GUEST_LIMITS.manifestChars) return { ok: false, message: `The manifest is larger than ${GUEST_LIMITS.manifestChars} characters` };
+    return { ok: true, json };
+  } catch (err) {
+    return { ok: false, message: describeError(err).message };
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * @module ingress/directory
+ * Where hosted ingress learns which version of an app serves `{slug}`: its latest production
+ * version. The control plane owns that registry; the HTTP implementation (http-directory.ts)
+ * asks it, the in-memory one serves tests and embedded setups.
+ */
+
+export interface ResolvedApp {
+  appId: string;
+  slug: string;
+  version: number;
+  sha256: string;
+  /** Env vars of the production target. */
+  env: Record<string, string>;
+  /** Keys of `env` whose values are secret (never logged). */
+  secretEnvKeys: string[];
+  egressHosts: string[];
+  /** The service's API origin (`{base_url}`); calls to its /v0 are allowed. */
+  baseUrl: string | null;
+}
+
+export interface AppDirectory {
+  resolve(slug: string): Promise<ResolvedApp | null>;
+}
+
+export function createMemoryAppDirectory(initial: ResolvedApp[] = []) {
+  const apps = new Map(initial.map((a) => [a.slug, a]));
+  return {
+    async resolve(slug: string): Promise<ResolvedApp | null> {
+      return apps.get(slug) ?? null;
+    },
+    set(app: ResolvedApp): void {
+      apps.set(app.slug, app);
+    },
+    delete(slug: string): void {
+      apps.delete(slug);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * @module main
+ * Composition root of a runtime node process: config from the environment, a pino logger, the node,
+ * and a graceful stop on SIGTERM/SIGINT. `npm start` of the control plane spawns this file.
+ */
+import { pino } from 'pino';
+import { loadConfig } from './config.ts';
+import { createRuntimeNode } from './node.ts';
+
+const config = loadConfig(process.env);
+const logger = pino({ level: config.logLevel, base: { service: 'runtime' } });
+const node = createRuntimeNode({ config, logger });
+const { url } = await node.start();
+logger.info({ url, workers: config.workers }, 'runtime node listening');
+
+let stopping = false;
+const stop = (signal: string): void => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'runtime node stopping');
+  node.stop().then(() => process.exit(0), (err: unknown) => {
+    logger.error({ err }, 'runtime node did not stop cleanly');
+    process.exit(1);
+  });
+};
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));

@@ -1,0 +1,34 @@
+/**
+ * @module metrics
+ * Operator metrics of one runtime node, in its own prom-client registry (the control plane may run
+ * in the same process in tests). Label values are bounded: app ids, fixed kinds, outcomes and
+ * reasons, and egress hosts from the app's allow-list (anything else is counted as `_other`).
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export type EgressBlockReason = 'not-allowed' | 'scheme' | 'userinfo' | 'ip-literal' | 'address' | 'too-many-requests' | 'too-many-redirects' | 'response-too-large' | 'invalid-url';
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'runtime_node_' });
+  const registers = [registry];
+  return {
+    registry,
+    requestCpu: new Histogram({
+      name: 'runtime_request_cpu_seconds', help: 'Guest CPU time per request, by app and kind (interactive, command, lifecycle, route, mcp)',
+      labelNames: ['app', 'kind'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.1, 0.2, 0.5, 1], registers,
+    }),
+    requests: new Counter({ name: 'runtime_requests_total', help: 'Requests by app, kind and outcome (ok, error, cpu_limit, memory_limit, deadline, crashed)', labelNames: ['app', 'kind', 'outcome'], registers }),
+    egressRequests: new Counter({ name: 'runtime_egress_requests_total', help: 'Outbound requests sent, by app and destination host', labelNames: ['app', 'host'], registers }),
+    egressBytes: new Counter({ name: 'runtime_egress_bytes_total', help: 'Outbound body bytes, by app, host and direction (out = sent, in = received after decompression)', labelNames: ['app', 'host', 'direction'], registers }),
+    egressBlocked: new Counter({ name: 'runtime_egress_blocked_total', help: 'Outbound requests refused, by app, host (_other outside the allow-list) and reason', labelNames: ['app', 'host', 'reason'], registers }),
+    isolatesLive: new Gauge({ name: 'runtime_isolates_live', help: 'Isolates alive, by worker', labelNames: ['worker'], registers }),
+    isolateHeap: new Gauge({ name: 'runtime_isolate_heap_used_bytes', help: 'Heap used by the idle isolates of a worker (last measured), by worker', labelNames: ['worker'], registers }),
+    workerRss: new Gauge({ name: 'runtime_worker_rss_bytes', help: 'Resident memory of a sandbox worker process', labelNames: ['worker'], registers }),
+    coldStarts: new Counter({ name: 'runtime_cold_starts_total', help: 'Isolates started for an app version', labelNames: ['app'], registers }),
+    coldStartSeconds: new Histogram({ name: 'runtime_cold_start_seconds', help: 'Time from request to a loaded isolate on a cold start', buckets: [0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers }),
+    workerRestarts: new Counter({ name: 'runtime_worker_restarts_total', help: 'Sandbox workers replaced, by reason (exit, memory, hung)', labelNames: ['reason'], registers }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,102 @@
+/**
+ * @module node
+ * Wires one runtime node: bundle store, app directory, egress, supervisor and its workers, the
+ * HTTP surface. Holds no logic of its own.
+ */
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createBundleStore } from './bundles/store.ts';
+import type { RuntimeConfig } from './config.ts';
+import { createDeliveryService } from './deliveries/service.ts';
+import type { Lookup } from './egress/connector.ts';
+import { createEgress } from './egress/service.ts';
+import { createHttpApp } from './http/app.ts';
+import { createMemoryAppDirectory, type AppDirectory } from './ingress/directory.ts';
+import { createHttpAppDirectory } from './ingress/http-directory.ts';
+import { createAppLog, type AppLog } from './logs/app-log.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
+import { createRunService } from './runs/service.ts';
+import { buildGuestSource } from './sandbox/guest-source.ts';
+import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
+import { assertSafeToolchain } from './preflight.ts';
+
+export interface RuntimeNodeDeps {
+  config: RuntimeConfig;
+  logger: Logger;
+  now?: () => number;
+  /** Where ingress resolves slugs; default: the control plane (CONTROL_PLANE_URL), else none. */
+  directory?: AppDirectory;
+  /** DNS for guest egress (tests); default: the system resolver. */
+  lookup?: Lookup;
+  /** fetch for calls to the control plane (tests); default: global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface RuntimeNode {
+  start(): Promise<{ url: string }>;
+  stop(): Promise<void>;
+  readonly metrics: Metrics;
+  readonly appLog: AppLog;
+  /** The supervisor, once started (load and worker pids, for operators and tests). */
+  readonly supervisor: Supervisor | null;
+}
+
+export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
+  assertSafeToolchain();
+  const { config, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const metrics = createMetrics();
+  const appLog = createAppLog({ linesPerApp: config.appLogLines });
+  const bundles = createBundleStore({ dataDir: config.dataDir, memoryBytes: config.bundleMemoryBytes, controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, fetch: deps.fetch });
+  const directory = deps.directory ?? (config.controlPlaneUrl === null
+    ? createMemoryAppDirectory()
+    : createHttpAppDirectory({ controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, ttlMs: config.directoryTtlMs, now, fetch: deps.fetch }));
+  const egress = createEgress({ metrics, timeoutMs: config.egress.timeoutMs, maxResponseBytes: config.egress.maxResponseBytes, testLoopbackHosts: config.egress.testLoopbackHosts, now, lookup: deps.lookup });
+  if (config.egress.testLoopbackHosts.length > 0) logger.warn({ hosts: config.egress.testLoopbackHosts }, 'TEST ONLY: these egress host names resolve to loopback and may use http');
+
+  let supervisor: Supervisor | null = null;
+  let server: ReturnType<typeof serve> | null = null;
+
+  return {
+    metrics,
+    appLog,
+    get supervisor() { return supervisor; },
+    async start() {
+      const sup = createSupervisor({ config, logger, metrics, appLog, egress, guestSource: await buildGuestSource(), now });
+      supervisor = sup;
+      await sup.start();
+      let publicUrl = config.publicUrl;
+      const runs = createRunService({ config, supervisor: sup, bundles, now });
+      const appOrigin = (slug: string): string => (config.hostedAppDomain === null ? publicUrl : `https://${slug}.${config.hostedAppDomain}`);
+      const app = createHttpApp({
+        logger,
+        secret: config.secret,
+        metrics,
+        appLog,
+        supervisor: sup,
+        bundles,
+        deliveries: createDeliveryService({ runs, appOrigin, now }),
+        ingress: { directory, runs, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, appOrigin },
+        manifestCpuMs: config.worker.startupCpuMs,
+      });
+      const port = await new Promise<number>((resolve) => {
+        server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => resolve(info.port));
+      });
+      // Port 0 (tests): the public URL gets the port actually bound.
+      if (config.port === 0) publicUrl = publicUrl.replace(/:0$/, `:${port}`);
+      return { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}` };
+    },
+    async stop() {
+      const s = server as (ReturnType<typeof serve> & { closeAllConnections?: () => void }) | null;
+      if (s !== null) {
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections?.();
+        });
+      }
+      await supervisor?.stop();
+      await egress.close();
+    },
+  };
+}

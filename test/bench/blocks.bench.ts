@@ -1,0 +1,161 @@
+/**
+ * Benchmark of member clicks end to end (issue 7): client API → control plane → app → result
+ * applied, with real Postgres (DATABASE_URL, default the local test database; a fresh schema) and
+ * Redis when REDIS_URL is set. The app is the board fixture (test/fixtures/blocks), written with
+ * the authoring API: hosted (bundled with esbuild, run by a runtime node in an isolate) and, beside
+ * it, self-hosted (a Node process of its own). Every click is a `block.action` whose answer carries
+ * a new state and tree, checked against the state schema and the catalog and written; its HTTP
+ * answer is the member's new view.
+ *
+ * Figures per app: clicks per second with 16 clicks in flight, click latency p50 one at a time and
+ * in flight, and the same run's bare figure: the same `block.action` sent straight to the runtime
+ * node (hosted) or to the app (self-hosted), without the control plane. Targets: ≥ 1,000 clicks/s,
+ * p50 ≤ 5 ms. Run by `npm run bench` (test/bench/run.ts); a plain script, no vitest.
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { createRuntimeClient } from '@platform/runtime';
+import { signedHeaders } from '../../control-plane/src/outbound/index.ts';
+import {
+  agent, boardActionEnvelope, call, load, must, percentile, startPlatform, startSelfHostedBoard, type BenchPlatform,
+} from '../fixtures/blocks/bench-support.ts';
+
+interface BenchRow {
+  name: string;
+  value: number;
+  unit: string;
+  target: string;
+  ratio: number | null;
+}
+
+const TARGET_CLICKS_PER_S = 1_000;
+const TARGET_P50_MS = 5;
+const IN_FLIGHT = 16;
+const BLOCKS = 64;
+const THROUGHPUT_MS = 5_000;
+const SERIAL = 400;
+const WARMUP = 400;
+
+interface Workspace {
+  key: string;
+  workspaceId: string;
+  memberId: string;
+  circleId: string;
+}
+
+interface InstalledApp {
+  appId: string;
+  slug: string;
+  installId: string;
+  token: string;
+  signingSecret: string;
+}
+
+async function workspace(p: BenchPlatform): Promise<Workspace> {
+  const ws = await must('POST', `${p.url}/client/v1/workspaces`, { name: 'Bench', owner: { name: 'Bea Bench' } }, `Bearer ${p.operatorToken}`, 201);
+  const key = `Bearer ${ws.apiKey}`;
+  const circle = await must('POST', `${p.url}/client/v1/circles`, { name: 'General', visibility: 'public', chat: true }, key, 201);
+  return { key, workspaceId: ws.workspace.id, memberId: ws.owner.id, circleId: circle.circle.id };
+}
+
+async function install(p: BenchPlatform, ws: Workspace, created: any): Promise<InstalledApp> {
+  const client = `${p.url}/client/v1`;
+  const consent = await must('GET', `${client}/apps/${created.app.id}/consent`, undefined, ws.key, 200);
+  const installed = await must('POST', `${client}/apps/${created.app.id}/installs`, { version: consent.consent.version }, ws.key, 201);
+  const basic = `Basic ${Buffer.from(`${created.clientId}:${created.clientSecret}`).toString('base64')}`;
+  const token = (await must('POST', `${p.url}/v0/apps/installs/${installed.install.id}/access-tokens`, {}, basic, 201)).token as string;
+  return { appId: created.app.id, slug: created.app.slug, installId: installed.install.id, token, signingSecret: created.signingSecret };
+}
+
+/** Clicks "Add one" on the app's blocks; each lane owns its blocks, so its revision is always current. */
+async function clicks(p: BenchPlatform, ws: Workspace, app: InstalledApp) {
+  const blocks: Array<{ id: string; revision: number; ref: string }> = [];
+  for (let i = 0; i < BLOCKS; i++) {
+    const block = await must('POST', `${p.url}/v0/blocks`, { type: 'board', props: { title: `B${i}` }, circleId: ws.circleId }, `Bearer ${app.token}`, 201);
+    const shown = (await must('GET', `${p.url}/client/v1/blocks/${block.id}`, undefined, ws.key, 200)).block;
+    const ref = JSON.stringify(shown.tree).match(/"label":"Add one","action":\{"ref":"(a\d+)"\}/)?.[1];
+    if (ref === undefined) throw new Error('no "Add one" button in the board tree');
+    blocks.push({ id: block.id, revision: shown.revision, ref });
+  }
+  const turns = Array.from({ length: IN_FLIGHT }, () => 0);
+  const click = (lanes: number) => async (lane: number) => {
+    const perLane = BLOCKS / lanes;
+    const block = blocks[lane * perLane + (turns[lane]!++ % perLane)]!;
+    const res = await call('POST', `${p.url}/client/v1/blocks/${block.id}/click`, { revision: block.revision, ref: block.ref }, ws.key);
+    if (res.status !== 200 || res.body.outcome !== 'applied') throw new Error(`click answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    block.revision = res.body.block.revision;
+  };
+  await load(IN_FLIGHT, { count: WARMUP }, click(IN_FLIGHT));
+  const serial = await load(1, { count: SERIAL }, click(1));
+  const busy = await load(IN_FLIGHT, { ms: THROUGHPUT_MS }, click(IN_FLIGHT));
+  const sample = await must('GET', `${p.url}/v0/blocks/${blocks[0]!.id}`, undefined, `Bearer ${app.token}`, 200);
+  return { serial, busy, sample };
+}
+
+/** The same action without the control plane, at the same concurrency. */
+async function bare(send: () => Promise<void>) {
+  await load(IN_FLIGHT, { count: WARMUP }, send);
+  return { serial: await load(1, { count: SERIAL }, send), busy: await load(IN_FLIGHT, { ms: THROUGHPUT_MS }, send) };
+}
+
+function rows(label: string, bareLabel: string, e2e: { serial: { latencies: number[] }; busy: { latencies: number[]; perSecond: number } }, b: Awaited<ReturnType<typeof bare>>): BenchRow[] {
+  const p50 = percentile(e2e.serial.latencies, 0.5);
+  const busyP50 = percentile(e2e.busy.latencies, 0.5);
+  return [
+    { name: `${label}: clicks/s end to end (${IN_FLIGHT} in flight)`, value: e2e.busy.perSecond, unit: 'clicks/s', target: `≥ ${TARGET_CLICKS_PER_S}`, ratio: e2e.busy.perSecond / TARGET_CLICKS_PER_S },
+    { name: `${label}: click p50 (one at a time)`, value: p50, unit: 'ms', target: `≤ ${TARGET_P50_MS} ms`, ratio: TARGET_P50_MS / p50 },
+    { name: `${label}: click p99 (one at a time)`, value: percentile(e2e.serial.latencies, 0.99), unit: 'ms', target: '–', ratio: null },
+    { name: `${label}: click p50 (${IN_FLIGHT} in flight)`, value: busyP50, unit: 'ms', target: '–', ratio: null },
+    { name: `${bareLabel} (same run): actions/s (${IN_FLIGHT} in flight)`, value: b.busy.perSecond, unit: 'actions/s', target: '–', ratio: null },
+    { name: `${bareLabel} (same run): p50 (one at a time)`, value: percentile(b.serial.latencies, 0.5), unit: 'ms', target: '–', ratio: null },
+  ];
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const p = await startPlatform(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+  const selfHosted = await startSelfHostedBoard();
+  try {
+    const ws = await workspace(p);
+
+    // Hosted: bundled as `platform deploy` does, uploaded, run by the runtime node.
+    const hostedApp = await must('POST', `${p.url}/client/v1/apps`, { name: 'Hosted board', slug: 'hosted-board', hosting: 'platform' }, ws.key, 201);
+    const bundled = await build({
+      entryPoints: [fileURLToPath(new URL('../fixtures/blocks/hosted-board.ts', import.meta.url))],
+      bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', conditions: ['source'], logLevel: 'silent',
+    });
+    const uploaded = await must('POST', `${p.url}/v0/apps/${hostedApp.app.id}/versions?target=production`, undefined, ws.key, 200, bundled.outputFiles[0]!.contents);
+    const hosted = await install(p, ws, hostedApp);
+    const hostedRun = await clicks(p, ws, hosted);
+    const runtime = createRuntimeClient({ url: p.runtimeUrl, secret: p.runtimeSecret });
+    const hostedBare = await bare(async () => {
+      const result = await runtime.deliver({
+        app: { id: hosted.appId, slug: hosted.slug, version: 1 }, bundle: { sha256: uploaded.bundle.sha256 }, target: 'production', baseUrl: p.url,
+        signingSecret: hosted.signingSecret, kind: 'interactive',
+        envelope: boardActionEnvelope({ ...hosted, workspaceId: ws.workspaceId, memberId: ws.memberId, block: hostedRun.sample }),
+      });
+      if (result.outcome !== 'ok' || result.status !== 200) throw new Error(`the runtime answered ${result.outcome} ${result.status}`);
+    });
+
+    // Self-hosted: the same block from a Node process on loopback.
+    const selfApp = await must('POST', `${p.url}/client/v1/apps`, { name: 'Board', slug: 'board', hosting: 'self', endpoint: { url: selfHosted.endpoint } }, ws.key, 201);
+    await selfHosted.configure(selfApp.signingSecret, p.url);
+    await must('PUT', `${p.url}/v0/apps/${selfApp.app.id}/manifest`, { manifest: selfHosted.manifest, target: 'production' }, ws.key, 200);
+    const self = await install(p, ws, selfApp);
+    const selfRun = await clicks(p, ws, self);
+    const selfBare = await bare(async () => {
+      const envelope = boardActionEnvelope({ ...self, workspaceId: ws.workspaceId, memberId: ws.memberId, block: selfRun.sample });
+      const body = JSON.stringify(envelope);
+      const headers = await signedHeaders({ id: envelope.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [self.signingSecret], deliveryClass: 'interactive', installId: self.installId });
+      const res = await request(selfHosted.endpoint, { method: 'POST', body, headers, dispatcher: agent });
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`the app answered ${res.statusCode}`);
+    });
+
+    return [...rows('hosted', 'bare runtime', hostedRun, hostedBare), ...rows('self-hosted', 'bare app', selfRun, selfBare)];
+  } finally {
+    await selfHosted.stop();
+    await p.stop();
+    await agent.close();
+  }
+}

@@ -1,0 +1,71 @@
+// The egress routing rules as pure functions: allow-list matching (exact, case-insensitive,
+// trailing dot ignored, `*.` for subdomains only), IP literals, schemes, userinfo, and the
+// service's own /v0 with paths that could be read two ways.
+import { describe, expect, it } from 'vitest';
+import { allowedBy, ipLiteral, normalizeHost } from '../../runtime/src/egress/hosts.ts';
+import { EgressDenied, routeFor } from '../../runtime/src/egress/policy.ts';
+
+const none = new Set<string>();
+const route = (url: string, hosts: string[], platform: string | null = null, loopback = none) => routeFor(new URL(url), hosts, platform, loopback);
+const reason = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof EgressDenied) return err.reason;
+    throw err;
+  }
+  return 'allowed';
+};
+
+describe('allow-list matching', () => {
+  it.each([
+    ['api.example.com', ['api.example.com'], 'api.example.com'],
+    ['api.example.com', ['API.Example.COM.'], 'api.example.com'],
+    ['api.example.com', ['example.com'], null],
+    ['a.b.example.com', ['*.example.com'], '*.example.com'],
+    ['example.com', ['*.example.com'], null],
+    ['evilexample.com', ['*.example.com'], null],
+  ])('%s against %j → %s', (host, list, expected) => {
+    expect(allowedBy(normalizeHost(host), list)).toBe(expected);
+  });
+
+  it('recognises IP literals in URL hostnames', () => {
+    expect(ipLiteral('[::1]')).toBe('::1');
+    expect(ipLiteral('10.1.2.3')).toBe('10.1.2.3');
+    expect(ipLiteral('ten.example')).toBeNull();
+  });
+});
+
+describe('routeFor', () => {
+  it('routes the service\'s own /v0 to the platform route', () => {
+    expect(route('https://platform.example/v0/blocks/1', [], 'https://platform.example')).toEqual({ kind: 'platform', hostLabel: 'platform-api' });
+    expect(route('https://platform.example/v0', [], 'https://platform.example').kind).toBe('platform');
+  });
+
+  it.each([
+    ['https://platform.example/v0/..%2Finternal/v1/bundles', 'invalid-url'],
+    ['https://platform.example/v0/%2e%2e/internal', 'not-allowed'],
+    ['https://platform.example/internal/v1/bundles', 'not-allowed'],
+    ['https://platform.example/v0x', 'not-allowed'],
+    ['http://platform.example/v0/blocks', 'not-allowed'],
+  ])('does not let %s reach the API with the token (%s)', (url, expected) => {
+    expect(reason(() => route(url, [], 'https://platform.example'))).toBe(expected);
+  });
+
+  it.each([
+    ['https://user:pw@api.example.com/', 'userinfo'],
+    ['https://10.0.0.1/', 'ip-literal'],
+    ['https://[fd00::1]/', 'ip-literal'],
+    ['http://api.example.com/', 'scheme'],
+    ['ftp://api.example.com/', 'scheme'],
+    ['https://other.example.com/', 'not-allowed'],
+    ['https://api.example.com/ok', 'allowed'],
+  ])('%s → %s', (url, expected) => {
+    expect(reason(() => route(url, ['api.example.com']))).toBe(expected);
+  });
+
+  it('allows http only to the test-only loopback names', () => {
+    expect(route('http://api.test:8080/', ['api.test'], null, new Set(['api.test'])).hostLabel).toBe('api.test');
+    expect(reason(() => route('http://api.test:8080/', ['api.test']))).toBe('scheme');
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Test support: a real runtime node on loopback (its own data dir, silent logger, in-memory app
+ * directory), bundles read from test/fixtures/runtime, and small loopback servers for egress
+ * targets and a stand-in control plane. Every test stops what it starts.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { createMemoryAppDirectory, createRuntimeClient, createRuntimeNode, loadConfig, type ResolvedApp, type RuntimeClient, type RuntimeDeliveryRequest, type RuntimeNode } from '@platform/runtime';
+
+export const SECRET = 'test-secret-0123456789abcdef';
+export const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+export function fixture(name: string): string {
+  return readFileSync(new URL(`../../fixtures/runtime/bundle-${name}.js`, import.meta.url), 'utf8');
+}
+
+export function sha256(source: string | Uint8Array): string {
+  return createHash('sha256').update(source).digest('hex');
+}
+
+export interface TestRuntime {
+  url: string;
+  node: RuntimeNode;
+  client: RuntimeClient;
+  directory: ReturnType<typeof createMemoryAppDirectory>;
+  /** Pushes a bundle; returns its sha256. */
+  push(source: string): Promise<string>;
+  /** Pushes a bundle and makes `slug` serve it; returns the directory record. */
+  deploy(slug: string, source: string, extra?: Partial<ResolvedApp>): Promise<ResolvedApp>;
+  route(slug: string, path: string, init?: RequestInit): Promise<Response>;
+  delivery(app: ResolvedApp, partial: Partial<RuntimeDeliveryRequest> & { envelope: Record<string, unknown> }): RuntimeDeliveryRequest;
+  stop(): Promise<void>;
+}
+
+export async function startRuntime(env: Record<string, string> = {}, deps: Partial<Parameters<typeof createRuntimeNode>[0]> = {}): Promise<TestRuntime> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'runtime-test-'));
+  const config = loadConfig({ RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1', LOG_LEVEL: 'silent', ...env });
+  const directory = createMemoryAppDirectory();
+  const node = createRuntimeNode({ config, logger: pino({ level: 'silent' }), directory, ...deps });
+  const { url } = await node.start();
+  const client = createRuntimeClient({ url, secret: SECRET });
+  const push = async (source: string): Promise<string> => {
+    const sha = sha256(source);
+    await client.putBundle(sha, new TextEncoder().encode(source));
+    return sha;
+  };
+  return {
+    url,
+    node,
+    client,
+    directory,
+    push,
+    async deploy(slug, source, extra = {}) {
+      const app: ResolvedApp = { appId: `app_${slug}`, slug, version: 1, sha256: await push(source), env: {}, secretEnvKeys: [], egressHosts: [], baseUrl: null, ...extra };
+      directory.set(app);
+      return app;
+    },
+    route: (slug, path, init) => fetch(`${url}/apps/${slug}${path}`, init),
+    delivery: (app, partial) => ({
+      app: { id: app.appId, slug: app.slug, version: app.version },
+      bundle: { sha256: app.sha256 },
+      env: app.env,
+      secretEnvKeys: app.secretEnvKeys,
+      target: 'production',
+      egressHosts: app.egressHosts,
+      baseUrl: app.baseUrl ?? 'http://127.0.0.1:9',
+      signingSecret: SIGNING_SECRET,
+      kind: 'interactive',
+      ...partial,
+    }),
+    async stop() {
+      await node.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  port: number;
+  hits: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
+  close(): Promise<void>;
+}
+
+/** A loopback HTTP server; `handler` answers, every request is recorded in `hits`. */
+export async function startServer(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<TestServer> {
+  const hits: TestServer['hits'] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    hits,
+    close: () => new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+/**
+ * Requests `slug` over and over while `during` runs and counts the answers: the proof that one
+ * app's misbehaviour does not stop the node from serving another.
+ */
+export async function whileServing<T>(rt: TestRuntime, slug: string, during: () => Promise<T>): Promise<{ result: T; served: number; failed: string[] }> {
+  let stop = false;
+  let served = 0;
+  const failed: string[] = [];
+  const loop = (async () => {
+    while (!stop) {
+      const res = await rt.route(slug, '/').catch((err: unknown) => ({ ok: false, status: 0, text: async () => String(err) }) as Response);
+      if (res.ok && (await res.text()).startsWith('neighbour')) served++;
+      else failed.push(`${res.status} ${await res.text()}`);
+    }
+  })();
+  let result: T;
+  try {
+    result = await during();
+  } finally {
+    stop = true;
+    await loop;
+  }
+  // One more round trip after the attack, so that "throughout" includes its end.
+  const last = await rt.route(slug, '/');
+  if (last.ok) served++;
+  else failed.push(`after: ${last.status}`);
+  return { result, served, failed };
+}
+
+/** Polls `check` until it returns a value (not undefined) or `timeoutMs` passes. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

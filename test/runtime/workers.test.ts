@@ -1,0 +1,69 @@
+// Crash containment: a sandbox worker that dies, or passes its memory ceiling, is replaced; its
+// in-flight requests fail with a tagged error; the node keeps serving other apps meanwhile.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, fixture, startRuntime, whileServing, type TestRuntime } from './support/runtime.ts';
+
+async function busyWorker(rt: TestRuntime): Promise<number> {
+  return eventually(() => {
+    const busy = rt.node.supervisor!.load().find((w) => w.inFlight > 0 && w.pid !== null);
+    return busy?.pid ?? undefined;
+  });
+}
+
+describe('a worker that dies', () => {
+  let rt: TestRuntime;
+  beforeAll(async () => {
+    rt = await startRuntime({ RUNTIME_WORKERS: '2' });
+    await rt.deploy('slow', fixture('slow'));
+    await rt.deploy('neighbour', fixture('neighbour'));
+  });
+  afterAll(() => rt?.stop());
+
+  it('fails its in-flight request with PlatformRuntimeCrashedError and is replaced', async () => {
+    const pidsBefore = rt.node.supervisor!.load().map((w) => w.pid);
+    const { result, failed, served } = await whileServing(rt, 'neighbour', async () => {
+      const pending = rt.route('slow', '/?ms=20000');
+      const pid = await busyWorker(rt);
+      process.kill(pid, 'SIGKILL');
+      const res = await pending;
+      return { status: res.status, body: await res.json() as { _tag: string }, pid };
+    });
+    expect(result.status).toBe(503);
+    expect(result.body._tag).toBe('PlatformRuntimeCrashedError');
+    // The other worker kept answering the neighbour the whole time.
+    expect(failed).toEqual([]);
+    expect(served).toBeGreaterThan(0);
+    const after = await eventually(() => {
+      const load = rt.node.supervisor!.load();
+      return load.every((w) => w.ready) ? load : undefined;
+    });
+    expect(after.map((w) => w.pid)).not.toContain(result.pid);
+    expect(after.map((w) => w.pid)).toContain(pidsBefore.find((p) => p !== result.pid));
+    expect(await (await rt.route('slow', '/?ms=1')).text()).toBe('slept 1');
+    const metrics = await (await fetch(`${rt.url}/metrics`)).text();
+    expect(metrics).toMatch(/runtime_worker_restarts_total\{reason="exit"\} 1/);
+    expect(metrics).toMatch(/runtime_requests_total\{app="app_slow",kind="route",outcome="crashed"\} 1/);
+  });
+});
+
+describe('a worker past its memory ceiling', () => {
+  let rt: TestRuntime;
+  beforeAll(async () => {
+    rt = await startRuntime({ RUNTIME_WORKERS: '2', RUNTIME_WORKER_MAX_RSS_MB: '180', RUNTIME_CPU_MS: '5000' });
+    await rt.deploy('slow', fixture('slow'));
+    await rt.deploy('neighbour', fixture('neighbour'));
+  });
+  afterAll(() => rt?.stop());
+
+  it('is killed and replaced; its request fails with PlatformRuntimeMemoryLimitError', async () => {
+    const { result, failed } = await whileServing(rt, 'neighbour', async () => {
+      // 120 MB inside the isolate's own limit, but past what this worker may hold in total.
+      const res = await rt.route('slow', '/?ms=20000&mb=120');
+      return { status: res.status, body: await res.json() as { _tag: string } };
+    });
+    expect(result.status).toBe(503);
+    expect(result.body._tag).toBe('PlatformRuntimeMemoryLimitError');
+    expect(failed).toEqual([]);
+    expect(await (await fetch(`${rt.url}/metrics`)).text()).toMatch(/runtime_worker_restarts_total\{reason="memory"\} 1/);
+  });
+});

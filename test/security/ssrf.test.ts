@@ -1,0 +1,146 @@
+// Egress from guest code: only allow-listed host names over https (plus the test-only loopback
+// name), never an internal address however it is spelled, resolved, or redirected to; bounded
+// counts, redirects, bodies and time. The neighbour app is served throughout every attempt.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, startRuntime, startServer, whileServing, type TestRuntime, type TestServer } from '../runtime/support/runtime.ts';
+
+let rt: TestRuntime;
+let upstream: TestServer;
+let allowed: string;
+
+function fakeDns(hostname: string, callback: (err: Error | null, addresses: LookupAddress[]) => void): void {
+  if (hostname === 'rebind.test') return callback(null, [{ address: '10.0.0.7', family: 4 }]);
+  if (hostname === 'mixed.test') return callback(null, [{ address: '93.184.216.34', family: 4 }, { address: '::1', family: 6 }]);
+  if (hostname === 'nat64.test') return callback(null, [{ address: '64:ff9b::a9fe:a9fe', family: 6 }]);
+  dnsLookup(hostname, { all: true }, callback);
+}
+
+beforeAll(async () => {
+  upstream = await startServer((req, res) => {
+    const url = req.url ?? '';
+    const chain = /^\/chain\/(\d+)$/.exec(url);
+    if (url === '/ok') return void res.writeHead(200).end('upstream ok');
+    if (url === '/gzip') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('hello gzip'));
+    if (url === '/bomb') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(4 * 1024 * 1024)));
+    if (url === '/to-loopback') return void res.writeHead(302, { location: `http://127.0.0.1:${upstream.port}/ok` }).end();
+    if (url === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    if (url === '/to-localhost') return void res.writeHead(307, { location: 'https://localhost/admin' }).end();
+    if (url === '/to-self') return void res.writeHead(301, { location: '/ok' }).end();
+    if (chain !== null) {
+      const n = Number(chain[1]);
+      return void (n === 0 ? res.writeHead(200).end('end of chain') : res.writeHead(302, { location: `/chain/${n - 1}` }).end());
+    }
+    if (url === '/hang') return; // never answers
+    res.writeHead(404).end();
+  });
+  rt = await startRuntime({
+    RUNTIME_WORKERS: '1',
+    RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS: 'api.allowed.test',
+    RUNTIME_EGRESS_MAX_RESPONSE_BYTES: '65536',
+    RUNTIME_EGRESS_TIMEOUT_MS: '500',
+  }, { lookup: fakeDns });
+  allowed = `http://api.allowed.test:${upstream.port}`;
+  await rt.deploy('basic', fixture('basic'), {
+    egressHosts: ['api.allowed.test', 'localhost', '169.254.169.254', '127.0.0.1', 'rebind.test', 'mixed.test', 'nat64.test', 'plain.test', 'evil.example.'],
+  });
+  await rt.deploy('neighbour', fixture('neighbour'));
+});
+afterAll(async () => {
+  await rt?.stop();
+  await upstream?.close();
+});
+
+async function guestFetch(url: string, path = '/fetch'): Promise<{ status?: number; body?: string; error?: string; redirected?: boolean; encoding?: string | null; results?: Array<number | string> }> {
+  const { result, failed, served } = await whileServing(rt, 'neighbour', async () => {
+    const res = await rt.route('basic', `${path}?url=${encodeURIComponent(url)}${path === '/fetch' ? '' : '&n=51'}`);
+    return await res.json() as Awaited<ReturnType<typeof guestFetch>>;
+  });
+  expect(failed).toEqual([]);
+  expect(served).toBeGreaterThan(0);
+  return result;
+}
+
+describe('internal addresses in every spelling', () => {
+  it.each([
+    ['decimal IPv4', 'https://2130706433/'],
+    ['octal IPv4', 'https://0177.0.0.1/'],
+    ['hex IPv4', 'https://0x7f.0x0.0x0.0x1/'],
+    ['short IPv4', 'https://127.1/'],
+    ['IPv4-mapped IPv6', 'https://[::ffff:127.0.0.1]/'],
+    ['the unspecified address', 'https://0.0.0.0/'],
+    ['cloud metadata (even when listed)', 'https://169.254.169.254/latest/meta-data/'],
+    ['loopback (even when listed)', 'https://127.0.0.1/'],
+  ])('%s is refused', async (_what, url) => {
+    const out = await guestFetch(url);
+    expect(out.error).toMatch(/Egress denied: IP addresses cannot be called/);
+  });
+
+  it.each([
+    ['a name that resolves to loopback', 'https://localhost/'],
+    ['a name that resolves to a private address', 'https://rebind.test/'],
+    ['a name with one public and one loopback address', 'https://mixed.test/'],
+    ['a name that resolves to a NAT64 form of the metadata address', 'https://nat64.test/'],
+  ])('%s is refused at connect time', async (_what, url) => {
+    const out = await guestFetch(url);
+    expect(out.error).toMatch(/Egress denied: .*(resolves to a forbidden address|refused)/);
+  });
+});
+
+describe('redirects', () => {
+  it.each([
+    ['to a loopback address', '/to-loopback', /IP addresses cannot be called/],
+    ['to the metadata address', '/to-metadata', /IP addresses cannot be called/],
+    ['to a name resolving to loopback', '/to-localhost', /forbidden address/],
+  ])('%s are checked hop by hop and refused', async (_what, path, reason) => {
+    expect((await guestFetch(`${allowed}${path}`)).error).toMatch(reason);
+  });
+
+  it('are followed on allowed hosts, at most five', async () => {
+    expect(await guestFetch(`${allowed}/to-self`)).toMatchObject({ status: 200, body: 'upstream ok', redirected: true });
+    expect(await guestFetch(`${allowed}/chain/5`)).toMatchObject({ status: 200, body: 'end of chain' });
+    expect((await guestFetch(`${allowed}/chain/6`)).error).toMatch(/More than 5 redirects/);
+  });
+});
+
+describe('names and schemes', () => {
+  it.each([
+    ['userinfo naming the allowed host', 'https://api.allowed.test:1@evil.example/', /user name or password/],
+    ['userinfo in front of an internal address', 'http://api.allowed.test@127.0.0.1/', /user name or password/],
+    ['a fragment hiding the real host', 'https://evil.example.com#@api.allowed.test/', /not in the app's egressHosts/],
+    ['a backslash hiding the real host', 'https://evil.example.com\\@api.allowed.test/', /not in the app's egressHosts/],
+    ['a host not on the list', 'https://not-listed.example/', /not in the app's egressHosts/],
+    ['plain http to a listed host', 'http://plain.test/', /Only https: URLs/],
+  ])('%s is refused', async (_what, url, reason) => {
+    expect((await guestFetch(url)).error).toMatch(reason);
+  });
+
+  it('compares host names case-insensitively, ignoring a trailing dot', async () => {
+    expect(await guestFetch(`http://API.Allowed.TEST.:${upstream.port}/ok`)).toMatchObject({ status: 200, body: 'upstream ok' });
+  });
+});
+
+describe('bounds', () => {
+  it('decompresses bodies and caps them after decompression', async () => {
+    expect(await guestFetch(`${allowed}/gzip`)).toMatchObject({ status: 200, body: 'hello gzip', encoding: null });
+    expect((await guestFetch(`${allowed}/bomb`)).error).toMatch(/larger than 65536 bytes/);
+  });
+
+  it('allows at most 50 outbound requests per request', async () => {
+    const out = await guestFetch(`${allowed}/ok`, '/fetch-many');
+    expect(out.results!.slice(0, 50).every((r) => r === 200)).toBe(true);
+    expect(out.results![50]).toMatch(/At most 50 outbound requests/);
+  });
+
+  it('times out an upstream that never answers', async () => {
+    expect((await guestFetch(`${allowed}/hang`)).error).toMatch(/fetch failed|aborted/);
+  });
+
+  it('counts blocked attempts per app with bounded host labels', async () => {
+    const text = await (await fetch(`${rt.url}/metrics`)).text();
+    expect(text).toMatch(/runtime_egress_blocked_total\{app="app_basic",host="_other",reason="ip-literal"\} \d+/);
+    expect(text).toMatch(/runtime_egress_requests_total\{app="app_basic",host="api.allowed.test"\} \d+/);
+    expect(text).not.toMatch(/host="not-listed/);
+  });
+});
