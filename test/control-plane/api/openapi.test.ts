@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack.stop());
 
-const EXPECTED: string[][] = [
+const EXPECTED: Array<[string, string]> = [
   ['post', '/workspaces'], ['get', '/me'], ['post', '/members'], ['get', '/members'], ['get', '/members/{memberId}'],
   ['post', '/api-keys'], ['get', '/api-keys'], ['delete', '/api-keys/{keyId}'],
   ['post', '/circles'], ['get', '/circles'], ['get', '/circles/{circleId}'], ['get', '/circles/{circleId}/members'],
@@ -59,7 +59,7 @@ describe('client API OpenAPI document', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => [m, path]));
     // The workspace model's routes are all there; other features (apps, installs, deliveries,
     // blocks) add theirs and check them in their own suites.
-    const key = ([m, p]: string[]) => `${m} ${p}`;
+    const key = ([m, p]: readonly string[]) => `${m} ${p}`;
     expect(documented.map(key)).toEqual(expect.arrayContaining(EXPECTED.map(key)));
     const ids = documented.map(([m, p]) => doc.paths[p!][m!].operationId);
     expect(new Set(ids).size).toBe(ids.length);
