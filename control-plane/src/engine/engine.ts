@@ -18,6 +18,7 @@ import { signedHeaders } from '../outbound/index.ts';
 import { envelopeJson } from '../outbox/envelope.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { readAnswer, type FailureReason } from './answer.ts';
+import { recordedFailure } from './failures.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { DeliveryRecorder } from './recorder.ts';
 import type { InstallTarget } from './target.ts';
@@ -160,7 +161,7 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
         return { ...base, kind: 'failed', reason: answer.reason, message: answer.message };
       })();
 
-      const failure = outcome.kind === 'failed' ? `${outcome.reason}: ${outcome.message}` : null;
+      const failure = outcome.kind === 'failed' ? recordedFailure(outcome) : null;
       deps.recorder.record({
         id: deliveryId, appId: app.id, installId: target.installId, type, startedAt: new Date(startedAt),
         durationMs: outcome.durationMs, status: outcome.status, error: failure,

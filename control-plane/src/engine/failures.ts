@@ -41,3 +41,13 @@ export function failureError(outcome: { reason: FailureReason; message: string }
   if (outcome.reason === 'install-inactive') return new PlatformError('PlatformAppInstallRevokedError', outcome.message);
   return new PlatformError('PlatformAppDeliveryFailedError', `The delivery to the app failed: ${outcome.message}`, { fields: { reason: outcome.reason } });
 }
+
+/**
+ * A failure as the Deliveries page lists it: the reason first; answers that fail their schema also
+ * name the error they are on our side.
+ * @example recordedFailure({ reason: 'response-invalid', message: 'The answer …' }) // 'response-invalid (PlatformAppResponseInvalidError): The answer …'
+ */
+export function recordedFailure(outcome: { reason: FailureReason; message: string }): string {
+  const text = RESPONSE_INVALID.has(outcome.reason) ? `${outcome.reason} (PlatformAppResponseInvalidError): ${outcome.message}` : `${outcome.reason}: ${outcome.message}`;
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+}

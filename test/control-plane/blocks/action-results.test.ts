@@ -83,7 +83,7 @@ describe('state, tree and actions', () => {
     expect(out.block.revision).toBe(before.revision);
     await w.settled();
     const failed = await w.ws.client.get(`/apps/${w.appId}/deliveries?class=interactive&type=block.action&outcome=failed`);
-    expect(failed.body.items.some((d: any) => /response-invalid: The tree is invalid/.test(d.lastError))).toBe(true);
+    expect(failed.body.items.some((d: any) => /^response-invalid \(PlatformAppResponseInvalidError\): The tree is invalid/.test(d.lastError))).toBe(true);
   });
 });
 

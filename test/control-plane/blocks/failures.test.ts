@@ -44,7 +44,7 @@ describe('bad answers', () => {
   it('garbage: not JSON', async () => {
     const { out, record } = await failingClick('raw-garbage');
     expect(out.error.message).toMatch(/could not be read/);
-    expect(record).toMatchObject({ lastStatus: 200, lastError: expect.stringMatching(/^invalid-json/) });
+    expect(record).toMatchObject({ lastStatus: 200, lastError: expect.stringMatching(/^invalid-json \(PlatformAppResponseInvalidError\)/) });
   });
 
   it('2 MB: refused past 1 MB', async () => {
@@ -65,12 +65,12 @@ describe('bad answers', () => {
   it('a 202 with a body fails the run (a deferred block action answers an empty body)', async () => {
     const { out, record } = await failingClick('raw-bad-deferral');
     expect(out.block.pending).toBeNull();
-    expect(record.lastError).toMatch(/^deferral-invalid/);
+    expect(record.lastError).toMatch(/^deferral-invalid \(PlatformAppResponseInvalidError\)/);
   });
 
   it('an answer outside the result schema is PlatformAppResponseInvalidError on our side', async () => {
     const { record } = await failingClick('raw-schema');
-    expect(record.lastError).toMatch(/^response-invalid: .*notice\.text/);
+    expect(record.lastError).toMatch(/^response-invalid \(PlatformAppResponseInvalidError\): .*notice\.text/);
   });
 
   it('nothing for six seconds: given up after five', { timeout: 20_000 }, async () => {
