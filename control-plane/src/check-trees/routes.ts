@@ -14,6 +14,9 @@ import { rateLimit } from '../rate-limit/rate-limit.ts';
 // sum still gets a verdict (a tree a little over the size limit hears the size message), anything
 // bigger is refused unread.
 const MAX_BODY_BYTES = 1024 * 1024;
+// The tree is checked by validateTree's iterative walk (the request schema does not recurse into
+// it), so a hostile 100,000-deep tree gets the spec's depth message instead of a generic 400.
+const MAX_DEPTH = Number.MAX_SAFE_INTEGER;
 
 export function registerCheckTreesRoutes(api: V0Api, deps: Pick<V0Deps, 'kv'>): void {
   api.route({
@@ -21,7 +24,7 @@ export function registerCheckTreesRoutes(api: V0Api, deps: Pick<V0Deps, 'kv'>): 
     summary: 'Validate a block tree (and its action table) with the service\'s validator',
     description: 'Answers `{ valid: true }` or the first problem: `{ valid: false, message, path }`, where `path` locates the '
       + `node in \`tree\`. At most ${LIMITS.rateLimits.checkTreesPerMinutePerCaller} requests a minute per caller.`,
-    body: CheckTreesRequestSchema, maxBytes: MAX_BODY_BYTES, status: 200, response: CheckTreesResponseSchema,
+    body: CheckTreesRequestSchema, maxBytes: MAX_BODY_BYTES, maxDepth: MAX_DEPTH, status: 200, response: CheckTreesResponseSchema,
     errors: [{ status: 429, description: 'PlatformApiRateLimitExceededError: over 60 requests a minute (see `retry-after`)' }],
   }, async ({ auth, body }) => {
     await rateLimit(deps.kv, { key: `check-trees:${callerKey(auth)}`, limit: LIMITS.rateLimits.checkTreesPerMinutePerCaller, windowMs: 60_000 });

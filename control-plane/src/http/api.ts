@@ -46,6 +46,11 @@ export interface RouteDef<P extends string, K, B extends Schema, Q extends Schem
   body?: B;
   /** Cap on the request body in bytes (default 16 KB). */
   maxBytes?: number;
+  /**
+   * Cap on JSON nesting (default 64). Raise it only for a route whose schema does not recurse into
+   * the deep part (it is then walked by iterative code), such as the tree checker.
+   */
+  maxDepth?: number;
   query?: Q;
   status: 200 | 201 | 204;
   response?: R;
@@ -104,7 +109,7 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
       router.on(def.method.toUpperCase(), toHonoPath(def.path), async (c) => {
         const auth = scheme === undefined ? null : await scheme.authenticate(c);
         const query = def.query === undefined ? undefined : parseWith(def.query, c.req.query());
-        const body = def.body === undefined ? undefined : await readJson(c, def.body, { maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES });
+        const body = def.body === undefined ? undefined : await readJson(c, def.body, { maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES, ...(def.maxDepth === undefined ? {} : { maxDepth: def.maxDepth }) });
         const result = await handler({ c, log: c.get('log'), params: c.req.param() as never, auth: auth as never, body: body as never, query: query as never });
         if (def.status === 204 || def.response === undefined) return c.body(null, def.status === 204 ? 204 : def.status);
         // Answers pass through their schema too: unknown fields are stripped (nothing internal

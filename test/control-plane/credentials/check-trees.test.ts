@@ -54,6 +54,15 @@ describe('check/trees', () => {
     expect(res.body).toEqual({ valid: false, message: 'Labels need visible text', path: ['content', 2, 'content', 0, 'attrs', 'label'] });
   });
 
+  it('answers a hostile 60,000-deep tree (as deep as fits the 1 MB body) with the depth message, not a 400', async () => {
+    // JSON.stringify recurses, so the body text is built by hand.
+    const deep = `${'{"content":['.repeat(60_000)}${']}'.repeat(60_000)}`;
+    const body = `{"tree":{"type":"uiBlock","attrs":{"catalog":1,"summary":"deep"},"content":[${deep}]}}`;
+    const res = await stack.v0(ownerKey).request('POST', '/apps/check/trees', { rawBody: body, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ valid: false, message: 'Blocks nest at most 12 levels deep' });
+  });
+
   it('accepts member API keys, install tokens, deploy tokens and agent builder tokens', async () => {
     const installId = await seedInstall(stack, { appId: app.id, workspaceId: ws.id });
     const tokens = stack.controlPlane.tokens;
