@@ -18,9 +18,12 @@ const envelope = (data: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  api = await startServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'); });
-  rt = await startRuntime();
-  app = await rt.deploy('basic', fixture('basic'), { baseUrl: api.url });
+  api = await startServer((req, res) => {
+    if (req.url === '/partner') return void res.writeHead(200).end('partner data');
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  rt = await startRuntime({ RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS: 'api.allowed.test' });
+  app = await rt.deploy('basic', fixture('basic'), { baseUrl: api.url, egressHosts: ['api.allowed.test'] });
 });
 afterAll(async () => {
   await rt?.stop();
@@ -68,6 +71,13 @@ describe('POST /internal/v1/deliveries', () => {
     const { installToken: _t, ...bare } = envelope({ callApi: true });
     await rt.client.deliver(rt.delivery(app, { envelope: bare, installToken: 'platapp_other' }));
     expect(api.hits[0]!.headers.authorization).toBe('Bearer platapp_other');
+  });
+
+  it('calls an allowed host without the install token', async () => {
+    api.hits.length = 0;
+    const result = await rt.client.deliver(rt.delivery(app, { envelope: { ...envelope({ fetch: `http://api.allowed.test:${api.port}/partner` }), id: 'dlv_partner' } }));
+    expect(JSON.parse(result.text()).fetched).toEqual({ status: 200, body: 'partner data' });
+    expect(api.hits[0]!.headers.authorization).toBeUndefined();
   });
 
   it('refuses hosts outside egressHosts and says so in the app log', async () => {

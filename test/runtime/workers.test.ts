@@ -7,7 +7,7 @@ async function busyWorker(rt: TestRuntime): Promise<number> {
   return eventually(() => {
     const busy = rt.node.supervisor!.load().find((w) => w.inFlight > 0 && w.pid !== null);
     return busy?.pid ?? undefined;
-  });
+  }, 20_000);
 }
 
 describe('a worker that dies', () => {
@@ -19,7 +19,7 @@ describe('a worker that dies', () => {
   });
   afterAll(() => rt?.stop());
 
-  it('fails its in-flight request with PlatformRuntimeCrashedError and is replaced', async () => {
+  it('fails its in-flight request with PlatformRuntimeCrashedError and is replaced', { timeout: 60_000 }, async () => {
     const pidsBefore = rt.node.supervisor!.load().map((w) => w.pid);
     const { result, failed, served } = await whileServing(rt, 'neighbour', async () => {
       const pending = rt.route('slow', '/?ms=20000');
@@ -36,7 +36,7 @@ describe('a worker that dies', () => {
     const after = await eventually(() => {
       const load = rt.node.supervisor!.load();
       return load.every((w) => w.ready) ? load : undefined;
-    });
+    }, 20_000);
     expect(after.map((w) => w.pid)).not.toContain(result.pid);
     expect(after.map((w) => w.pid)).toContain(pidsBefore.find((p) => p !== result.pid));
     expect(await (await rt.route('slow', '/?ms=1')).text()).toBe('slept 1');

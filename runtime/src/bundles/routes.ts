@@ -10,7 +10,7 @@ import type { BundleStore } from './store.ts';
 export function mountBundleRoutes(app: Hono, bundles: BundleStore): void {
   app.put('/internal/v1/bundles/:sha256', async (c) => {
     const sha = c.req.param('sha256');
-    const bytes = await readBody(c.req.raw, LIMITS.manifest.hostedBundleBytes);
+    const bytes = await readBody(c, LIMITS.manifest.hostedBundleBytes);
     bundles.put(sha, bytes);
     return c.json({ sha256: sha, bytes: bytes.byteLength }, 201);
   });

@@ -14,7 +14,7 @@ const MAX_REQUEST_BYTES = 4 * 1024 * 1024 + LIMITS.manifest.envVarsPerEnvironmen
 
 export function mountDeliveryRoutes(app: Hono, deliveries: ReturnType<typeof createDeliveryService>): void {
   app.post('/internal/v1/deliveries', async (c) => {
-    const input = DeliveryRequestSchema.parse(await readJson(c.req.raw, MAX_REQUEST_BYTES));
+    const input = DeliveryRequestSchema.parse(await readJson(c, MAX_REQUEST_BYTES));
     const { requestId, answer } = await deliveries.deliver(input);
     return toHttpResponse(requestId, answer, { internal: true, allowCookies: false });
   });

@@ -2,13 +2,14 @@
  * @module deliveries/service
  * A delivery to a hosted app: the install token leaves the envelope (the guest never sees it; the
  * egress proxy adds it to the app's own `/v0` calls), the envelope is signed here exactly like a
- * delivery to a self-hosted endpoint (Standard Webhooks, sandbox-lib's signer), and the guest
+ * delivery to a self-hosted endpoint (Standard Webhooks, byte-identical to sandbox-lib's signer), and the guest
  * receives it as `POST /platform`. MCP requests are posted to `/mcp` unsigned.
  */
-import { HOSTED_DELIVERY_PATH, PlatformError, deliveryHeaders, invalidRequest, type DeliveryClass } from '@platform/sandbox-lib';
+import { HOSTED_DELIVERY_PATH, PlatformError, invalidRequest, type DeliveryClass } from '@platform/sandbox-lib';
 import type { RunAnswer } from '../supervisor/supervisor.ts';
 import type { RunService } from '../runs/service.ts';
 import type { DeliveryRequest } from './schemas.ts';
+import { signedDeliveryHeaders } from './sign.ts';
 
 const MCP_PATH = '/mcp';
 const RESPONSE_MAX_BYTES = 1024 * 1024;
@@ -42,7 +43,7 @@ export function createDeliveryService(deps: { runs: RunService; appOrigin: (slug
         const deliveryClass: DeliveryClass = input.kind === 'lifecycle' ? 'lifecycle' : 'interactive';
         let headers: Record<string, string>;
         try {
-          headers = await deliveryHeaders({ id: deliveryId, timestamp: Math.floor(deps.now() / 1000), body, secret: input.signingSecret, deliveryClass, installId: typeof install?.id === 'string' ? install.id : '' });
+          headers = signedDeliveryHeaders({ id: deliveryId, timestamp: Math.floor(deps.now() / 1000), body, secret: input.signingSecret, deliveryClass, installId: typeof install?.id === 'string' ? install.id : '' });
         } catch (err) {
           throw new PlatformError('PlatformApiInvalidRequestError', err instanceof Error ? err.message : 'The delivery cannot be signed', { fields: { issues: [{ path: ['signingSecret'], message: 'Cannot sign with this secret' }] } });
         }

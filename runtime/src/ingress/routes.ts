@@ -53,7 +53,7 @@ async function serve(c: Context, deps: IngressDeps, slug: string, path: string, 
   }
   const kind = appPath === '/mcp' || appPath.startsWith('/mcp/') ? 'mcp' : 'route';
   const method = c.req.method;
-  const body = method === 'GET' || method === 'HEAD' ? null : await readBody(c.req.raw, deps.maxBodyBytes);
+  const body = method === 'GET' || method === 'HEAD' ? null : await readBody(c, deps.maxBodyBytes);
   const search = new URL(c.req.url).search;
   const requestId = deps.runs.nextRequestId();
   const answer = await deps.runs.run({

@@ -18,11 +18,11 @@ export function mountManifestRoutes(app: Hono, deps: { bundles: BundleStore; sup
     const type = c.req.header('content-type') ?? '';
     let sha: string;
     if (/^(application|text)\/javascript\b/.test(type)) {
-      const bytes = await readBody(c.req.raw, LIMITS.manifest.hostedBundleBytes);
+      const bytes = await readBody(c, LIMITS.manifest.hostedBundleBytes);
       sha = sha256Hex(bytes);
       deps.bundles.put(sha, bytes);
     } else {
-      sha = ManifestRequestSchema.parse(await readJson(c.req.raw, 4096)).sha256;
+      sha = ManifestRequestSchema.parse(await readJson(c, 4096)).sha256;
     }
     const bundlePath = await deps.bundles.ensure(sha);
     const id = deps.nextId();

@@ -34,7 +34,7 @@ export async function runManifest(deps: { pool: Pool; executor: Executor; send: 
     slot = await deps.pool.startDetached(job.version, handler, account);
     const s = slot;
     let stopped: ReturnType<typeof stopSlot> | null = null;
-    const read = await deps.executor.submit({ account, run: () => s.readManifest(), onOverBudget: () => { stopped = stopSlot(s, 'cpu', true); } })
+    const read = await deps.executor.submit({ account, run: () => s.readManifest(), onOverBudget: () => { stopped = stopSlot(s, 'cpu', true, deps.now); } })
       .catch(async () => {
         const result = stopped === null ? null : await stopped;
         if (result !== null) throw new StartupError('cpu', 'Reading the manifest used more CPU than allowed', (result as StopResult).stack);

@@ -102,7 +102,7 @@ export function createPool(deps: PoolDeps) {
     slot.key = ref.key;
     slot.handler = handler;
     let stopped: ReturnType<typeof stopSlot> | null = null;
-    const guard = { account: startupAccount, onOverBudget: () => { stopped = stopSlot(slot, 'startup', true); } };
+    const guard = { account: startupAccount, onOverBudget: () => { stopped = stopSlot(slot, 'startup', true, deps.now); } };
     try {
       const source = readFileSync(ref.bundlePath, 'utf8');
       const linked = await deps.executor.submit({ ...guard, run: async () => slot.compile(source, cachedData.get(ref.sha256)) });

@@ -111,9 +111,10 @@ export function runRequest(deps: RunDeps, job: RunJob, onEnd: () => void): Runni
 
   const end = (outcome: Outcome, error: RunError | null, dispose: KillReason | null): void => {
     if (phase === 'ended') return;
+    // Only a request still waiting for a slot has anything to abort (an abort allocates an error).
+    if (phase === 'starting') waiting.abort();
     phase = 'ended';
     clearTimeout(deadline);
-    waiting.abort();
     for (const t of timers.values()) clearTimeout(t);
     timers.clear();
     for (const opId of fetches) deps.send({ t: 'egress-abort', id: job.id, opId });
@@ -151,7 +152,7 @@ export function runRequest(deps: RunDeps, job: RunJob, onEnd: () => void): Runni
     if (slot === null) return end(outcome, limitError(outcome), null);
     const stop = outcome === 'deadline' && responseSent ? { outcome: 'ok' as const, error: null, logged: false } : { outcome, error: limitError(outcome), logged: false };
     stoppedWith = stop;
-    const stopped = await stopSlot(slot, outcome === 'cpu_limit' ? 'cpu' : 'deadline', slices > 0);
+    const stopped = await stopSlot(slot, outcome === 'cpu_limit' ? 'cpu' : 'deadline', slices > 0, deps.now);
     deps.executor.freeze(account);
     const what = outcome === 'cpu_limit' ? `used more than its ${job.cpuBudgetMs} ms CPU budget` : `ran past its ${job.deadlineMs} ms deadline`;
     logs.addLimit(describeStop(`The request ${what}`, stopped));

@@ -27,12 +27,12 @@ function mayCapture(key: string, now: number): boolean {
 
 export type StopResult = { stack: string } | { stack: null; why: 'not-running' | 'not-captured' | 'rate-limited' };
 
-export async function stopSlot(slot: Slot, reason: KillReason, running: boolean): Promise<StopResult> {
+export async function stopSlot(slot: Slot, reason: KillReason, running: boolean, now: () => number = Date.now): Promise<StopResult> {
   if (slot.disposed || !running) {
     slot.dispose(reason);
     return { stack: null, why: 'not-running' };
   }
-  if (!mayCapture(slot.key ?? '-', Date.now())) {
+  if (!mayCapture(slot.key ?? '-', now())) {
     slot.dispose(reason);
     return { stack: null, why: 'rate-limited' };
   }

@@ -5,6 +5,7 @@
  * outbound fetches are forwarded to the supervisor.
  */
 import type { WorkerLimits } from '../config.ts';
+import { createBatcher, unbatch } from '../protocol/batch.ts';
 import type { FromWorker, ToWorker } from '../protocol/messages.ts';
 import { createExecutor } from './executor.ts';
 import { assertSafeToolchain } from '../preflight.ts';
@@ -13,9 +14,9 @@ import { runManifest } from './manifest-run.ts';
 import { createPool, type Pool } from './pool.ts';
 import { runRequest, type RunningRequest } from './request-run.ts';
 
-const send = (msg: FromWorker): void => {
+const send = createBatcher<FromWorker>((msg) => {
   if (process.connected) process.send?.(msg);
-};
+});
 
 const now = (): number => Date.now();
 const running = new Map<string, RunningRequest>();
@@ -29,8 +30,9 @@ function fatal(message: string): void {
   setImmediate(() => process.kill(process.pid, 'SIGKILL'));
 }
 
-process.on('message', (raw: unknown) => {
-  const msg = raw as ToWorker;
+process.on('message', (raw: unknown) => unbatch<ToWorker>(raw, handle));
+
+function handle(msg: ToWorker): void {
   switch (msg.t) {
     case 'init': {
       assertSafeToolchain();
@@ -61,7 +63,7 @@ process.on('message', (raw: unknown) => {
       break;
     }
   }
-});
+}
 
 // The supervisor went away: nothing left to serve. SIGKILL rather than exit(): isolated-vm's
 // teardown can wait on isolates that are still running.

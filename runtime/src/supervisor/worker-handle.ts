@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { WorkerLimits } from '../config.ts';
+import { createBatcher, unbatch } from '../protocol/batch.ts';
 import type { FromWorker, ToWorker } from '../protocol/messages.ts';
 
 const ENTRY = fileURLToPath(new URL('../sandbox/worker-main.ts', import.meta.url));
@@ -41,14 +42,13 @@ export function spawnWorker(options: {
   let isReady = false;
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => { markReady = resolve; });
-  child.on('message', (raw: unknown) => {
-    const msg = raw as FromWorker;
+  child.on('message', (raw: unknown) => unbatch<FromWorker>(raw, (msg) => {
     if (msg.t === 'ready') {
       isReady = true;
       markReady();
     }
     options.onMessage(msg);
-  });
+  }));
   child.once('exit', (code, signal) => {
     isReady = false;
     options.onExit(code, signal);
@@ -56,15 +56,16 @@ export function spawnWorker(options: {
   child.on('error', () => {
     // 'exit' follows (or the fork failed, which 'exit' also reports).
   });
-  child.send({ t: 'init', guestSource: options.guestSource, limits: options.limits } satisfies ToWorker);
+  const send = createBatcher<ToWorker>((msg) => {
+    if (child.connected) child.send(msg);
+  });
+  send({ t: 'init', guestSource: options.guestSource, limits: options.limits });
   return {
     index: options.index,
     pid: child.pid,
     ready,
     get isReady() { return isReady; },
-    send(msg) {
-      if (child.connected) child.send(msg);
-    },
+    send,
     kill() {
       child.kill('SIGKILL');
     },
