@@ -14,6 +14,7 @@
  */
 import { createPlatformClient } from '../client/index.ts';
 import { relayPath } from '../delivery/index.ts';
+import { readCliEnv, resolveSession } from './config-store.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { loadManifest } from './manifest-source.ts';
 import { connectRelay, type RelayedDelivery } from './relay-client.ts';
@@ -94,17 +95,18 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
 /** The `dev` command of the CLI: flags and environment in, a session until Ctrl-C. */
 export async function devCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
   const flags = parseFlags(argv, { app: 'string', manifest: 'string', target: 'string', 'base-url': 'string', 'api-key': 'string' });
-  const baseUrl = flags['base-url'] ?? env.PLATFORM_URL;
-  const apiKey = flags['api-key'] ?? env.PLATFORM_API_KEY;
-  if (baseUrl === undefined) throw new UsageError('Which service? Give --base-url or set PLATFORM_URL');
-  if (apiKey === undefined) throw new UsageError('Who are you? Give --api-key or set PLATFORM_API_KEY (a member API key)');
+  // Flags win; then PLATFORM_URL / PLATFORM_API_KEY; then what `platform login` stored.
+  const cliEnv = readCliEnv(env);
+  const apiKeyFlag = flags['api-key'];
+  const session = await resolveSession({ url: flags['base-url'], env: apiKeyFlag === undefined ? cliEnv : { ...cliEnv, apiKey: apiKeyFlag } });
+  const { url: baseUrl, apiKey } = session;
   const manifest = await loadManifest({ manifest: flags.manifest, app: flags.app });
-  const session = await startDev({ baseUrl, apiKey, manifest, target: flags.target });
+  const dev = await startDev({ baseUrl, apiKey, manifest, target: flags.target });
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      void session.stop().then(resolve);
+      void dev.stop().then(resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -6,6 +6,11 @@
 import { pathToFileURL } from 'node:url';
 import { UsageError } from './args.ts';
 import { devCommand } from './dev.ts';
+import { loginCommand } from './login.ts';
+import { buildCommand } from './build.ts';
+import { deployCommand } from './deploy.ts';
+import { envCommand } from './env.ts';
+import { checkCommand } from './check.ts';
 
 interface Command {
   summary: string;
@@ -13,6 +18,11 @@ interface Command {
 }
 
 export const COMMANDS: Record<string, Command> = {
+  login: { summary: 'Check a member API key with the service and store it (--url, --key or stdin)', run: (argv) => loginCommand(argv) },
+  build: { summary: 'Bundle the app (at most 10 MB) and print the manifest its code computes', run: (argv) => buildCommand(argv) },
+  deploy: { summary: 'Build and record a version: a preview, or production with --production', run: (argv) => deployCommand(argv) },
+  env: { summary: 'Environment variables of the app: env set KEY=VALUE, env list, env delete KEY', run: (argv) => envCommand(argv) },
+  check: { summary: 'Validate a block tree file (with the service, or --local)', run: (argv) => checkCommand(argv) },
   dev: { summary: 'Sync your development app and relay its deliveries to the app on localhost', run: (argv) => devCommand(argv) },
 };
 
@@ -29,7 +39,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name === undefined ? undefined : COMMANDS[name];
   if (command === undefined) {
-    console.error(name === undefined || name === '--help' ? usage() : `Unknown command "${name}"\n\n${usage()}`);
+    // Asked-for help goes to stdout (so `platform --help | less` works); a wrong command to stderr.
+    if (name === undefined || name === '--help') console.log(usage());
+    else console.error(`Unknown command "${name}"\n\n${usage()}`);
     return name === undefined || name === '--help' ? 0 : 2;
   }
   try {

@@ -41,8 +41,10 @@ describe('platform dev', () => {
   });
 
   it('needs a service and a credential', async () => {
-    await expect(devCommand(['--manifest', join(dir, 'manifest.json')], {})).rejects.toThrow('--base-url or set PLATFORM_URL');
-    await expect(devCommand(['--manifest', join(dir, 'manifest.json')], { PLATFORM_URL: 'http://127.0.0.1:1' })).rejects.toThrow('PLATFORM_API_KEY');
+    // An empty config dir: nothing stored by `platform login`.
+    const PLATFORM_CONFIG_DIR = join(dir, 'no-login');
+    await expect(devCommand(['--manifest', join(dir, 'manifest.json')], { PLATFORM_CONFIG_DIR })).rejects.toThrow('Which service?');
+    await expect(devCommand(['--manifest', join(dir, 'manifest.json')], { PLATFORM_CONFIG_DIR, PLATFORM_URL: 'http://127.0.0.1:1' })).rejects.toThrow('PLATFORM_API_KEY');
   });
 
   it('is one row of the command table; unknown commands and bad flags exit 2', async () => {

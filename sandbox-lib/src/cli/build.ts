@@ -1,0 +1,65 @@
+/**
+ * @module cli/build
+ * `platform build [entry] [--outfile <file>] [--minify]`: bundles the app (bundle.ts), refuses a
+ * bundle over 10 MB, reads the manifest its code computes (read-manifest.ts), prints its summary
+ * and checks it with `validateManifest`. Exit 1 when the build, the size or the manifest fails.
+ */
+import { LIMITS } from '../limits/index.ts';
+import { UsageError } from './args.ts';
+import { buildBundle, DEFAULT_OUTFILE, type Bundle } from './bundle.ts';
+import { describeManifestError, summarizeManifest } from './manifest-summary.ts';
+import { formatBytes, print as say } from './output.ts';
+import { splitArgs } from './positional.ts';
+import { DEFAULT_ENTRIES, findEntry } from './project.ts';
+import { checkManifestLocally, readBundleManifest } from './read-manifest.ts';
+
+export const BUILD_USAGE = `Usage: platform build [entry] [--outfile <file>] [--minify]
+
+Bundles the app module (default: ${DEFAULT_ENTRIES.join(', ')}) into one ES module for the runtime
+(${DEFAULT_OUTFILE} unless --outfile), at most ${formatBytes(LIMITS.manifest.hostedBundleBytes)}, and prints the manifest its code computes.`;
+
+export interface BuiltApp {
+  bundle: Bundle;
+  /** The manifest the code computed, as it is sent to the service. */
+  computed: Record<string, unknown>;
+  /** The same as the local check read it (defaults applied). */
+  manifest: Record<string, unknown>;
+}
+
+export class ManifestProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ManifestProblem';
+  }
+}
+
+/**
+ * Builds, reads and checks the app; prints what it built. Throws on any failure.
+ * @example const { bundle, manifest } = await buildApp({ entry: 'app.ts', cwd: process.cwd() });
+ */
+export async function buildApp(options: {
+  entry?: string | undefined; outfile?: string | undefined; minify?: boolean | undefined; cwd: string;
+  /** Where the report lines go (default: stdout). */
+  say?: (line: string) => void;
+}): Promise<BuiltApp> {
+  const print = options.say ?? say;
+  const entry = findEntry(options.entry, options.cwd);
+  const bundle = await buildBundle({ entry, outfile: options.outfile, minify: options.minify, cwd: options.cwd });
+  print(`Built ${bundle.outfile} from ${entry}: ${formatBytes(bundle.bytes)} (limit ${formatBytes(LIMITS.manifest.hostedBundleBytes)})`);
+  const computed = await readBundleManifest(bundle.path, bundle.outfile);
+  for (const line of summarizeManifest(computed)) print(line);
+  const check = checkManifestLocally(computed);
+  if (!check.valid) throw new ManifestProblem(`The manifest is invalid: ${describeManifestError(check.error)}`);
+  print('  manifest   valid (checked locally; the service also checks slug, domains and env values)');
+  return { bundle, computed, manifest: check.manifest };
+}
+
+/**
+ * @example await buildCommand(['app.ts', '--minify']);
+ */
+export async function buildCommand(argv: readonly string[]): Promise<void> {
+  const { positionals, flags } = splitArgs(argv, { outfile: 'string', minify: 'boolean', help: 'boolean' });
+  if (flags.help) return say(BUILD_USAGE);
+  if (positionals.length > 1) throw new UsageError(`platform build takes one entry, got ${positionals.join(' ')}`);
+  await buildApp({ entry: positionals[0], outfile: flags.outfile, minify: flags.minify, cwd: process.cwd() });
+}

@@ -1,0 +1,124 @@
+/**
+ * `platform build`: the sample app bundles into one ES module for a neutral (Web) platform, its
+ * computed manifest is read in a child process and summarized; a bundle over 10 MB is refused
+ * before anything is written (a generated incompressible module pushes it over); build errors,
+ * a default export that is not an app and a manifest the local check refuses all exit 1.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '@platform/sandbox-lib';
+import { buildBundle, BuildError } from '../../../sandbox-lib/src/cli/bundle.ts';
+import { runCli, tempProject, type TempProject } from './helpers.ts';
+
+const projects: TempProject[] = [];
+const project = async (fixture?: string) => {
+  const p = await tempProject(fixture);
+  projects.push(p);
+  return p.dir;
+};
+afterEach(async () => {
+  for (const p of projects.splice(0)) await p.remove();
+});
+
+describe('platform build', () => {
+  it('bundles the sample app and prints the manifest its code computes', async () => {
+    const dir = await project('hello');
+    const run = await runCli(['build'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Built \.platform\/bundle\.js from app\.ts: [\d.]+ (KB|MB) \(limit 10\.00 MB\)$/m);
+    expect(run.stdout).toContain('  app        Hello (hello)');
+    expect(run.stdout).toContain('  hosting    platform (runs on runtime nodes)');
+    expect(run.stdout).toContain('  blocks     greeting');
+    expect(run.stdout).toContain('  commands   /hello');
+    expect(run.stdout).toContain('  manifest   valid');
+
+    const code = await readFile(join(dir, '.platform/bundle.js'), 'utf8');
+    // One ES module for the isolate: nothing left to import, no Node built-ins.
+    expect(code).toMatch(/export\s*\{[^}]*as default/);
+    expect(code).not.toMatch(/^\s*import\s/m);
+    expect(code).not.toMatch(/from\s*["']node:|require\(["']node:/);
+  });
+
+  it('takes the entry as an argument, --outfile and --minify', async () => {
+    const dir = await project('hello');
+    const plain = await runCli(['build', 'app.ts', '--outfile', 'out/plain.js'], { cwd: dir });
+    const minified = await runCli(['build', 'app.ts', '--outfile=out/min.js', '--minify'], { cwd: dir });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(minified.code, minified.stderr).toBe(0);
+    const sizes = await Promise.all(['out/plain.js', 'out/min.js'].map(async (f) => (await readFile(join(dir, f))).byteLength));
+    expect(sizes[1]).toBeLessThan(sizes[0]!);
+  });
+
+  it('refuses a bundle over 10 MB before writing it, naming the largest inputs', async () => {
+    const dir = await project();
+    // Random base64 does not shrink when minified: the bundle stays over the limit either way.
+    await writeFile(join(dir, 'big.js'), `export const blob = ${JSON.stringify(randomBytes(LIMITS.manifest.hostedBundleBytes * 0.76).toString('base64'))};\n`);
+    await writeFile(join(dir, 'app.js'), `import { blob } from './big.js';
+export default { manifest: { schemaVersion: 1, name: 'Big', slug: 'big-app', hosting: 'platform' }, fetch: () => new Response(blob.slice(0, 10)) };
+`);
+    const run = await runCli(['build', '--minify'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/The bundle is 10\.\d\d MB \(\d+ bytes\); hosted bundles are at most 10\.00 MB \(10485760 bytes\)\./);
+    expect(run.stderr).toMatch(/Largest inputs:\n\s+10\.\d\d MB\s+big\.js/);
+    expect(existsSync(join(dir, '.platform/bundle.js'))).toBe(false);
+  });
+
+  it('accepts a bundle of exactly the limit and refuses one byte more', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'app.js'), 'export default { manifest: {}, fetch: () => new Response("") };\n');
+    const { bytes } = await buildBundle({ entry: 'app.js', cwd: dir, outfile: 'a.js' });
+    await expect(buildBundle({ entry: 'app.js', cwd: dir, outfile: 'b.js', maxBytes: bytes })).resolves.toMatchObject({ bytes });
+    await expect(buildBundle({ entry: 'app.js', cwd: dir, outfile: 'c.js', maxBytes: bytes - 1 })).rejects.toThrow(BuildError);
+    expect(existsSync(join(dir, 'c.js'))).toBe(false);
+  });
+
+  it('reports esbuild errors with their location (Node built-ins do not exist in the runtime)', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'app.ts'), "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n");
+    const run = await runCli(['build'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Build failed:\n\s+app\.ts:1:\d+: Could not resolve "node:fs"/m);
+  });
+
+  it('says so when the default export is not an app, or the module throws at load', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'app.js'), 'export default { hello: 1 };\n');
+    const notApp = await runCli(['build'], { cwd: dir });
+    expect(notApp.code).toBe(1);
+    expect(notApp.stderr).toContain("The bundle's default export is not an app");
+
+    await writeFile(join(dir, 'app.js'), 'throw new Error("broken at load");\n');
+    const throws = await runCli(['build'], { cwd: dir });
+    expect(throws.code).toBe(1);
+    expect(throws.stderr).toContain('The bundle did not load: Error: broken at load');
+    // The stack names the bundle file, not a megabyte-long data: URL.
+    expect(throws.stderr).toContain('.platform/bundle.js');
+    expect(throws.stderr).not.toContain('data:text/javascript');
+  });
+
+  it('prints the problem of a manifest the local check refuses', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'app.js'), `export default {
+  manifest: { schemaVersion: 1, name: 'Self', slug: 'self-app', hosting: 'self' },
+  fetch: () => new Response(''),
+};
+`);
+    const run = await runCli(['build'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('  hosting    self-hosted at (no endpoint)');
+    expect(run.stderr).toMatch(/The manifest is invalid: PlatformAppManifestInvalidError \(endpoint-required\): .+ \(at endpoint\)/);
+  });
+
+  it('explains its usage', async () => {
+    const dir = await project();
+    const missing = await runCli(['build'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No app entry found');
+    const help = await runCli(['build', '--help'], { cwd: dir });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: platform build [entry]');
+  });
+});
