@@ -1,12 +1,12 @@
 /**
  * @module bundles/upload
  * Reads an uploaded bundle: `application/javascript` (or `text/javascript`), at most 10 MB counted
- * while streaming (a missing or lying content-length changes nothing), hashed on the way in.
+ * while streaming (a missing or lying content-length changes nothing), then hashed.
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { LIMITS, invalidRequest } from '@platform/sandbox-lib';
-import { payloadTooLarge } from '../http/read-json.ts';
+import { payloadTooLarge, readCapped } from '../http/read-json.ts';
 
 export const BUNDLE_CONTENT_TYPES = ['application/javascript', 'text/javascript'] as const;
 
@@ -31,24 +31,9 @@ export async function readBundle(c: Context, maxBytes: number = LIMITS.manifest.
   }
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
-  const body = c.req.raw.body;
-  const hash = createHash('sha256');
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (body !== null) {
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw payloadTooLarge(maxBytes);
-      }
-      hash.update(value);
-      chunks.push(value);
-    }
-  }
-  if (total === 0) throw invalidRequest([{ path: [], message: 'The bundle is empty', code: 'empty' }], 'The body must be the bundle');
-  return { bytes: Buffer.concat(chunks), sha256: hash.digest('hex') };
+  // The shared capped reader counts the bytes as they stream (a missing or lying content-length
+  // cannot get more than the cap into memory); the hash is taken once the body is whole.
+  const bytes = await readCapped(c.req.raw.body, maxBytes);
+  if (bytes.byteLength === 0) throw invalidRequest([{ path: [], message: 'The bundle is empty', code: 'empty' }], 'The body must be the bundle');
+  return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), sha256: createHash('sha256').update(bytes).digest('hex') };
 }
