@@ -20,7 +20,10 @@ import type { Logger } from '../log/logger.ts';
 import { createRenderer, type Renderer } from '../rendering/service.ts';
 import type { TokenService } from '../tokens/service.ts';
 import type { VersionValidators } from '../versions/validators.ts';
+import type { BlockView } from '../interactions/schemas.ts';
+import type { Actor } from '../members/actor.ts';
 import { createBlockDefinitions } from './definitions.ts';
+import { insertBlockAsMember, type MemberInsertBody } from './member-insert.ts';
 import { createBlocksService, type BlocksService } from './service.ts';
 
 export interface BlocksFeatureDeps {
@@ -38,10 +41,16 @@ export interface BlocksFeatureDeps {
   schemaValidators(appId: string, version: number): Promise<VersionValidators>;
 }
 
+/** The member's insert through the interface (`POST /client/v1/blocks`). */
+export interface MemberBlocks {
+  insert(actor: Actor, body: MemberInsertBody): Promise<{ block: BlockView }>;
+}
+
 export interface BlocksFeature {
   engine: InteractiveEngine;
   blocks: BlocksService;
   interactions: InteractionsService;
+  members: MemberBlocks;
   renderer: Renderer;
   /** Resolves once no render is queued or running and every delivery record is written. */
   settled(): Promise<void>;
@@ -61,12 +70,19 @@ export function createBlocksFeature(deps: BlocksFeatureDeps): BlocksFeature {
   });
   const definitions = createBlockDefinitions({ db, schemaValidators: deps.schemaValidators });
   const renderer = createRenderer({ db, clock, logger, engine, definitions });
-  const blocks = createBlocksService({ db, clock, definitions, renderer, engine, reach: createReachGuard({ db }), events: deps.events });
+  const insertDeps = { db, clock, definitions, engine, reach: createReachGuard({ db }), events: deps.events };
+  const blocks = createBlocksService({ ...insertDeps, renderer });
   const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions });
   return {
     engine,
     blocks,
     interactions,
+    members: {
+      async insert(actor, body) {
+        const record = await insertBlockAsMember(insertDeps, actor, body);
+        return interactions.view(actor, record.id);
+      },
+    },
     renderer,
     async settled() {
       await renderer.settled();

@@ -4,6 +4,10 @@
  * within reach, then `block.insert` to the app for the initial state and tree. The answer's state
  * must fit the state schema (≤ 64 KB) and its tree the catalog, or the insert fails and nothing is
  * stored. The message, the block and its `block.created` event commit together.
+ *
+ * A member's insert through the interface (`POST /client/v1/blocks`, blocks/member-insert.ts)
+ * takes the same path after its own checks, with the member as `actor` and author, for block
+ * types the running version marks `insertable`.
  */
 import { PlatformError, invalidRequest, type BlockRecord } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../auth/caller.ts';
@@ -12,7 +16,7 @@ import type { Db } from '../db/db.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import { failureError } from '../engine/failures.ts';
 import { findInstallTarget } from '../engine/target.ts';
-import type { EventProducer } from '../events/index.ts';
+import type { EventActor, EventProducer } from '../events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
 import { checkTree, treeProblem, type CheckedTree } from '../rendering/tree-check.ts';
 import type { BlockDefinitions } from './definitions.ts';
@@ -46,17 +50,32 @@ export function typeUnknown(type: string): PlatformError {
  */
 export async function insertBlockFor(deps: InsertDeps, caller: InstallCaller, body: InsertBody): Promise<BlockRecord> {
   requireScope(caller, 'blocks:write');
+  return insertBlockAs(deps, caller, body, null);
+}
+
+/**
+ * The insert itself, for the app API (`member` null) and for a member's insert through the
+ * interface (`member`: the delivery's and the event's `actor`, the message's author; only block
+ * types the running version marks `insertable`). The caller has checked the credential's rights.
+ *
+ * @example
+ * const record = await insertBlockAs(deps, installCaller, { type: 'poll', props, conversationId }, { memberId, name });
+ */
+export async function insertBlockAs(deps: InsertDeps, caller: InstallCaller, body: InsertBody, member: EventActor | null): Promise<BlockRecord> {
   const target = await findInstallTarget(deps.db, caller.installId);
   if (target === undefined || target.installStatus !== 'active') throw installRevoked();
   const type = await deps.definitions.blockType(caller.appId, target.version, body.type);
   if (type === undefined) throw typeUnknown(body.type);
+  if (member !== null && type.definition.insertable !== true) {
+    throw new PlatformError('PlatformApiForbiddenError', `Blocks of type "${body.type}" are not inserted by members: the app inserts them`, { path: ['type'] });
+  }
   const props = checkProps(type.props, body.props);
   if (!props.ok) throw invalidRequest(props.issues, props.message);
   const place = await resolvePlace(deps.db, deps.reach, caller, body);
 
   let tree: CheckedTree | undefined;
   const outcome = await deps.engine.deliver({
-    type: 'block.insert', target, actor: null,
+    type: 'block.insert', target, actor: member,
     data: { type: body.type, props: body.props, target: insertTarget(place) },
     check: (result) => {
       const state = checkState(type.state, result.state);
@@ -79,11 +98,11 @@ export async function insertBlockFor(deps: InsertDeps, caller: InstallCaller, bo
     renderDueAt: staleAfter === undefined ? null : new Date(at.getTime() + staleAfter * 1000), at,
   };
   const row = await deps.db.transaction(async (tx) => {
-    await insertBlockMessage(tx, block, place);
+    await insertBlockMessage(tx, block, place, member?.memberId ?? null);
     await insertBlock(tx, block);
     const stored = (await lockBlock(tx, block.id))!;
     await deps.events.record(tx, {
-      type: 'block.created', workspaceId: caller.workspaceId, circleId: place.circleId, installIds: [caller.installId], actor: null,
+      type: 'block.created', workspaceId: caller.workspaceId, circleId: place.circleId, installIds: [caller.installId], actor: member,
       data: { block: { ...deliveredBlock(stored), circleId: place.circleId, conversationId: place.conversationId } }, at,
     });
     return stored;

@@ -96,13 +96,16 @@ export interface MessagePlace {
   filedAt: Date | null;
 }
 
-/** The block's message: authored by the app, its content the summary (for readers that know no blocks). */
-export async function insertBlockMessage(tx: Db, b: NewBlock, place: MessagePlace): Promise<void> {
+/**
+ * The block's message: authored by the app (or by the member who inserted it through the
+ * interface), its content the summary (for readers that know no blocks).
+ */
+export async function insertBlockMessage(tx: Db, b: NewBlock, place: MessagePlace, authorMemberId: string | null): Promise<void> {
   const content = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: b.summary }] }] };
   await tx.query(
     `insert into messages (id, workspace_id, circle_id, conversation_id, direct_chat_id, reply_to, author_member_id, content, markdown, created_at, filed_at, block_id, author_app_id)
-     values ($1, $2, $3, $4, null, $5, null, $6::jsonb, null, $7, $8, $9, $10)`,
-    [b.messageId, b.workspaceId, place.circleId, place.conversationId, place.replyTo, JSON.stringify(content), b.at, place.filedAt, b.id, b.appId]);
+     values ($1, $2, $3, $4, null, $5, $11, $6::jsonb, null, $7, $8, $9, $10)`,
+    [b.messageId, b.workspaceId, place.circleId, place.conversationId, place.replyTo, JSON.stringify(content), b.at, place.filedAt, b.id, b.appId, authorMemberId]);
 }
 
 export async function insertBlock(tx: Db, b: NewBlock): Promise<void> {
@@ -114,17 +117,18 @@ export async function insertBlock(tx: Db, b: NewBlock): Promise<void> {
       JSON.stringify(b.tree), JSON.stringify(b.actions), b.treeHash, b.summary, b.at, b.renderDueAt]);
 }
 
-/** A block with its install and app (what a delivery about it needs), or undefined. */
+/** A block with its install and app (what a delivery about it needs), or undefined (also when removed). */
 export async function findBlock(db: Db, blockId: string): Promise<BlockWithTarget | undefined> {
   const { rows } = await db.query<BlockWithTarget>(
-    `select ${BLOCK_COLUMNS}, ${TARGET_COLUMNS} ${FROM} join installs i on i.id = b.install_id join apps a on a.id = b.app_id where b.id = $1`,
+    `select ${BLOCK_COLUMNS}, ${TARGET_COLUMNS} ${FROM} join installs i on i.id = b.install_id join apps a on a.id = b.app_id
+      where b.id = $1 and b.removed_at is null`,
     [blockId]);
   return rows[0];
 }
 
-/** Locks the block row until the transaction ends. */
+/** Locks the block row until the transaction ends; undefined when absent or removed. */
 export async function lockBlock(tx: Db, blockId: string): Promise<BlockRow | undefined> {
-  const { rows } = await tx.query<BlockRow>(`select ${BLOCK_COLUMNS} ${FROM} where b.id = $1 for update of b`, [blockId]);
+  const { rows } = await tx.query<BlockRow>(`select ${BLOCK_COLUMNS} ${FROM} where b.id = $1 and b.removed_at is null for update of b`, [blockId]);
   return rows[0];
 }
 
@@ -139,7 +143,7 @@ export interface BlockQuery {
 export async function queryBlocks(db: Db, installId: string, q: BlockQuery): Promise<BlockRow[]> {
   const { rows } = await db.query<BlockRow>(
     `select ${BLOCK_COLUMNS} ${FROM}
-      where b.install_id = $1 and ($2::text is null or b.type = $2) and ($3::jsonb is null or b.state @> $3::jsonb)
+      where b.install_id = $1 and b.removed_at is null and ($2::text is null or b.type = $2) and ($3::jsonb is null or b.state @> $3::jsonb)
         and ($4::timestamptz is null or (b.created_at, b.id) < ($4, $5))
       order by b.created_at desc, b.id desc limit $6`,
     [installId, q.type ?? null, q.stateMatch === undefined ? null : JSON.stringify(q.stateMatch), q.before?.at ?? null, q.before?.id ?? '', q.limit + 1]);
@@ -167,7 +171,7 @@ export async function writeState(tx: Db, blockId: string, state: Json, at: Date,
 /** Non-final blocks of a type whose state contains `match`, locked for a bulk update. */
 export async function lockMatching(tx: Db, installId: string, type: string, match: Json): Promise<Array<{ id: string; state: Json }>> {
   const { rows } = await tx.query<{ id: string; state: Json }>(
-    `select id, state from blocks where install_id = $1 and type = $2 and not final and state @> $3::jsonb order by id for update`,
+    `select id, state from blocks where install_id = $1 and type = $2 and not final and removed_at is null and state @> $3::jsonb order by id for update`,
     [installId, type, JSON.stringify(match)]);
   return rows;
 }
@@ -176,12 +180,12 @@ export async function lockMatching(tx: Db, installId: string, type: string, matc
 export async function mergeStates(tx: Db, ids: readonly string[], patch: Json, at: Date): Promise<number> {
   const { rowCount } = await tx.query(
     `update blocks set state = state || $2::jsonb, version = version + 1, render_due_at = $3, updated_at = $3
-      where id = any($1::text[]) and not final`,
+      where id = any($1::text[]) and not final and removed_at is null`,
     [[...ids], JSON.stringify(patch), at]);
   return rowCount;
 }
 
 /** A render is due now (revalidation); final blocks are never rendered again. */
 export async function markRenderDue(db: Db, blockId: string, at: Date): Promise<void> {
-  await db.query('update blocks set render_due_at = $2 where id = $1 and not final', [blockId, at]);
+  await db.query('update blocks set render_due_at = $2 where id = $1 and not final and removed_at is null', [blockId, at]);
 }

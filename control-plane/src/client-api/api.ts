@@ -31,6 +31,7 @@ import { registerMailRoutes } from '../mail/routes.ts';
 import type { Lifecycle } from '../outbox/lifecycle.ts';
 import type { BlocksFeature } from '../blocks/feature.ts';
 import { registerInteractionRoutes } from '../interactions/routes.ts';
+import { registerMemberBlockRoutes } from '../blocks/member-routes.ts';
 
 // A type alias (not an interface) so it fits `Record<string, AuthScheme<unknown>>` without an index
 // signature, and a misspelt `auth` on a route stays a type error.
@@ -54,7 +55,7 @@ export function createClientApi(deps: {
   credentials: { tokens: TokenService; ciIdentities: CiIdentitiesService };
   apps: AppFeatures;
   lifecycle: Pick<Lifecycle, 'deliveries' | 'mail'>;
-  blocks: Pick<BlocksFeature, 'interactions'>;
+  blocks: Pick<BlocksFeature, 'interactions' | 'members'>;
 }): ClientApi {
   const api = createApi<ClientAuth>({
     basePath: CLIENT_API_BASE,
@@ -80,5 +81,6 @@ export function createClientApi(deps: {
   registerDeliveryRoutes(api, deps.lifecycle.deliveries);
   registerMailRoutes(api, deps.lifecycle.mail);
   registerInteractionRoutes(api, deps.blocks.interactions);
+  registerMemberBlockRoutes(api, deps.blocks.members);
   return api;
 }

@@ -8,7 +8,8 @@
  *   of a conversation answers its first post → `reply.created` (`replyTo` that post);
  * - a message naming the app (`@slug`, or an app mention node) → `app.mentioned`, to that app only;
  * - each link matching a pattern of one of the app's reference kinds → `reference.created`; an
- *   edit that drops it → `reference.removed` (an edit adding one → `reference.created`);
+ *   edit that drops it, or deleting the message → `reference.removed` (an edit adding one →
+ *   `reference.created`);
  * - filing a chat message into a conversation → `message.filed`.
  *
  * Direct messages are in no circle and cause no event.
@@ -94,6 +95,20 @@ export async function messageEdited(tx: Db, before: MessageFacts, after: Message
   if (recipients.length === 0) return;
   const batch = eventBatch(at, actor);
   addMentionsAndReferences(batch, recipients, after, named, added, removed);
+  await batch.write(tx);
+}
+
+/**
+ * Records the events of a message about to be deleted: each link it carried, as an edit dropping
+ * it would (`reference.removed`). `m` carries the version of the deletion.
+ */
+export async function messageDeleted(tx: Db, m: MessageFacts, actor: EventActor, at: Date): Promise<void> {
+  const removed = links(m.body);
+  if (removed.length === 0) return;
+  const recipients = await findRecipients(tx, { workspaceId: m.workspaceId, circleId: m.circleId, types: ['reference.removed'] });
+  if (recipients.length === 0) return;
+  const batch = eventBatch(at, actor);
+  addMentionsAndReferences(batch, recipients, m, new Set(), [], removed);
   await batch.write(tx);
 }
 

@@ -6,13 +6,14 @@
  * Postgres) or their next poll.
  */
 import { conversationChanged } from './conversations.ts';
-import { messageEdited, messageFiled, messagePosted } from './messages.ts';
+import { messageDeleted, messageEdited, messageFiled, messagePosted } from './messages.ts';
 import { recordEvent } from './record.ts';
 
 export interface EventProducer {
   messagePosted: typeof messagePosted;
   messageEdited: typeof messageEdited;
   messageFiled: typeof messageFiled;
+  messageDeleted: typeof messageDeleted;
   conversationChanged: typeof conversationChanged;
   record: typeof recordEvent;
   /** Call after the transaction that recorded events committed. */
@@ -30,6 +31,7 @@ export function createEventProducer(deps: { wake?: () => void } = {}): EventProd
     messagePosted,
     messageEdited,
     messageFiled,
+    messageDeleted,
     conversationChanged,
     record: recordEvent,
     committed: () => deps.wake?.(),

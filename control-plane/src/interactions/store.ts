@@ -22,7 +22,7 @@ export async function findBlockForMember(db: Db, blockId: string, workspaceId: s
        coalesce(c.visibility = 'public' or exists (select 1 from circle_members cm where cm.circle_id = c.id and cm.member_id = $3), false) as visible,
        coalesce(c.read_only, false) as read_only
      from blocks b ${JOINS} left join circles c on c.id = b.circle_id
-     where b.id = $1 and b.workspace_id = $2`, [blockId, workspaceId, memberId]);
+     where b.id = $1 and b.workspace_id = $2 and b.removed_at is null`, [blockId, workspaceId, memberId]);
   return rows[0];
 }
 

@@ -40,6 +40,17 @@ export function registerMessageRoutes(api: ClientApi, messages: MessagesService)
   }, async ({ auth, params }) => ({ message: await messages.get(auth, params.messageId) }));
 
   api.route({
+    operationId: 'deleteMessage', method: 'delete', path: '/messages/{messageId}', tag: 'messages', auth: 'member',
+    summary: 'Delete a message (its author, or a workspace owner or admin); a thread\'s root goes with its replies',
+    description: 'Links the deleted messages carried cause `reference.removed`; a block a deleted message carried is removed (`block.removed`) '
+      + 'and answers as absent from then on.',
+    status: 204,
+    errors: [{ status: 403, description: 'PlatformApiForbiddenError: not your message and you are not an owner or admin, or the circle is read-only' }],
+  }, async ({ auth, params }) => {
+    await messages.remove(auth, params.messageId);
+  });
+
+  api.route({
     operationId: 'replyToMessage', method: 'post', path: '/messages/{messageId}/replies', tag: 'messages', auth: 'member',
     summary: 'Reply to a message (the reply joins the thread of its root message)',
     body: PostMessageBody, maxBytes, status: 201, response: MessageResponse, errors: [readOnly],

@@ -53,7 +53,10 @@ export const PostMessageBody = withBody({});
 export const DirectMessageBody = withBody({ to: Id.describe('The member the message goes to') });
 export const FileMessageBody = z.strictObject({ conversationId: Id });
 
-export const MessageAuthor = z.object({ kind: z.literal('member'), memberId: Id.nullable(), name: z.string().nullable() });
+const MemberAuthor = z.object({ kind: z.literal('member'), memberId: Id.nullable(), name: z.string().nullable() });
+/** A message an app posted (a block inserted through the app API): `memberId` stays, null, for clients reading only it. */
+const AppAuthor = z.object({ kind: z.literal('app'), memberId: z.null(), appId: Id.nullable().describe('null once the app is deleted'), name: z.string().nullable() });
+export const MessageAuthor = z.discriminatedUnion('kind', [MemberAuthor, AppAuthor]).meta({ id: 'MessageAuthor' });
 
 export const Message = z
   .object({
@@ -67,6 +70,7 @@ export const Message = z
     markdown: z.string().nullable(),
     createdAt: Timestamp,
     filedAt: Timestamp.nullable(),
+    blockId: Id.nullable().describe('The block this message carries (view it at `/blocks/{blockId}`); `content` is then its summary'),
   })
   .meta({ id: 'Message' });
 export type Message = z.output<typeof Message>;

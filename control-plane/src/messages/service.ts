@@ -19,6 +19,7 @@ import { createEventProducer, type EventProducer, type MessageFacts } from '../e
 import { updateMessageBody } from '../events/message-edits.ts';
 import { bumpMessageVersion, lockMessageVersion } from '../events/store.ts';
 import type { Document, Message } from './schemas.ts';
+import { deleteVisibleMessage } from './delete.ts';
 import * as store from './store.ts';
 
 export interface MessageBody {
@@ -34,11 +35,15 @@ export function messageView(row: store.MessageViewRow, viewerId: string): Messag
     conversationId: row.conversation_id,
     replyTo: row.reply_to,
     recipientId: other,
-    author: { kind: 'member', memberId: row.author_member_id, name: row.author_name },
+    // A member who inserted a block is its message's author; only app API inserts are the app's.
+    author: row.author_member_id === null && row.block_id !== null
+      ? { kind: 'app', memberId: null, appId: row.author_app_id, name: row.author_app_name }
+      : { kind: 'member', memberId: row.author_member_id, name: row.author_name },
     content: (row.content ?? null) as Document | null,
     markdown: row.markdown,
     createdAt: iso(row.created_at),
     filedAt: isoOrNull(row.filed_at),
+    blockId: row.block_id,
   };
 }
 
@@ -178,6 +183,12 @@ export function createMessagesService(deps: { db: Db; clock: Clock; events?: Eve
       });
       events.committed();
       return messageView((await visibleMessage(actor, messageId)).row, actor.memberId);
+    },
+
+    /** Deletes a message (and its thread when it is a root): see messages/delete.ts. */
+    async remove(actor: Actor, messageId: string): Promise<void> {
+      const { row, circle } = await visibleMessage(actor, messageId);
+      await deleteVisibleMessage({ db, clock: deps.clock, events }, actor, row, circle);
     },
 
     async sendDirect(actor: Actor, to: string, body: MessageBody): Promise<Message> {

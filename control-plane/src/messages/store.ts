@@ -21,13 +21,19 @@ export interface MessageRow {
 
 export interface MessageViewRow extends MessageRow {
   author_name: string | null;
+  /** The block this message carries (blocks feature), and the app that posted it when no member did. */
+  block_id: string | null;
+  author_app_id: string | null;
+  author_app_name: string | null;
   dm_low: string | null;
   dm_high: string | null;
 }
 
 const SELECT = `select m.id, m.workspace_id, m.circle_id, m.conversation_id, m.direct_chat_id, m.reply_to, m.author_member_id,
-  m.content, m.markdown, m.created_at, m.filed_at, a.name as author_name, d.member_low as dm_low, d.member_high as dm_high
-  from messages m left join members a on a.id = m.author_member_id left join direct_chats d on d.id = m.direct_chat_id`;
+  m.content, m.markdown, m.created_at, m.filed_at, a.name as author_name, d.member_low as dm_low, d.member_high as dm_high,
+  m.block_id, m.author_app_id, ap.name as author_app_name
+  from messages m left join members a on a.id = m.author_member_id left join direct_chats d on d.id = m.direct_chat_id
+  left join apps ap on ap.id = m.author_app_id`;
 
 const PAGE = (where: string) =>
   `${SELECT} where ${where} and ($2::timestamptz is null or (m.created_at, m.id) > ($2, $3)) order by m.created_at, m.id limit $4`;
@@ -78,4 +84,17 @@ export async function findDirectChat(db: Db, a: string, b: string): Promise<stri
   const [low, high] = a < b ? [a, b] : [b, a];
   const { rows } = await db.query<{ id: string }>('select id from direct_chats where member_low = $1 and member_high = $2', [low, high]);
   return rows[0]?.id;
+}
+
+/** A message and, when it is a thread's root, every reply in its thread (what deleting it deletes), replies by time. */
+export async function messagesDeletedWith(db: Db, workspaceId: string, id: string): Promise<MessageViewRow[]> {
+  const { rows } = await db.query<MessageViewRow>(
+    `${SELECT} where m.workspace_id = $1 and (m.id = $2 or m.reply_to = $2) order by (m.id = $2) desc, m.created_at, m.id`, [workspaceId, id]);
+  return rows;
+}
+
+/** Deletes a message; its replies go with it (`reply_to … on delete cascade`), a block it carried stays (marked removed). */
+export async function deleteMessage(db: Db, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('delete from messages where id = $1', [id]);
+  return rowCount > 0;
 }

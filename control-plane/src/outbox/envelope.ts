@@ -18,19 +18,6 @@ export interface EnvelopeInput {
 }
 
 /**
- * Install events are written by the installs feature as `{ install: { id, workspaceId, kind } }`;
- * every payload object carries `version` (spec Events, rule 5), so the install subject gets the
- * event's time in milliseconds: it grows with each change of the install, which is all `version`
- * promises (a later event of the same subject never carries a smaller one).
- */
-export function withSubjectVersion(type: string, data: Record<string, unknown>, createdAt: Date): Record<string, unknown> {
-  if (!type.startsWith('app.')) return data;
-  const install = data.install;
-  if (install === null || typeof install !== 'object' || Array.isArray(install) || 'version' in install) return data;
-  return { ...data, install: { ...install, version: createdAt.getTime() } };
-}
-
-/**
  * @example
  * const body = envelopeJson({ id: 'evt_…', type: 'post.created', createdAt, app, install, installToken, actor, data });
  */
@@ -46,6 +33,7 @@ export function envelopeJson(input: EnvelopeInput): string {
     ...(input.actor === null ? {} : { actor: input.actor }),
     locale: 'en',
     timeZone: 'UTC',
-    data: withSubjectVersion(input.type, input.data, input.createdAt),
+    // Every writer puts `version` into each payload object (installs/outbox.ts, events/).
+    data: input.data,
   });
 }

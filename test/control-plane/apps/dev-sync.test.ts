@@ -35,7 +35,7 @@ describe('dev sync', () => {
       id: first.body.devInstallId, appId: first.body.appId, kind: 'dev', version: 1, scopes: ['blocks:write'], status: 'active',
     }));
     const { rows: events } = await stack.db.query<{ type: string; payload: unknown }>('select type, payload from outbox_events where install_id = $1', [first.body.devInstallId]);
-    expect(events).toEqual([{ type: 'app.installed', payload: { install: { id: first.body.devInstallId, workspaceId: ws.workspace.id, kind: 'dev' } } }]);
+    expect(events).toEqual([{ type: 'app.installed', payload: { install: { id: first.body.devInstallId, workspaceId: ws.workspace.id, kind: 'dev', version: expect.any(Number) } } }]);
 
     const app = (await ws.client.get(`/apps/${first.body.appId}`)).body.app;
     expect(app).toMatchObject({ slug: first.body.slug, private: true, development: true });

@@ -83,7 +83,7 @@ describe('consent and install', () => {
     const row = (await stack.db.query<{ id: string; config_enc: string }>('select id, config_enc from installs where id = $1', [installed.id])).rows[0]!;
     expect(stack.controlPlane.apps.installConfigFor(row)).toEqual({ channel: '#general', apiKey: 'secret-123', limits: { daily: 5 } });
 
-    expect(await outbox(installed.id)).toEqual([{ type: 'app.installed', payload: { install: { id: installed.id, workspaceId: customer.workspace.id, kind: 'workspace' } } }]);
+    expect(await outbox(installed.id)).toEqual([{ type: 'app.installed', payload: { install: { id: installed.id, workspaceId: customer.workspace.id, kind: 'workspace', version: expect.any(Number) } } }]);
     const again = await customer.client.post(`/apps/${app.id}/installs`, { version: 1, config: { channel: 'x', apiKey: 'secret-123' } });
     expect(again.status).toBe(409);
   });
@@ -145,7 +145,7 @@ describe('new production versions', () => {
     const events = await outbox(inst.id);
     expect(events.map((e) => e.type)).toEqual(['app.installed', 'app.reconsentRequired']);
     expect(events[1]!.payload).toEqual({
-      install: { id: inst.id, workspaceId: customer.workspace.id, kind: 'workspace' },
+      install: { id: inst.id, workspaceId: customer.workspace.id, kind: 'workspace', version: expect.any(Number) },
       currentVersion: 1, pendingVersion: 2, added: [{ kind: 'scope', detail: 'replies:write' }],
     });
     const { rows } = await stack.db.query<{ approved_scopes: string[] }>('select approved_scopes from installs where id = $1', [inst.id]);

@@ -61,7 +61,7 @@ describeWithService('delivery loops on real Postgres', await postgresState(), ()
     // Written the way another replica (or the installs feature) writes it: plain SQL, nothing but the database told.
     await stack.db.query(
       `insert into outbox_events (id, install_id, type, payload, created_at) values ($1, $2, 'app.installed', $3, $4)`,
-      [id, installId, JSON.stringify({ install: { id: installId, workspaceId: 'ws', kind: 'workspace' } }), new Date(stack.clock.now())]);
+      [id, installId, JSON.stringify({ install: { id: installId, workspaceId: 'ws', kind: 'workspace', version: stack.clock.now() } }), new Date(stack.clock.now())]);
     await receiver.waitFor((all) => all.some((r) => r.headers['webhook-id'] === id));
   });
 });
