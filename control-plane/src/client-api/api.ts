@@ -26,7 +26,6 @@ import { registerInstallRoutes } from '../installs/routes.ts';
 import { registerCallRoutes } from '../calls/routes.ts';
 import { registerDecisionRoutes } from '../decisions/routes.ts';
 import { registerDeliveryRoutes } from '../deliveries/routes.ts';
-import { registerMessageEditRoute } from '../events/message-edits.ts';
 import { registerMailRoutes } from '../mail/routes.ts';
 import type { Lifecycle } from '../outbox/lifecycle.ts';
 import type { BlocksFeature } from '../blocks/feature.ts';
@@ -75,7 +74,6 @@ export function createClientApi(deps: {
   registerAppRoutes(api, deps.apps.apps);
   registerDomainRoutes(api, deps.apps.domains);
   registerInstallRoutes(api, deps.apps.installs);
-  registerMessageEditRoute(api, deps.services.messages);
   registerDecisionRoutes(api, deps.services.decisions);
   registerCallRoutes(api, deps.services.calls);
   registerDeliveryRoutes(api, deps.lifecycle.deliveries);

@@ -76,4 +76,13 @@ export function registerMessageRoutes(api: ClientApi, messages: MessagesService)
     operationId: 'listDirectMessages', method: 'get', path: '/direct-messages/{memberId}', tag: 'messages', auth: 'member',
     summary: 'Direct messages between you and another member, oldest first', query: PageQuery, status: 200, response: MessagePage,
   }, async ({ auth, params, query }) => messages.listDirect(auth, params.memberId, query));
+
+  // Editing is the cause of reference.removed for a link the edit drops, and of reference.created /
+  // app.mentioned for what it adds (the rule is in service.ts `edit`).
+  api.route({
+    operationId: 'editMessage', method: 'patch', path: '/messages/{messageId}', tag: 'messages', auth: 'member',
+    summary: 'Replace the body of your message (links and app mentions it adds or drops cause reference and mention events)',
+    body: PostMessageBody, maxBytes: CLIENT_LIMITS.messageBodyBytes, status: 200, response: MessageResponse,
+    errors: [{ status: 403, description: 'PlatformApiForbiddenError: not your message, or the circle is read-only' }],
+  }, async ({ auth, params, body }) => ({ message: await messages.edit(auth, params.messageId, body) }));
 }

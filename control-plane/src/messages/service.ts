@@ -16,7 +16,6 @@ import { findCircle, type CircleRow } from '../circles/store.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { decodeCursor, iso, isoOrNull, toPage, type PageQuery } from '../client-api/common.ts';
 import { createEventProducer, type EventProducer, type MessageFacts } from '../events/index.ts';
-import { updateMessageBody } from '../events/message-edits.ts';
 import { bumpMessageVersion, lockMessageVersion } from '../events/store.ts';
 import type { Document, Message } from './schemas.ts';
 import { deleteVisibleMessage } from './delete.ts';
@@ -175,7 +174,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; events?: Eve
       await db.transaction(async (tx) => {
         const beforeVersion = await lockMessageVersion(tx, messageId);
         const before = (await store.findMessage(tx, actor.workspaceId, messageId))!;
-        const version = await updateMessageBody(tx, messageId, { content: body.content ?? null, markdown: body.markdown ?? null });
+        const version = await store.updateMessageBody(tx, messageId, { content: body.content ?? null, markdown: body.markdown ?? null });
         const after = (await store.findMessage(tx, actor.workspaceId, messageId))!;
         const was = factsOf(before, author, beforeVersion);
         const now = factsOf(after, author, version);

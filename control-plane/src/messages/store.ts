@@ -98,3 +98,11 @@ export async function deleteMessage(db: Db, id: string): Promise<boolean> {
   const { rowCount } = await db.query('delete from messages where id = $1', [id]);
   return rowCount > 0;
 }
+
+/** Replaces the body of a message and counts the change; answers the new version. */
+export async function updateMessageBody(db: Db, messageId: string, body: { content: unknown; markdown: string | null }): Promise<number> {
+  const { rows } = await db.query<{ version: number }>(
+    'update messages set content = $2::jsonb, markdown = $3, version = version + 1 where id = $1 returning version',
+    [messageId, body.content === null ? null : JSON.stringify(body.content), body.markdown]);
+  return rows[0]!.version;
+}

@@ -53,7 +53,8 @@ export const API_ROUTES = {
   devSync: route({ method: 'PUT', path: '/v0/apps/dev', credentials: ['member', 'agentBuilder'], scope: null, query: apps.DevSyncQuerySchema, body: apps.DevSyncRequestSchema, response: apps.DevSyncResponseSchema, status: 200 }),
   manifestSync: route({ method: 'PUT', path: '/v0/apps/{app_id}/manifest', credentials: TOOLING, scope: null, body: apps.ManifestSyncRequestSchema, response: apps.AppVersionRecordSchema, status: 200 }),
   manifestGet: route({ method: 'GET', path: '/v0/apps/{app_id}/manifest', credentials: TOOLING, scope: null, query: apps.ManifestGetQuerySchema, response: apps.ManifestGetResponseSchema, status: 200 }),
-  checkTrees: route({ method: 'POST', path: '/v0/apps/check/trees', credentials: TOOLING, scope: null, body: apps.CheckTreesRequestSchema, response: apps.CheckTreesResponseSchema, status: 200 }),
+  // Issue 4: any valid credential of the spec (member key, install, deploy, agent builder token).
+  checkTrees: route({ method: 'POST', path: '/v0/apps/check/trees', credentials: [...TOOLING, 'install'], scope: null, body: apps.CheckTreesRequestSchema, response: apps.CheckTreesResponseSchema, status: 200 }),
   accessToken: route({ method: 'POST', path: '/v0/apps/installs/{install_id}/access-tokens', credentials: ['client'], scope: null, body: apps.AccessTokenRequestSchema, response: apps.AccessTokenResponseSchema, status: 201 }),
 } as const satisfies Record<string, RouteSpec>;
 
