@@ -3,16 +3,23 @@
  * Isolates of one worker: a pool per app version that grows under concurrency up to `poolMax`
  * (one request per isolate at a time), shrinks when idle, and gives way least-recently-used when
  * the worker's isolate heap passes its budget. A spare blank isolate (guest runtime already set
- * up) is kept ready so that a cold start only compiles and evaluates the bundle. Compiled-code
- * caches come from this process's own first compile of each bundle, never from outside.
+ * up) is kept ready so that a cold start only compiles and evaluates the bundle.
+ *
+ * A bundle's first start here runs it as a module. Between requests its script form is then
+ * prepared (bundle-script.ts: converted once, its code cache produced by this process, never taken
+ * from outside); later starts compile that script with the cache, which is what makes them fast
+ * (isolated-vm ignores code caches for modules). Bundles the conversion refuses stay modules.
  */
 import { readFileSync } from 'node:fs';
 import type { WorkerLimits } from '../config.ts';
 import type { VersionRef } from '../protocol/messages.ts';
+import { createBundlePlans, PLAN_LIMITS } from './bundle-plans.ts';
+import { toClassicScript } from './bundle-script.ts';
 import type { Executor } from './executor.ts';
 import type { SlotHandler } from './host-bridge.ts';
-import type { ExternalCopy, Ivm } from './ivm.ts';
-import { createBlankSlot, type Slot } from './slot.ts';
+import type { Ivm } from './ivm.ts';
+import { produceScriptCache } from './script-cache.ts';
+import { createBlankSlot, type LoadedBundle, type Slot } from './slot.ts';
 import { stopSlot, type StopResult } from './stop.ts';
 
 /** Why a cold start failed; `guestStack` is the guest's stack when stopped over budget. */
@@ -45,11 +52,31 @@ export interface PoolDeps {
   onCatastrophicError: (message: string) => void;
 }
 
+/** How bundles were started, for tests and diagnosis. */
+export interface BundleCounts {
+  moduleStarts: number;
+  scriptStarts: number;
+  /** Script forms prepared (converted, compiled, code cache produced). */
+  prepared: number;
+  /** Bundles left as modules: conversion refused or the script form did not compile. */
+  refused: number;
+  /** Code caches V8 rejected (the plan is dropped and prepared again). */
+  cacheRejected: number;
+}
+
 export function createPool(deps: PoolDeps) {
   const versions = new Map<string, VersionEntry>();
-  const cachedData = new Map<string, ExternalCopy<ArrayBuffer>>();
+  const plans = createBundlePlans();
+  /** Bundles started as modules whose script form is to be prepared: sha256 → source. */
+  const toPrepare = new Map<string, string>();
+  const counts: BundleCounts = { moduleStarts: 0, scriptStarts: 0, prepared: 0, refused: 0, cacheRejected: 0 };
   let spare: Slot | null = null;
   let spareWanted = false;
+  let backgroundScheduled = false;
+  const idleWaiters: Array<() => void> = [];
+  /** A slot that served a request, to refresh the guest runtime's code cache from (once). */
+  let guestCacheSource: Slot | null = null;
+  let guestCacheRefreshed = false;
   const budgetBytes = deps.limits.isolateBudgetMb * 1024 * 1024;
   const unlimited = { usedUs: 0, limitUs: Infinity };
 
@@ -59,15 +86,114 @@ export function createPool(deps: PoolDeps) {
     onCatastrophicError: deps.onCatastrophicError,
   });
 
-  const ensureSpare = (): void => {
-    if (spare !== null || spareWanted) return;
-    spareWanted = true;
-    setImmediate(() => {
-      void deps.executor.submit({ account: { ...unlimited }, onOverBudget: () => {}, run: async () => {
+  const prepareScript = async (sha: string, source: string): Promise<void> => {
+    const conversion = toClassicScript(source);
+    if (!conversion.ok) {
+      counts.refused++;
+      return plans.set(sha, { mode: 'module', reason: conversion.reason });
+    }
+    try {
+      const cachedData = await produceScriptCache(deps.ivm, conversion.script, deps.limits.isolateMemoryMb);
+      counts.prepared++;
+      plans.set(sha, { mode: 'script', script: conversion.script, cachedData });
+    } catch (err) {
+      counts.refused++;
+      plans.set(sha, { mode: 'module', reason: `its script form does not compile: ${err instanceof Error ? err.message : 'unknown error'}` });
+    }
+  };
+
+  /** The next piece of background work, or null; tasks never reject (a failure is retried later or not needed). */
+  const nextTask = (): (() => Promise<void>) | null => {
+    if (spareWanted && spare === null) {
+      return async () => {
         spareWanted = false;
-        if (spare === null) spare = blank();
-      } }).catch(() => { spareWanted = false; });
+        // On failure the next cold start makes its isolate itself.
+        try { if (spare === null) spare = blank(); } catch { /* see above */ }
+      };
+    }
+    if (guestCacheSource !== null) {
+      const source = guestCacheSource;
+      guestCacheSource = null;
+      return async () => {
+        try {
+          if (source.disposed) return;
+          source.refreshGuestCache();
+          guestCacheRefreshed = true;
+        } catch {
+          // The isolate went away meanwhile: the next released slot serves instead.
+        }
+      };
+    }
+    if (toPrepare.size > 0 && !deps.executor.busy && deps.executor.queued === 0) {
+      const [sha, source] = toPrepare.entries().next().value as [string, string];
+      toPrepare.delete(sha);
+      return () => prepareScript(sha, source);
+    }
+    return null;
+  };
+
+  /**
+   * Work done between requests, one slice at a time: the spare isolate, the guest runtime's code
+   * cache (once), then script forms. It is only started after a request ended (or a start failed),
+   * never during a cold start: the executor runs a queued slice as soon as the current one ends,
+   * before the code awaiting that one continues, so a slice queued during a cold start delays that
+   * request's answer (the spare's ~2 ms did, before). Script forms (~30 ms per MB of bundle) wait
+   * until no slice is running or queued; the next request's end tries again.
+   */
+  const runBackground = (): void => {
+    if (backgroundScheduled || ((!spareWanted || spare !== null) && guestCacheSource === null && toPrepare.size === 0 && idleWaiters.length === 0)) return;
+    backgroundScheduled = true;
+    setImmediate(() => {
+      const task = nextTask();
+      if (task === null) {
+        backgroundScheduled = false;
+        if (toPrepare.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+        return;
+      }
+      void deps.executor.submit({ account: { ...unlimited }, onOverBudget: () => {}, run: task }).catch(() => {}).finally(() => {
+        backgroundScheduled = false;
+        runBackground();
+      });
     });
+  };
+
+  const ensureSpare = (): void => {
+    if (spare === null) spareWanted = true;
+    runBackground();
+  };
+
+  const queuePreparation = (sha: string, source: string): void => {
+    if (toPrepare.has(sha)) return;
+    toPrepare.set(sha, source);
+    let chars = 0;
+    for (const pending of toPrepare.values()) chars += pending.length;
+    for (const [oldest, pending] of toPrepare) {
+      if (toPrepare.size <= PLAN_LIMITS.entries && chars <= PLAN_LIMITS.sourceChars) break;
+      toPrepare.delete(oldest);
+      chars -= pending.length;
+    }
+  };
+
+  /**
+   * Compiles `ref`'s bundle into `slot` (host work, in the start's first slice): the prepared
+   * script with its code cache, or the module. A module that compiled is queued for preparation:
+   * the conversion relies on V8 having accepted it as a module (no module early error).
+   */
+  const load = (slot: Slot, ref: VersionRef, source: string | null, prepare: boolean): LoadedBundle => {
+    const plan = plans.get(ref.sha256);
+    if (plan?.mode === 'script') {
+      counts.scriptStarts++;
+      const loaded = slot.compileScript(plan.script, plan.cachedData);
+      if (loaded.cachedDataRejected) {
+        counts.cacheRejected++;
+        plans.delete(ref.sha256);
+      }
+      return loaded;
+    }
+    counts.moduleStarts++;
+    const loaded = slot.compileModule(source ?? readFileSync(ref.bundlePath, 'utf8'));
+    if (plan === undefined && prepare && source !== null) queuePreparation(ref.sha256, source);
+    return loaded;
   };
 
   const allSlots = function* (): Generator<{ slot: Slot; entry: VersionEntry }> {
@@ -95,24 +221,25 @@ export function createPool(deps: PoolDeps) {
     }
   };
 
-  const coldStart = async (ref: VersionRef, handler: SlotHandler, startupAccount: { usedUs: number; limitUs: number }): Promise<Slot> => {
+  const coldStart = async (ref: VersionRef, handler: SlotHandler, startupAccount: { usedUs: number; limitUs: number }, prepare: boolean): Promise<Slot> => {
     const slot = spare ?? await deps.executor.submit({ account: { ...unlimited }, onOverBudget: () => {}, run: async () => blank() });
     if (spare === slot) spare = null;
-    ensureSpare();
+    // A new spare is made between requests (runBackground), not during this start.
+    spareWanted = true;
     slot.key = ref.key;
     slot.handler = handler;
     let stopped: ReturnType<typeof stopSlot> | null = null;
     const guard = { account: startupAccount, onOverBudget: () => { stopped = stopSlot(slot, 'startup', true, deps.now); } };
     try {
-      const source = readFileSync(ref.bundlePath, 'utf8');
-      const linked = await deps.executor.submit({ ...guard, run: async () => slot.compile(source, cachedData.get(ref.sha256)) });
-      if (linked.cachedData !== undefined && !cachedData.has(ref.sha256)) cachedData.set(ref.sha256, linked.cachedData);
-      if (cachedData.size > 64) cachedData.delete(cachedData.keys().next().value as string);
+      // Script starts need no file read: the plan holds the converted source.
+      const source = plans.get(ref.sha256)?.mode === 'script' ? null : readFileSync(ref.bundlePath, 'utf8');
+      const linked = await deps.executor.submit({ ...guard, run: async () => load(slot, ref, source, prepare) });
       await deps.executor.submit({ ...guard, run: linked.evaluate });
       const problem = await deps.executor.submit({ ...guard, run: linked.bind });
       if (problem !== null) throw new StartupError('error', problem);
       return slot;
     } catch (err) {
+      runBackground();
       const result = stopped === null ? null : await stopped;
       const disposedByLimit = slot.disposed && slot.killReason === null;
       slot.dispose('startup');
@@ -149,7 +276,7 @@ export function createPool(deps: PoolDeps) {
           const placeholder = createPlaceholder();
           entry.busy.add(placeholder);
           try {
-            const slot = await coldStart(ref, handler, startupAccount);
+            const slot = await coldStart(ref, handler, startupAccount, true);
             entry.busy.add(slot);
             return { slot, cold: true };
           } finally {
@@ -178,6 +305,8 @@ export function createPool(deps: PoolDeps) {
     release(slot: Slot): void {
       const entry = slot.key === null ? undefined : versions.get(slot.key);
       slot.handler = null;
+      if (!guestCacheRefreshed && !slot.disposed) guestCacheSource = slot;
+      runBackground();
       if (entry === undefined) return slot.dispose('shutdown');
       const now = deps.now();
       slot.lastUsed = now;
@@ -209,12 +338,23 @@ export function createPool(deps: PoolDeps) {
 
     /** A fresh isolate with `ref` loaded that belongs to no pool (manifest reads); dispose it after use. */
     async startDetached(ref: VersionRef, handler: SlotHandler, account: { usedUs: number; limitUs: number }): Promise<Slot> {
-      const slot = await coldStart(ref, handler, account);
+      const slot = await coldStart(ref, handler, account, false);
       slot.key = null;
+      runBackground();
       return slot;
     },
 
     warmSpare: ensureSpare,
+
+    bundleCounts: (): Readonly<BundleCounts> => ({ ...counts }),
+
+    /** Resolves once no background work is left to do (the spare made, every script form prepared). */
+    settled(): Promise<void> {
+      return new Promise((resolve) => {
+        idleWaiters.push(resolve);
+        runBackground();
+      });
+    },
 
     stats(): { isolates: number; heapBytes: number; versions: number } {
       let isolates = spare === null ? 0 : 1;
@@ -227,6 +367,7 @@ export function createPool(deps: PoolDeps) {
     },
 
     disposeAll(): void {
+      toPrepare.clear();
       spare?.dispose('shutdown');
       for (const entry of versions.values()) for (const slot of entry.idle) slot.dispose('shutdown');
       versions.clear();

@@ -4,8 +4,15 @@
  * version's bundle. The host keeps the References to the guest runtime's entry points; the guest
  * only ever receives copies. A slot runs one request at a time.
  */
+import type { BundleScript } from './bundle-script.ts';
 import { createBridge, type BridgeTarget, type SlotHandler } from './host-bridge.ts';
 import type { Context, ExternalCopy, Isolate, Ivm, Reference } from './ivm.ts';
+
+/** A compiled bundle: `evaluate` runs its top level, `bind` hands its exports to the guest runtime. */
+export interface LoadedBundle {
+  evaluate: () => Promise<unknown>;
+  bind: () => Promise<string | null>;
+}
 
 export type KillReason = 'cpu' | 'deadline' | 'evicted' | 'idle' | 'startup' | 'shutdown';
 
@@ -28,8 +35,17 @@ export interface Slot extends BridgeTarget {
   dispatch(init: unknown, env: unknown, info: unknown): Promise<unknown>;
   deliver(opId: number, ok: boolean, value: unknown): Promise<unknown>;
   readManifest(): Promise<{ ok: true; json: string } | { ok: false; message: string }>;
-  /** Compiles and links the bundle (host work); returns the module evaluation to run as a slice. */
-  compile(source: string, cachedData: ExternalCopy<ArrayBuffer> | undefined): { evaluate: () => Promise<unknown>; bind: () => Promise<string | null>; cachedData: ExternalCopy<ArrayBuffer> | undefined };
+  /** Compiles and links the bundle as a module (host work); evaluation and binding run as slices. */
+  compileModule(source: string): LoadedBundle;
+  /** Compiles the bundle's script form with this process's code cache for it (bundle-script.ts). */
+  compileScript(script: BundleScript, cachedData: ExternalCopy<ArrayBuffer>): LoadedBundle & { cachedDataRejected: boolean };
+  /**
+   * Replaces the guest-runtime code cache with one taken from this isolate after it served a
+   * request, so that it holds the request and response code too (a fresh isolate's first dispatch
+   * then compiles less). Host work, no guest code runs: V8 finds the guest runtime already compiled
+   * in this isolate and serializes its functions' bytecode, which comes from our source only.
+   */
+  refreshGuestCache(): void;
   measureHeap(now: number): number;
   dispose(reason: KillReason): void;
 }
@@ -37,7 +53,11 @@ export interface Slot extends BridgeTarget {
 const GUEST_FILE = 'platform:///guest-runtime.js';
 export const BUNDLE_FILE = 'app:///bundle.js';
 
-/** Compiled guest-runtime code cache, produced by this process on its first slot. */
+/**
+ * Compiled guest-runtime code cache, produced by this process: first right after its first
+ * compile (top-level code only: V8 compiles functions when first called, and isolated-vm can only
+ * produce a cache while compiling), then once more by `refreshGuestCache`.
+ */
 let guestCache: ExternalCopy<ArrayBuffer> | undefined;
 
 export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOptions): Slot {
@@ -77,17 +97,49 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
     dispatch: (init, env, info) => api.dispatch.apply(undefined, [init, env, info], { arguments: { copy: true } }),
     deliver: (opId, ok, value) => api.deliver.apply(undefined, [opId, ok, value], { arguments: { copy: true } }),
     readManifest: () => api.readManifest.apply(undefined, [], { result: { copy: true } }) as Promise<{ ok: true; json: string } | { ok: false; message: string }>,
-    compile(source, cachedData) {
-      const module = isolate.compileModuleSync(source, { filename: BUNDLE_FILE, ...(cachedData === undefined ? { produceCachedData: true } : { cachedData }) });
-      const produced = (module as unknown as { cachedData?: ExternalCopy<ArrayBuffer> }).cachedData;
+    compileModule(source) {
+      // isolated-vm 7.0.1 compiles modules without V8's code cache, whatever `cachedData` says: none
+      // is produced or passed (bundle-script.ts is how bundles get cached code).
+      const module = isolate.compileModuleSync(source, { filename: BUNDLE_FILE });
       module.instantiateSync(context, (specifier: string) => {
         throw new Error(`import "${specifier.slice(0, 200)}" cannot be resolved: hosted bundles must be self-contained`);
       });
       return {
-        cachedData: produced,
         evaluate: () => module.evaluate(),
         bind: () => api.bindModule.apply(undefined, [module.namespace.derefInto()], { result: { copy: true } }) as Promise<string | null>,
       };
+    },
+    compileScript(script, cachedData) {
+      const compiled = isolate.compileScriptSync(script.code, { filename: BUNDLE_FILE, lineOffset: script.lineOffset, cachedData });
+      const cachedDataRejected = (compiled as unknown as { cachedDataRejected?: boolean }).cachedDataRejected === true;
+      // Running the script only creates the wrapper's two functions; no bundle code runs yet.
+      const pair = compiled.runSync(context, { reference: true }) as Reference<unknown[]>;
+      const run = pair.getSync(0, { reference: true }) as Reference;
+      const namespace = pair.getSync(1, { reference: true }) as Reference;
+      pair.release();
+      compiled.release();
+      return {
+        cachedDataRejected,
+        // The call's promise is dropped unhandled on purpose: a rejection during evaluation then
+        // fails this call through isolated-vm's unhandled-rejection check, as a module's would.
+        evaluate: async () => { (await run.apply(undefined, [], { result: { reference: true } }) as Reference).release(); },
+        // The namespace object stays reachable only from the wrapper's own scope, under a name the
+        // bundle does not contain (bundle-script.ts refuses bundles that do), and it holds nothing
+        // but getters over the bundle's own bindings: nothing of the host reaches the guest.
+        bind: async () => {
+          const ns = namespace.applySync(undefined, [], { result: { reference: true } }) as Reference;
+          run.release();
+          namespace.release();
+          return api.bindModule.apply(undefined, [ns.derefInto()], { result: { copy: true } }) as Promise<string | null>;
+        },
+      };
+    },
+    refreshGuestCache() {
+      if (isolate.isDisposed) return;
+      const script = isolate.compileScriptSync(guestSource, { filename: GUEST_FILE, produceCachedData: true });
+      const produced = (script as unknown as { cachedData?: ExternalCopy<ArrayBuffer> }).cachedData;
+      script.release();
+      if (produced !== undefined) guestCache = produced;
     },
     measureHeap(now) {
       if (isolate.isDisposed) return 0;

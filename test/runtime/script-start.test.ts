@@ -1,0 +1,191 @@
+// Cold starts through a worker's real pool, request runner and isolates, in this process: a
+// bundle's first start runs it as a module; between requests its script form is prepared; later
+// cold starts of the same sha256 compile the script with the cached code. What the app sees and
+// what its log says (error positions, startup failures) is the same either way, and bundles the
+// conversion refuses keep starting as modules, exactly as before.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkerLimits } from '../../runtime/src/config.ts';
+import type { FromWorker, RunJob } from '../../runtime/src/protocol/messages.ts';
+import { createExecutor } from '../../runtime/src/sandbox/executor.ts';
+import { buildGuestSource } from '../../runtime/src/sandbox/guest-source.ts';
+import { loadIvm } from '../../runtime/src/sandbox/ivm.ts';
+import { createPool, type Pool } from '../../runtime/src/sandbox/pool.ts';
+import { runRequest } from '../../runtime/src/sandbox/request-run.ts';
+
+type Result = Extract<FromWorker, { t: 'result' }>;
+
+interface Worker {
+  pool: Pool;
+  /** A route request to version `version` of a bundle (a new version is a cold start). */
+  request(source: string, version: number): Promise<Result>;
+  stop(): void;
+}
+
+const LIMITS: WorkerLimits = { isolateMemoryMb: 64, isolateBudgetMb: 256, poolMax: 2, isolateIdleMs: 60_000, startupCpuMs: 200, allowWasm: false };
+
+async function startWorker(): Promise<Worker> {
+  const dir = mkdtempSync(join(tmpdir(), 'script-start-'));
+  const executor = createExecutor();
+  const pool = createPool({ ivm: loadIvm(), guestSource: await buildGuestSource(), limits: LIMITS, executor, now: Date.now, onCatastrophicError: () => {} });
+  let seq = 0;
+  return {
+    pool,
+    request(source, version) {
+      const sha = createHash('sha256').update(source).digest('hex');
+      const bundlePath = join(dir, `${sha}.js`);
+      writeFileSync(bundlePath, source);
+      const job: RunJob = {
+        id: `req_${++seq}`, appId: 'app_script', version: { key: `app_script@${version}:${sha}`, sha256: sha, bundlePath },
+        kind: 'route', cpuBudgetMs: 200, deadlineMs: 10_000, maxResponseBytes: 1_000_000,
+        request: { method: 'GET', url: 'https://app.example/', headers: [], body: null },
+        env: {}, context: { kind: 'route', requestId: `req_${seq}`, deliveryId: null }, redact: [],
+      };
+      return new Promise((resolve) => {
+        runRequest({ pool, executor, limits: LIMITS, now: Date.now, send: (msg) => { if (msg.t === 'result' && msg.id === job.id) resolve(msg); } }, job, () => {});
+      });
+    },
+    stop() {
+      pool.disposeAll();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const body = (r: Result): string => new TextDecoder().decode(r.response?.body ?? new Uint8Array());
+const logText = (r: Result): string => r.report.logs.map((l) => l.message).join('\n');
+
+/** `app:///bundle.js:line:column` of the first occurrence of `needle` in `source`. */
+function positionOf(source: string, needle: string): string {
+  const at = source.indexOf(needle);
+  const lines = source.slice(0, at).split('\n');
+  return `app:///bundle.js:${lines.length}:${lines.at(-1)!.length + 1}`;
+}
+
+let worker: Worker;
+let version = 0;
+beforeAll(async () => { worker = await startWorker(); });
+afterAll(() => worker?.stop());
+
+/** Two cold starts of `source` (two versions): the first as a module, the second after the background work settled. */
+async function twoColdStarts(source: string): Promise<[Result, Result]> {
+  const first = await worker.request(source, ++version);
+  await worker.pool.settled();
+  const second = await worker.request(source, ++version);
+  return [first, second];
+}
+
+describe('a bundle the conversion accepts', () => {
+  const source = [
+    'const greeting = "hello";',
+    'export default {',
+    '  fetch(request) {',
+    '    return new Response(`${greeting} ${new URL(request.url).host}`);',
+    '  },',
+    '};',
+  ].join('\n');
+
+  it('starts as a module, then from the cached script: a second cold start of the same sha256 uses the code cache', async () => {
+    const before = worker.pool.bundleCounts();
+    const [first, second] = await twoColdStarts(source);
+    const after = worker.pool.bundleCounts();
+    expect([body(first), body(second)]).toEqual(['hello app.example', 'hello app.example']);
+    expect([first.report.coldStartMs, second.report.coldStartMs].every((ms) => ms !== null)).toBe(true);
+    expect(after.moduleStarts - before.moduleStarts).toBe(1);
+    expect(after.prepared - before.prepared).toBe(1);
+    expect(after.scriptStarts - before.scriptStarts).toBe(1);
+    expect(after.cacheRejected).toBe(0);
+
+    const third = await worker.request(source, ++version);
+    expect(body(third)).toBe('hello app.example');
+    expect(worker.pool.bundleCounts().scriptStarts - before.scriptStarts).toBe(2);
+    expect(worker.pool.bundleCounts().prepared - before.prepared).toBe(1);
+  });
+
+  it('reports an error thrown in fetch at its line and column of the bundle, from the module and from the script', async () => {
+    const throwing = [
+      '// a comment on line 1',
+      'export const unused = 1;',
+      'const app = {',
+      '  fetch() {',
+      '    const x = null;   return x.boom;',
+      '  },',
+      '};',
+      'export { app as default };',
+    ].join('\n');
+    const scriptStarts = worker.pool.bundleCounts().scriptStarts;
+    const [first, second] = await twoColdStarts(throwing);
+    expect(worker.pool.bundleCounts().scriptStarts).toBe(scriptStarts + 1);
+    // V8 places a failed property read at the property's name.
+    const at = positionOf(throwing, 'boom');
+    expect(at).toBe('app:///bundle.js:5:32');
+    for (const r of [first, second]) {
+      expect(r.error?.tag).toBe('PlatformRuntimeGuestError');
+      expect(logText(r)).toContain(`TypeError: Cannot read properties of null (reading 'boom')`);
+      expect(logText(r)).toContain(`at Object.fetch (${at})`);
+    }
+  });
+
+  it('reports an error on line 1 at its column (the wrapper has a line of its own)', async () => {
+    const oneLine = 'export default { fetch() { return null.first; } };';
+    const [first, second] = await twoColdStarts(oneLine);
+    for (const r of [first, second]) expect(logText(r)).toContain(`at Object.fetch (${positionOf(oneLine, 'first')})`);
+  });
+
+  it('fails a bundle that throws at top level with the same message either way', async () => {
+    const failing = 'const x = 1;\nthrow new Error("top level boom");\nexport default { fetch() { return new Response("never"); } };';
+    const [first, second] = await twoColdStarts(failing);
+    for (const r of [first, second]) {
+      expect(r.report.outcome).toBe('error');
+      expect(r.error).toEqual({ tag: 'PlatformAppBundleInvalidError', message: 'The bundle failed to start: top level boom' });
+    }
+  });
+
+  it('reports a bundle without a usable default export the same way either way', async () => {
+    const [first, second] = await twoColdStarts('export const fetch = () => new Response("x");');
+    for (const r of [first, second]) expect(r.error).toEqual({ tag: 'PlatformAppBundleInvalidError', message: 'The bundle has no default export object' });
+  });
+
+  it('stops a top level over its startup CPU budget and logs the stack at the bundle\'s positions either way', async () => {
+    const spinning = 'let n = 0;\nfunction spin() {\n  for (;;) n++;\n}\n  spin();\nexport default { fetch() {} };';
+    const [first, second] = await twoColdStarts(spinning);
+    for (const r of [first, second]) {
+      expect(r.report.outcome).toBe('cpu_limit');
+      const limit = r.report.logs.find((l) => l.level === 'limit')?.message ?? '';
+      expect(limit).toContain(`Starting the bundle used more than ${LIMITS.startupCpuMs} ms of CPU`);
+      if (limit.includes(' at:')) {
+        expect(limit).toContain(`at spin (${positionOf(spinning, 'n++').replace(/:\d+$/, ':')}`);
+        expect(limit).toContain(`(${positionOf(spinning, 'spin();')})`);
+      }
+    }
+  });
+});
+
+describe('bundles that keep starting as modules', () => {
+  it('refuses imports with the same message as before, and never prepares a script for them', async () => {
+    const importing = 'import { x } from "./x.js";\nexport default { fetch() { return new Response(x); } };';
+    const prepared = worker.pool.bundleCounts().prepared;
+    const [first, second] = await twoColdStarts(importing);
+    for (const r of [first, second]) {
+      expect(r.error).toEqual({ tag: 'PlatformAppBundleInvalidError', message: 'The bundle failed to start: import "./x.js" cannot be resolved: hosted bundles must be self-contained' });
+    }
+    expect(worker.pool.bundleCounts().prepared).toBe(prepared);
+  });
+
+  it.each([
+    ['a dynamic import', 'export default {\n  fetch() { const load = () => import("./x.js"); return null.dynamicProbe; },\n};', 'dynamicProbe'],
+    ['import.meta', 'const here = import.meta;\nexport default {\n  fetch() { return null.metaProbe; },\n};', 'metaProbe'],
+    ['top-level arguments', 'const kind = typeof arguments;\nexport default {\n  fetch() { return null.argumentsProbe; },\n};', 'argumentsProbe'],
+  ])('%s: module starts only, errors still at their positions', async (_name, source, needle) => {
+    const before = worker.pool.bundleCounts();
+    const [first, second] = await twoColdStarts(source);
+    const after = worker.pool.bundleCounts();
+    expect(after.moduleStarts - before.moduleStarts).toBe(2);
+    expect(after.scriptStarts).toBe(before.scriptStarts);
+    expect(after.refused - before.refused).toBe(1);
+    for (const r of [first, second]) expect(logText(r)).toContain(`at Object.fetch (${positionOf(source, needle)})`);
+  });
+});
