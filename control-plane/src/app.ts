@@ -86,7 +86,9 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const ciIdentities = createCiIdentitiesService({
     db: deps.db, clock: deps.clock, tokens, allowHttpIssuers, oidc: createOidcVerifier({ clock: deps.clock, allowHttp: allowHttpIssuers }),
   });
-  const apps = createAppFeatures({ config: deps.config, db: deps.db, clock: deps.clock, secrets, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
+  const apps = createAppFeatures({
+    config: deps.config, db: deps.db, clock: deps.clock, secrets, kv: deps.kv, logger: deps.logger, ...(deps.apps === undefined ? {} : { options: deps.apps }),
+  });
   const resolver = createCallerResolver({ db: deps.db, tokens, apiKeys: services.apiKeys });
   const lifecycle = createLifecycle({
     config: deps.config, db: deps.db, kv: deps.kv, clock: deps.clock, logger: deps.logger, tokens, registry: metrics.registry,

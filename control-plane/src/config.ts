@@ -22,6 +22,7 @@ const envShape = {
   PUBLIC_URL: url.optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(100_000).default(1000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   MASTER_KEY: z.base64().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64').optional(),
   OPERATOR_TOKEN: z.string().min(16).optional(),
@@ -59,6 +60,7 @@ const docs = {
   PUBLIC_URL: ['http://localhost:{PORT}', 'Origin the control plane is reached at (`{base_url}` of the spec).'],
   DATA_DIR: ['.data', 'Directory for the embedded database, generated keys and `credentials.json`.'],
   DATABASE_URL: ['(unset: PGlite under DATA_DIR)', 'PostgreSQL connection string. Unset runs the embedded PGlite database.'],
+  DATABASE_PREPARED_STATEMENTS: ['1000', 'Distinct statements each PostgreSQL connection keeps prepared (parsed and planned once). 0: none, e.g. behind a connection pooler in transaction mode that does not track prepared statements.'],
   REDIS_URL: ['(unset: in-process stand-in)', 'Redis connection string for rate limits, idempotency windows and invalidation.'],
   MASTER_KEY: ['(generated into DATA_DIR/master.key)', '32 random bytes, base64: encrypts secrets at rest (AES-256-GCM). Required in production with DATABASE_URL.'],
   OPERATOR_TOKEN: ['(unset)', 'Bearer token that may create workspaces. Unset with the embedded database: creation is open; unset with DATABASE_URL outside production: generated into DATA_DIR/operator.token.'],
@@ -95,6 +97,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Distinct statements a Postgres connection keeps prepared (0: none). */
+  databasePreparedStatements: number;
   redisUrl: string | null;
   masterKey: Buffer;
   operatorToken: string | null;
@@ -186,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: stripSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL ?? null,
     masterKey: masterKeyBytes,
     operatorToken,

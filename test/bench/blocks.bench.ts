@@ -1,24 +1,33 @@
 /**
  * Benchmark of member clicks end to end (issue 7): client API → control plane → app → result
- * applied, with real Postgres (DATABASE_URL, default the local test database; a fresh schema) and
- * Redis when REDIS_URL is set. The app is the board fixture (test/fixtures/blocks), written with
- * the authoring API: hosted (bundled with esbuild, run by a runtime node in an isolate) and, beside
- * it, self-hosted (a Node process of its own). Every click is a `block.action` whose answer carries
- * a new state and tree, checked against the state schema and the catalog and written; its HTTP
- * answer is the member's new view.
+ * applied, with real Postgres (DATABASE_URL, default the local test database; a fresh database)
+ * and Redis when REDIS_URL is set. The app is the board fixture (test/fixtures/blocks), written
+ * with the authoring API: hosted (bundled with esbuild, run by a runtime node in an isolate) and,
+ * beside it, self-hosted (a Node process of its own). Every click is a `block.action` whose answer
+ * carries a new state and tree, checked against the state schema and the catalog and written; its
+ * HTTP answer is the member's new view.
+ *
+ * Topology, as deployed (printed first): this process is only the load generator; the control
+ * plane (`control-plane/src/main.ts`), the runtime node (`runtime/src/main.ts`, its default worker
+ * count unless RUNTIME_WORKERS is set) and the self-hosted app each run as a process of their own,
+ * logging at `info` like production. BENCH_NODE_FLAGS adds node flags to the server processes
+ * (`--cpu-prof --cpu-prof-dir=…` profiles them).
  *
  * Figures per app: clicks per second with 16 clicks in flight, click latency p50 one at a time and
  * in flight, and the same run's bare figure: the same `block.action` sent straight to the runtime
  * node (hosted) or to the app (self-hosted), without the control plane. Targets: ≥ 1,000 clicks/s,
- * p50 ≤ 5 ms. Run by `npm run bench` (test/bench/run.ts); a plain script, no vitest.
+ * p50 ≤ 5 ms. Printed before the table: the CPU each process spent per click (from /proc, so
+ * Linux only), what other processes used meanwhile and the hypervisor's steal, which tell a
+ * disturbed run from a slow one. Run by `npm run bench` (test/bench/run.ts); a plain script, no vitest.
  */
 import { build } from 'esbuild';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createRuntimeClient } from '@platform/runtime';
 import { signedHeaders } from '../../control-plane/src/outbound/index.ts';
 import {
-  agent, boardActionEnvelope, call, load, must, percentile, startPlatform, startSelfHostedBoard, type BenchPlatform,
+  agent, boardActionEnvelope, call, childPids, cpuMs, load, machineCpuMs, must, percentile, startPlatform, startSelfHostedBoard, type BenchPlatform,
 } from '../fixtures/blocks/bench-support.ts';
 
 interface BenchRow {
@@ -68,8 +77,45 @@ async function install(p: BenchPlatform, ws: Workspace, created: any): Promise<I
   return { appId: created.app.id, slug: created.app.slug, installId: installed.install.id, token, signingSecret: created.signingSecret };
 }
 
+/** Whose CPU a click costs: the servers, Postgres, and this process (the load generator); a role counts its processes' children unless `alone`. */
+type Roles = Record<string, { pids: () => Promise<number[]>; alone?: boolean }>;
+
+/** `phase`'s CPU per call, by role, in ms: what each process spent while it ran, over the calls it made. */
+interface Measured {
+  /** CPU per call by role, ms. */
+  cpu: Record<string, number>;
+  /** Other processes' CPU per call (ms) and the share of CPU time stolen by the hypervisor while the phase ran. */
+  disturbance: { others: number; stealPercent: number };
+}
+
+async function measured<T extends { latencies: number[] }>(roles: Roles, phase: () => Promise<T>): Promise<T & Measured> {
+  const pids = Object.fromEntries(await Promise.all(Object.entries(roles).map(async ([role, r]) => [role, await r.pids()] as const)));
+  const used = async (role: string) => cpuMs(pids[role]!, { descendants: roles[role]!.alone !== true });
+  const before = Object.fromEntries(await Promise.all(Object.keys(pids).map(async (role) => [role, await used(role)] as const)));
+  const self = process.cpuUsage();
+  const machine = await machineCpuMs();
+  const started = performance.now();
+  const result = await phase();
+  const mine = process.cpuUsage(self);
+  const elapsed = performance.now() - started;
+  const machineAfter = await machineCpuMs();
+  const n = result.latencies.length;
+  const cpu: Record<string, number> = {};
+  for (const role of Object.keys(pids)) cpu[role] = ((await used(role)) - before[role]!) / n;
+  cpu['load generator'] = (mine.user + mine.system) / 1000 / n;
+  const ours = Object.values(cpu).reduce((a, b) => a + b, 0) * n;
+  // What else ran meanwhile (other work on the machine, Postgres's own background processes) and
+  // what the hypervisor took: a run with much of either is disturbed.
+  const disturbance = { others: Math.max(0, machineAfter.busy - machine.busy - ours) / n, stealPercent: (100 * (machineAfter.steal - machine.steal)) / (elapsed * availableParallelism()) };
+  return { ...result, cpu, disturbance };
+}
+
+const cpuLine = (label: string, m: Measured) =>
+  `  ${label}: CPU per click ${Object.entries(m.cpu).map(([role, ms]) => `${role} ${ms.toFixed(2)} ms`).join(', ')}; `
+  + `total ${Object.values(m.cpu).reduce((a, b) => a + b, 0).toFixed(2)} ms (meanwhile other processes ${m.disturbance.others.toFixed(2)} ms per click, steal ${m.disturbance.stealPercent.toFixed(0)}%)\n`;
+
 /** Clicks "Add one" on the app's blocks; each lane owns its blocks, so its revision is always current. */
-async function clicks(p: BenchPlatform, ws: Workspace, app: InstalledApp) {
+async function clicks(p: BenchPlatform, ws: Workspace, app: InstalledApp, roles: Roles, label: string) {
   const blocks: Array<{ id: string; revision: number; ref: string }> = [];
   for (let i = 0; i < BLOCKS; i++) {
     const block = await must('POST', `${p.url}/v0/blocks`, { type: 'board', props: { title: `B${i}` }, circleId: ws.circleId }, `Bearer ${app.token}`, 201);
@@ -87,16 +133,20 @@ async function clicks(p: BenchPlatform, ws: Workspace, app: InstalledApp) {
     block.revision = res.body.block.revision;
   };
   await load(IN_FLIGHT, { count: WARMUP }, click(IN_FLIGHT));
-  const serial = await load(1, { count: SERIAL }, click(1));
-  const busy = await load(IN_FLIGHT, { ms: THROUGHPUT_MS }, click(IN_FLIGHT));
+  const serial = await measured(roles, () => load(1, { count: SERIAL }, click(1)));
+  const busy = await measured(roles, () => load(IN_FLIGHT, { ms: THROUGHPUT_MS }, click(IN_FLIGHT)));
+  process.stdout.write(cpuLine(`${label}, one at a time`, serial) + cpuLine(`${label}, ${IN_FLIGHT} in flight`, busy));
   const sample = await must('GET', `${p.url}/v0/blocks/${blocks[0]!.id}`, undefined, `Bearer ${app.token}`, 200);
   return { serial, busy, sample };
 }
 
 /** The same action without the control plane, at the same concurrency. */
-async function bare(send: () => Promise<void>) {
+async function bare(send: () => Promise<void>, roles: Roles, label: string) {
   await load(IN_FLIGHT, { count: WARMUP }, send);
-  return { serial: await load(1, { count: SERIAL }, send), busy: await load(IN_FLIGHT, { ms: THROUGHPUT_MS }, send) };
+  const serial = await load(1, { count: SERIAL }, send);
+  const busy = await measured(roles, () => load(IN_FLIGHT, { ms: THROUGHPUT_MS }, send));
+  process.stdout.write(cpuLine(`${label}, ${IN_FLIGHT} in flight`, busy).replace('per click', 'per action'));
+  return { serial, busy };
 }
 
 function rows(label: string, bareLabel: string, e2e: { serial: { latencies: number[] }; busy: { latencies: number[]; perSecond: number } }, b: Awaited<ReturnType<typeof bare>>): BenchRow[] {
@@ -115,6 +165,8 @@ function rows(label: string, bareLabel: string, e2e: { serial: { latencies: numb
 export async function run(): Promise<BenchRow[]> {
   const p = await startPlatform(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
   const selfHosted = await startSelfHostedBoard();
+  process.stdout.write(`  topology: load generator (this process) → control plane (control-plane/src/main.ts, own process) → runtime node (runtime/src/main.ts, own process, ${process.env.RUNTIME_WORKERS ?? `${availableParallelism()} (its default)`} sandbox workers) `
+    + `or self-hosted app (own process); Postgres ${process.env.REDIS_URL ? '+ Redis ' : ''}on this machine (${availableParallelism()} CPUs)\n`);
   try {
     const ws = await workspace(p);
 
@@ -126,7 +178,11 @@ export async function run(): Promise<BenchRow[]> {
     });
     const uploaded = await must('POST', `${p.url}/v0/apps/${hostedApp.app.id}/versions?target=production`, undefined, ws.key, 200, bundled.outputFiles[0]!.contents);
     const hosted = await install(p, ws, hostedApp);
-    const hostedRun = await clicks(p, ws, hosted);
+    const servers: Roles = { 'control plane': { pids: async () => [p.pids.controlPlane] }, postgres: { pids: () => p.postgresPids() } };
+    const runtimeNode: Roles = {
+      'runtime supervisor': { pids: async () => [p.pids.runtime], alone: true }, 'runtime workers': { pids: () => childPids(p.pids.runtime) },
+    };
+    const hostedRun = await clicks(p, ws, hosted, { ...servers, ...runtimeNode }, 'hosted');
     const runtime = createRuntimeClient({ url: p.runtimeUrl, secret: p.runtimeSecret });
     const hostedBare = await bare(async () => {
       const result = await runtime.deliver({
@@ -135,14 +191,14 @@ export async function run(): Promise<BenchRow[]> {
         envelope: boardActionEnvelope({ ...hosted, workspaceId: ws.workspaceId, memberId: ws.memberId, block: hostedRun.sample }),
       });
       if (result.outcome !== 'ok' || result.status !== 200) throw new Error(`the runtime answered ${result.outcome} ${result.status}`);
-    });
+    }, runtimeNode, 'bare runtime');
 
     // Self-hosted: the same block from a Node process on loopback.
     const selfApp = await must('POST', `${p.url}/client/v1/apps`, { name: 'Board', slug: 'board', hosting: 'self', endpoint: { url: selfHosted.endpoint } }, ws.key, 201);
     await selfHosted.configure(selfApp.signingSecret, p.url);
     await must('PUT', `${p.url}/v0/apps/${selfApp.app.id}/manifest`, { manifest: selfHosted.manifest, target: 'production' }, ws.key, 200);
     const self = await install(p, ws, selfApp);
-    const selfRun = await clicks(p, ws, self);
+    const selfRun = await clicks(p, ws, self, { ...servers, app: { pids: async () => [selfHosted.pid] } }, 'self-hosted');
     const selfBare = await bare(async () => {
       const envelope = boardActionEnvelope({ ...self, workspaceId: ws.workspaceId, memberId: ws.memberId, block: selfRun.sample });
       const body = JSON.stringify(envelope);
@@ -150,7 +206,7 @@ export async function run(): Promise<BenchRow[]> {
       const res = await request(selfHosted.endpoint, { method: 'POST', body, headers, dispatcher: agent });
       await res.body.text();
       if (res.statusCode !== 200) throw new Error(`the app answered ${res.statusCode}`);
-    });
+    }, { app: { pids: async () => [selfHosted.pid] } }, 'bare app');
 
     return [...rows('hosted', 'bare runtime', hostedRun, hostedBare), ...rows('self-hosted', 'bare app', selfRun, selfBare)];
   } finally {

@@ -13,7 +13,10 @@ import { createFsBundleStore, type BundleStore } from '../bundles/store.ts';
 import { createTxtResolver, type TxtResolver } from '../domains/dns.ts';
 import { createDomainsService, type DomainsService } from '../domains/service.ts';
 import { createDevAppsService, type DevAppsService } from '../dev-apps/service.ts';
+import { createEnvironmentCache } from '../env-vars/cache.ts';
 import { createEnvVarsService, type EnvVarsService } from '../env-vars/service.ts';
+import type { Kv } from '../kv/kv.ts';
+import type { Logger } from '../log/logger.ts';
 import { installConfigFor, type InstallConfig } from '../installs/config.ts';
 import { createInstallsService, type InstallsService } from '../installs/service.ts';
 import type { InstallRow } from '../installs/store.ts';
@@ -52,13 +55,13 @@ export interface AppFeatures {
   schemaValidators(appId: string, version: number): Promise<VersionValidators>;
 }
 
-export function createAppFeatures(deps: { config: Config; db: Db; clock: Clock; secrets: Secrets; options?: AppFeatureOptions }): AppFeatures {
+export function createAppFeatures(deps: { config: Config; db: Db; clock: Clock; secrets: Secrets; kv: Kv; logger: Logger; options?: AppFeatureOptions }): AppFeatures {
   const { config, db, clock, secrets } = deps;
   const options = deps.options ?? {};
   const bundles = options.bundles ?? createFsBundleStore({ dir: join(config.dataDir, 'bundles') });
   const reader = options.manifestReader ?? createRuntimeManifestReader({ url: config.runtimeUrl, secret: config.runtimeSecret });
   const validators = createSchemaValidatorCache({ db });
-  const envVars = createEnvVarsService({ db, clock, secrets });
+  const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ kv: deps.kv, clock, logger: deps.logger }) });
   const versions = createVersionsService({
     db, clock, bundles, reader, validators,
     domains: { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain },

@@ -1,7 +1,18 @@
 /**
  * @module db/pg-db
  * `Db` on real Postgres through a `pg` pool.
+ *
+ * Statements with parameters run as named prepared statements: each connection parses a statement
+ * once and Postgres may keep its plan, where an unnamed statement is parsed and planned again on
+ * every call (for the joins of the hot paths planning costs several times the execution). The
+ * name is derived from the text, so the same text always maps to the same statement. Distinct texts
+ * are bounded (`maxPrepared`; past it statements run unnamed), so SQL built at run time cannot grow
+ * every connection without limit. A prepared statement whose result columns changed under it
+ * (`select *` across a migration made by another replica) fails once with "cached plan must not
+ * change result type"; its text is then never prepared again, and outside a transaction the call is
+ * retried unnamed.
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../log/logger.ts';
 import { transactionDb, type Db, type Queryable, type QueryResult } from './db.ts';
@@ -12,6 +23,8 @@ export interface PgDbOptions {
   schema?: string;
   max?: number;
   logger?: Logger;
+  /** Distinct statement texts prepared per pool (default 1000; 0: none, e.g. behind a transaction-mode pooler). */
+  maxPrepared?: number;
 }
 
 // int8 as number, like PGlite: our counters and sizes stay far below 2^53.
@@ -38,20 +51,43 @@ export function createPgDb(options: PgDbOptions): Db {
   // An idle client losing its connection emits here; without a listener the process would crash.
   pool.on('error', (err) => options.logger?.warn({ err }, 'postgres idle client error'));
 
-  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult<T>> => {
-    const res = await client.query(sql, params as unknown[] | undefined);
-    return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
+  const maxPrepared = options.maxPrepared ?? 1000;
+  const names = new Map<string, string | null>();
+  const nameOf = (sql: string): string | undefined => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      if (names.size >= maxPrepared) return undefined;
+      name = `q_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+      names.set(sql, name);
+    }
+    return name ?? undefined;
+  };
+
+  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] | undefined, retry: boolean): Promise<QueryResult<T>> => {
+    // Without parameters a text may hold several statements (simple protocol): it stays unnamed.
+    const name = params === undefined || params.length === 0 ? undefined : nameOf(sql);
+    try {
+      const res = name === undefined ? await client.query(sql, params) : await client.query({ name, text: sql, values: params });
+      return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
+    } catch (err) {
+      if (name === undefined || !isStalePlan(err)) throw err;
+      names.set(sql, null);
+      options.logger?.warn({ err }, 'a prepared statement went stale (schema changed); it runs unprepared from now on');
+      if (!retry) throw err;
+      return run(client, sql, params, false);
+    }
   };
 
   return {
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params) => run(pool, sql, params, true),
     exec: async (sql) => {
       await pool.query(sql);
     },
     async transaction(fn) {
       const client = await pool.connect();
       const conn: Queryable = {
-        query: (sql, params) => run(client, sql, params),
+        // Inside a transaction a failed statement aborts it: no retry there.
+        query: (sql, params) => run(client, sql, params, false),
         exec: async (sql) => {
           await client.query(sql);
         },
@@ -76,6 +112,12 @@ export function createPgDb(options: PgDbOptions): Db {
     },
     close: () => pool.end(),
   };
+}
+
+/** The error of a prepared statement whose result columns changed (SQLSTATE 0A000). */
+function isStalePlan(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '0A000' && typeof e.message === 'string' && e.message.includes('cached plan must not change result type');
 }
 
 function quoteIdent(name: string): string {

@@ -6,10 +6,15 @@
  * delivery itself and calls the app's `fetch` at `/platform`; its answer passes through. A node that
  * cannot be reached, or a version without an uploaded bundle, is `unavailable` (lifecycle
  * deliveries wait and retry); a guest over its CPU budget or deadline failed the delivery.
+ *
+ * Version rows never change once written (app_versions has no update), so what a delivery needs of
+ * one (bundle, target, outbound hosts) is read once per process and kept (least recently used
+ * dropped first); a version not found is not kept. Environment values can change at any time and
+ * are read for every delivery.
  */
 import type { RuntimeClient, RuntimeDeliveryKind } from '@platform/runtime';
 import type { Db } from '../db/db.ts';
-import { findVersion } from '../versions/store.ts';
+import { findVersion, type VersionRow } from '../versions/store.ts';
 import type { DeliveryOutcome, DeliveryTarget, OutgoingDelivery } from './target.ts';
 
 /** Interactive types answered within 30 s instead of 5 (runtime kind `command`). */
@@ -23,9 +28,11 @@ export interface RuntimeTargetDeps {
   baseUrl: string;
   /** Environment values of the app for a target, decrypted, with the keys that are secret. */
   environmentFor(appId: string, target: 'preview' | 'production'): Promise<{ env: Record<string, string>; secretEnvKeys: string[] }>;
-  /** The secret the runtime signs with (the current one). */
-  signingSecretOf(appId: string): Promise<string>;
+  /** Versions kept in memory (default 1000). */
+  maxVersions?: number;
 }
+
+type Hosted = Pick<VersionRow, 'bundle_sha256' | 'target'> & { egressHosts: string[] };
 
 const unavailable = (message: string, started: number): DeliveryOutcome =>
   ({ ok: false, failure: 'unavailable', message, durationMs: Math.round(performance.now() - started) });
@@ -37,14 +44,33 @@ function kindOf(d: OutgoingDelivery): RuntimeDeliveryKind {
 
 /**
  * @example
- * const hosted = createRuntimeTarget({ db, client: async () => createRuntimeClient({ url, secret }), baseUrl, environmentFor, signingSecretOf });
+ * const hosted = createRuntimeTarget({ db, client: async () => createRuntimeClient({ url, secret }), baseUrl, environmentFor });
  */
 export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
+  const maxVersions = deps.maxVersions ?? 1000;
+  const versions = new Map<string, Hosted>();
+  const versionOf = async (appId: string, number: number): Promise<Hosted | undefined> => {
+    const key = `${appId}@${number}`;
+    let hit = versions.get(key);
+    if (hit !== undefined) {
+      versions.delete(key);
+    } else {
+      const row = await findVersion(deps.db, appId, number);
+      if (row === undefined) return undefined;
+      hit = { bundle_sha256: row.bundle_sha256, target: row.target, egressHosts: [...(row.manifest.egressHosts ?? [])] };
+    }
+    versions.set(key, hit);
+    while (versions.size > maxVersions) versions.delete(versions.keys().next().value!);
+    return hit;
+  };
+
   return {
     async send(d) {
       const started = performance.now();
-      const version = await findVersion(deps.db, d.app.id, d.app.version);
+      const version = await versionOf(d.app.id, d.app.version);
       if (version?.bundle_sha256 == null) return unavailable(`version ${d.app.version} of the app has no uploaded bundle`, started);
+      const signingSecret = d.secrets[0];
+      if (signingSecret === undefined) return unavailable('the app has no signing secret', started);
       try {
         const client = await deps.client();
         const result = await client.deliver({
@@ -52,11 +78,11 @@ export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
           bundle: { sha256: version.bundle_sha256 },
           ...(await deps.environmentFor(d.app.id, version.target)),
           target: version.target,
-          egressHosts: [...(version.manifest.egressHosts ?? [])],
+          egressHosts: version.egressHosts,
           baseUrl: deps.baseUrl,
-          signingSecret: await deps.signingSecretOf(d.app.id),
+          signingSecret,
           kind: kindOf(d),
-          envelope: JSON.parse(d.body) as Record<string, unknown>,
+          envelope: d.envelope ?? JSON.parse(d.body) as Record<string, unknown>,
         }, { signal: AbortSignal.timeout(d.timeoutMs) });
         const durationMs = Math.round(performance.now() - started);
         if (result.outcome === 'ok') {

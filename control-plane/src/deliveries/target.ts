@@ -32,8 +32,12 @@ export interface OutgoingDelivery {
   install: { id: string; kind: 'workspace' | 'dev' };
   /** The envelope, serialized: the exact bytes signed. */
   body: string;
+  /** The envelope `body` serializes, when the sender still holds it (a runtime node takes the object, not the bytes). */
+  envelope?: Record<string, unknown>;
   /** The spec's delivery headers (signatures included). */
   headers: Record<string, string>;
+  /** The app's live signing secrets, newest first (the headers' signatures; a runtime node signs itself with the first). */
+  secrets: readonly string[];
   timeoutMs: number;
   maxResponseBytes: number;
 }

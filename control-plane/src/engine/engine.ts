@@ -15,7 +15,7 @@ import type { DeliveryTarget } from '../deliveries/target.ts';
 import { base32 } from '../ids.ts';
 import type { Logger } from '../log/logger.ts';
 import { signedHeaders } from '../outbound/index.ts';
-import { envelopeJson } from '../outbox/envelope.ts';
+import { envelopeObject } from '../outbox/envelope.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { readAnswer, type FailureReason } from './answer.ts';
 import { recordedFailure } from './failures.ts';
@@ -125,12 +125,13 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
       }
       const startedAt = deps.clock.now();
       const app = target.app;
-      const body = envelopeJson({
+      const envelope = envelopeObject({
         id: deliveryId, type, createdAt: new Date(startedAt),
         app: { id: app.id, slug: app.slug, version: target.version },
         install: { id: target.installId, workspaceId: target.workspaceId, kind: target.installKind, config: deps.installConfigFor({ id: target.installId, config_enc: target.configEnc }) },
         installToken: await installToken(target), actor: input.actor, data: input.data,
       });
+      const body = JSON.stringify(envelope);
       const secrets = secretsFor(app, startedAt);
       const headers = await signedHeaders({ id: deliveryId, timestamp: Math.floor(startedAt / 1000), body, secrets, deliveryClass: 'interactive', installId: target.installId });
 
@@ -140,7 +141,7 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
           id: deliveryId, deliveryClass: 'interactive', type,
           app: { id: app.id, slug: app.slug, version: target.version, hosting: app.hosting, endpointUrl: app.endpointUrl },
           install: { id: target.installId, kind: target.installKind },
-          body, headers, timeoutMs: waitFor(type), maxResponseBytes: LIMITS.actions.responseBodyBytes,
+          body, envelope, headers, secrets, timeoutMs: waitFor(type), maxResponseBytes: LIMITS.actions.responseBodyBytes,
         });
       } catch (err) {
         // The relay answers "not connected" by throwing its own error; nothing was delivered.

@@ -12,6 +12,7 @@ import type { Db } from '../db/db.ts';
 import { iso } from '../client-api/common.ts';
 import { deployableApp, type ToolingCaller } from '../versions/access.ts';
 import { latestVersion, type Target } from '../versions/store.ts';
+import type { EnvironmentCache } from './cache.ts';
 import type { EnvVar } from './schemas.ts';
 import * as store from './store.ts';
 
@@ -19,8 +20,10 @@ const sealContext = (appId: string, target: Target, key: string) => `env:${appId
 
 export type EnvVarsService = ReturnType<typeof createEnvVarsService>;
 
-export function createEnvVarsService(deps: { db: Db; clock: Clock; secrets: Secrets }) {
+/** `cache`: the opened environments kept in memory for deliveries (env-vars/cache.ts); none reads through. */
+export function createEnvVarsService(deps: { db: Db; clock: Clock; secrets: Secrets; cache?: EnvironmentCache }) {
   const { db, secrets } = deps;
+  const changed = async (appId: string, target: Target) => deps.cache?.changed(appId, target);
 
   const view = (row: store.EnvVarRow): EnvVar => ({
     key: row.key,
@@ -47,7 +50,7 @@ export function createEnvVarsService(deps: { db: Db; clock: Clock; secrets: Secr
       const app = await deployableApp(db, caller, appId, target);
       const secret = (input.secret ?? true) || (await declaredSecret(app.id, key));
       const at = new Date(deps.clock.now());
-      return db.transaction(async (tx) => {
+      const saved = await db.transaction(async (tx) => {
         await store.lockEnvironment(tx, app.id, target);
         const existing = await store.findEnvVar(tx, app.id, target, key);
         if (existing === undefined && (await store.countEnvVars(tx, app.id, target)) >= LIMITS.manifest.envVarsPerEnvironment) {
@@ -61,6 +64,8 @@ export function createEnvVarsService(deps: { db: Db; clock: Clock; secrets: Secr
         await store.upsertEnvVar(tx, row);
         return view(row);
       });
+      await changed(app.id, target);
+      return saved;
     },
 
     async remove(caller: ToolingCaller, appId: string, target: Target, key: string): Promise<void> {
@@ -68,6 +73,7 @@ export function createEnvVarsService(deps: { db: Db; clock: Clock; secrets: Secr
       if (!(await store.deleteEnvVar(db, app.id, target, key))) {
         throw new PlatformError('PlatformApiNotFoundError', `No variable ${key} in ${target}`, { path: ['key'] });
       }
+      await changed(app.id, target);
     },
 
     /** Keys that have a value in the target (what `env-missing` checks); values are not opened. */
@@ -80,11 +86,16 @@ export function createEnvVarsService(deps: { db: Db; clock: Clock; secrets: Secr
      * from the app's log): for the runtime only (internal API), never for callers.
      */
     async environmentFor(appId: string, target: Target): Promise<{ env: Record<string, string>; secretEnvKeys: string[] }> {
-      const rows = await store.listEnvVars(db, appId, target);
-      return {
-        env: Object.fromEntries(rows.map((r) => [r.key, secrets.open(r.value_enc, sealContext(appId, target, r.key))])),
-        secretEnvKeys: rows.filter((r) => r.secret).map((r) => r.key),
+      const load = async () => {
+        const rows = await store.listEnvVars(db, appId, target);
+        return {
+          env: Object.fromEntries(rows.map((r) => [r.key, secrets.open(r.value_enc, sealContext(appId, target, r.key))])),
+          secretEnvKeys: rows.filter((r) => r.secret).map((r) => r.key),
+        };
       };
+      // Callers get their own copies: the cached one is shared.
+      const environment = deps.cache === undefined ? await load() : await deps.cache.get(appId, target, load);
+      return { env: { ...environment.env }, secretEnvKeys: [...environment.secretEnvKeys] };
     },
   };
 }

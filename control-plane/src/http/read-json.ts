@@ -79,11 +79,14 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S, optio
   if (!isJsonContentType(c.req.header('content-type'))) {
     throw invalidRequest([{ path: [], message: 'Content-Type must be application/json', code: 'content_type' }], 'The request body must be JSON');
   }
-  // A declared length over the cap is refused before reading a byte; the count below still applies.
-  const declared = Number(c.req.header('content-length'));
-  if (Number.isFinite(declared) && declared > options.maxBytes) throw payloadTooLarge(options.maxBytes);
-
-  const bytes = await readCapped(c.req.raw.body, options.maxBytes);
+  // A declared length over the cap is refused before reading a byte. A body within its declared
+  // length is read in one piece (the HTTP parser delivers no more than that length, and the count
+  // below still applies); one without a length is counted while it streams.
+  const length = c.req.header('content-length');
+  const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : null;
+  if (declared !== null && declared > options.maxBytes) throw payloadTooLarge(options.maxBytes);
+  const bytes = declared === null ? await readCapped(c.req.raw.body, options.maxBytes) : new Uint8Array(await c.req.raw.arrayBuffer());
+  if (bytes.byteLength > options.maxBytes) throw payloadTooLarge(options.maxBytes);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -30,11 +30,14 @@ export function requestContext(deps: { logger: Logger; clock: Clock }): Middlewa
     const log = deps.logger.child({ requestId });
     c.set('requestId', requestId);
     c.set('log', log);
+    // Set before the response exists, so every response made through the context (errors and
+    // not-found answers included) carries it. Setting it afterwards would turn the Node adapter's
+    // prepared response back into a streamed one, which costs more than the rest of a small answer.
+    c.header(REQUEST_ID_HEADER, requestId);
     const started = deps.clock.now();
     try {
       await next();
     } finally {
-      c.header(REQUEST_ID_HEADER, requestId);
       log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: deps.clock.now() - started }, 'request');
     }
   };

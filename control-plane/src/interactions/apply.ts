@@ -71,7 +71,8 @@ export function resultWrite(p: PreparedResult, ctx: { memberId: string; staleAft
   else if (p.state !== null) renderDueAt = ctx.at;
   return {
     state: p.state,
-    tree: p.tree === null ? null : { tree: p.tree.tree, actions: p.tree.actions, hash: p.tree.hash, summary: p.tree.summary },
+    tree: p.tree === null ? null
+      : { tree: p.tree.tree, actions: p.tree.actions, hash: p.tree.hash, summary: p.tree.summary, treeJson: p.tree.treeJson, actionsJson: p.tree.actionsJson },
     versionBump: p.state !== null || p.final !== null ? 1 : 0,
     renderDueAt,
     final: p.final,

@@ -7,8 +7,10 @@
  * An anonymous input never tells who chose: no names in any view, and the change of an anonymous
  * input reaches the app without an `actor`.
  *
- * One query reads everything a click needs (the tallies it delivers and the view it answers), so
- * a block with inputs costs one round trip more than one without.
+ * The counts (tallies, and the member's own picks) come with the block's row when the member's
+ * side reads it (`InputCounts`, interactions/store.ts); who picked what is read only when some
+ * named input has picks. Without counts at hand one query reads everything a click needs (the
+ * tallies it delivers and the view it answers).
  */
 import type { InputDefinition } from '@platform/sandbox-lib';
 import type { Db } from '../db/db.ts';
@@ -38,6 +40,12 @@ export interface InputsSnapshot {
 
 type Inputs = Readonly<Record<string, InputDefinition>>;
 
+/** Counts read with a block's row: `[name, value, picks]` of every picked value, `[name, value]` of the member's own. */
+export interface InputCounts {
+  tallies: Array<[string, string, number]>;
+  mine: Array<[string, string]>;
+}
+
 interface Row {
   k: 't' | 'm' | 'v';
   name: string;
@@ -47,13 +55,19 @@ interface Row {
   n: number;
 }
 
+const VOTERS = `select 'v' as k, p.name, v.value, p.member_id, p.member_name, 0 as n
+  from (select i.name, i.value, i.member_id, m.name as member_name, i.updated_at from block_inputs i join members m on m.id = i.member_id
+         where i.block_id = $1 and i.name = any($2::text[]) order by i.updated_at desc, i.member_id limit $3) p
+  cross join lateral jsonb_array_elements_text(p.value) as v(value)
+  order by p.updated_at desc, p.member_id`;
+
 /**
  * Tallies of every declared input (values no longer declared are not counted), and the member's
- * view of each.
+ * view of each. `counted`: the counts read with the block's row, when no pick changed since.
  * @example
  * const { tallies, views } = await readInputs(db, block.id, type.definition.inputs, actor.memberId);
  */
-export async function readInputs(db: Db, blockId: string, inputs: Inputs, memberId: string): Promise<InputsSnapshot> {
+export async function readInputs(db: Db, blockId: string, inputs: Inputs, memberId: string, counted?: InputCounts): Promise<InputsSnapshot> {
   const names = Object.keys(inputs);
   const tallies: Tallies = {};
   const views: Record<string, InputView> = {};
@@ -67,19 +81,30 @@ export async function readInputs(db: Db, blockId: string, inputs: Inputs, member
   }
   if (names.length === 0) return { tallies, views };
   const named = names.filter((n) => inputs[n]!.anonymous !== true);
-  const { rows } = await db.query<Row>(
-    `select 't' as k, i.name, v.value, null as member_id, null as member_name, count(*)::int as n
-       from block_inputs i cross join lateral jsonb_array_elements_text(i.value) as v(value) where i.block_id = $1 group by i.name, v.value
-     union all
-     select 'm', i.name, v.value, null, null, 0
-       from block_inputs i cross join lateral jsonb_array_elements_text(i.value) as v(value) where i.block_id = $1 and i.member_id = $2
-     union all
-     (select 'v', p.name, v.value, p.member_id, p.member_name, 0
-        from (select i.name, i.value, i.member_id, m.name as member_name, i.updated_at from block_inputs i join members m on m.id = i.member_id
-               where i.block_id = $1 and i.name = any($3::text[]) order by i.updated_at desc, i.member_id limit $4) p
-        cross join lateral jsonb_array_elements_text(p.value) as v(value)
-       order by p.updated_at desc, p.member_id)`,
-    [blockId, memberId, named, VOTERS_SCANNED]);
+  let rows: Row[];
+  if (counted === undefined) {
+    rows = (await db.query<Row>(
+      `select 't' as k, i.name, v.value, null as member_id, null as member_name, count(*)::int as n
+         from block_inputs i cross join lateral jsonb_array_elements_text(i.value) as v(value) where i.block_id = $1 group by i.name, v.value
+       union all
+       select 'm', i.name, v.value, null, null, 0
+         from block_inputs i cross join lateral jsonb_array_elements_text(i.value) as v(value) where i.block_id = $1 and i.member_id = $2
+       union all
+       (select 'v', p.name, v.value, p.member_id, p.member_name, 0
+          from (select i.name, i.value, i.member_id, m.name as member_name, i.updated_at from block_inputs i join members m on m.id = i.member_id
+                 where i.block_id = $1 and i.name = any($3::text[]) order by i.updated_at desc, i.member_id limit $4) p
+          cross join lateral jsonb_array_elements_text(p.value) as v(value)
+         order by p.updated_at desc, p.member_id)`,
+      [blockId, memberId, named, VOTERS_SCANNED])).rows;
+  } else {
+    rows = [
+      ...counted.tallies.map(([name, value, n]): Row => ({ k: 't', name, value, member_id: null, member_name: null, n })),
+      ...counted.mine.map(([name, value]): Row => ({ k: 'm', name, value, member_id: null, member_name: null, n: 0 })),
+    ];
+    // Names are read only for named inputs someone picked (a declared value of).
+    const picked = named.filter((n) => counted.tallies.some(([name, value, count]) => name === n && count > 0 && inputs[n]!.values.includes(value)));
+    if (picked.length > 0) rows.push(...(await db.query<Row>(VOTERS, [blockId, picked, VOTERS_SCANNED])).rows);
+  }
   for (const r of rows) {
     const view = views[r.name];
     if (view === undefined || !view.values.includes(r.value)) continue;

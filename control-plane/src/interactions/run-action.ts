@@ -24,7 +24,7 @@ import { memberText } from '../engine/failures.ts';
 import { targetFromRow } from '../engine/target.ts';
 import type { Renderer } from '../rendering/service.ts';
 import { prepareResult, resultWrite, type PreparedResult } from './apply.ts';
-import { readInputs, type InputsSnapshot } from './inputs.ts';
+import { readInputs, type InputCounts, type InputsSnapshot } from './inputs.ts';
 import { sendNotifications } from './notify.ts';
 import type { ActionOutcome } from './schemas.ts';
 import { writeActionResult, writeFailure, writePending } from './store.ts';
@@ -52,17 +52,20 @@ export interface ActionRun {
   input?: Json;
   /** The change of an anonymous input: the delivery carries no actor. */
   anonymous?: boolean;
+  /** The inputs' counts read with `row`, when no pick changed since (a click; not a submission or change that stored one). */
+  counted?: InputCounts;
 }
 
 export const CLOSED_MEANWHILE = 'The block was closed while the app worked on this.';
 
 /**
  * The block as the member sees it now: rendered first if a render came due. `inputs` may be read
- * already (a click reads them once, before delivering).
+ * already (a click reads them once, before delivering), or their counts read with the row.
  */
-export async function viewFor(deps: Pick<RunDeps, 'db' | 'clock' | 'renderer'>, row: BlockWithTarget, type: BlockType | undefined, memberId: string, inputs?: InputsSnapshot) {
+export async function viewFor(deps: Pick<RunDeps, 'db' | 'clock' | 'renderer'>, row: BlockWithTarget, type: BlockType | undefined, memberId: string, inputs?: InputsSnapshot | InputCounts) {
   const shown = await deps.renderer.refresh(row);
-  const snapshot = inputs ?? (type === undefined ? undefined : await readInputs(deps.db, shown.id, type.definition.inputs ?? {}, memberId));
+  const snapshot = inputs !== undefined && 'views' in inputs ? inputs
+    : type === undefined ? undefined : await readInputs(deps.db, shown.id, type.definition.inputs ?? {}, memberId, inputs);
   return memberView(shown, indexTree(shown.tree, memberId).tree, snapshot?.views ?? {}, memberId, deps.clock.now());
 }
 
@@ -77,7 +80,7 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
   const invocationId = newInvocationId();
   const [token, inputs] = await Promise.all([
     deps.tokens.mint('interaction', { installId: row.install_id, appId: row.app_id, workspaceId: row.workspace_id, blockId: row.id, invocationId: null }),
-    readInputs(deps.db, row.id, type.definition.inputs ?? {}, memberId),
+    readInputs(deps.db, row.id, type.definition.inputs ?? {}, memberId, run.counted),
   ]);
   let prepared: PreparedResult | undefined;
   const outcome = await deps.engine.deliver({
@@ -114,7 +117,7 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     const write = resultWrite(p, { memberId, staleAfter: type.definition.staleAfter, at, hadMemberError: row.error?.memberId === memberId });
     if (write === null) written = row;
     else {
-      written = await writeActionResult(deps.db, row.id, write);
+      written = await writeActionResult(deps.db, row, write);
       if (written === undefined) {
         result = 'failed';
         answer.error = { message: CLOSED_MEANWHILE };

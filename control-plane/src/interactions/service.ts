@@ -17,7 +17,7 @@ import { targetFromRow } from '../engine/target.ts';
 import { checkFieldValue, storePicks } from './fields.ts';
 import { runAction, viewFor, type RunDeps } from './run-action.ts';
 import type { ActionOutcome, BlockView } from './schemas.ts';
-import { findBlockForMember, type MemberBlockRow } from './store.ts';
+import { countsOf, findBlockForMember, type MemberBlockRow } from './store.ts';
 import { indexTree } from './tree-index.ts';
 
 export interface InteractionsDeps extends RunDeps {
@@ -66,7 +66,7 @@ export function createInteractionsService(deps: InteractionsDeps) {
   }
 
   async function notOffered(actor: Actor, row: MemberBlockRow, type: BlockType | undefined): Promise<ActionOutcome> {
-    return { outcome: 'failed', block: await viewFor(deps, row, type, actor.memberId), notice: null, fieldErrors: null, openUrl: null, error: { message: NO_LONGER_OFFERED } };
+    return { outcome: 'failed', block: await viewFor(deps, row, type, actor.memberId, countsOf(row)), notice: null, fieldErrors: null, openUrl: null, error: { message: NO_LONGER_OFFERED } };
   }
 
   function assertNotPending(row: MemberBlockRow, ref: string): void {
@@ -78,7 +78,7 @@ export function createInteractionsService(deps: InteractionsDeps) {
   return {
     async view(actor: Actor, blockId: string): Promise<{ block: BlockView }> {
       const { row, type } = await load(actor, blockId);
-      return { block: await viewFor(deps, row, type, actor.memberId) };
+      return { block: await viewFor(deps, row, type, actor.memberId, countsOf(row)) };
     },
 
     async click(actor: Actor, blockId: string, body: { revision: number; ref: string; confirmed?: boolean | undefined }): Promise<ActionOutcome> {
@@ -90,7 +90,7 @@ export function createInteractionsService(deps: InteractionsDeps) {
       if (found === undefined || type === undefined) return notOffered(actor, row, type);
       assertConfirmed(use.destructive || found.action.hints.destructive, body.confirmed);
       assertNotPending(row, body.ref);
-      return runAction(deps, { actor, row, type, ref: body.ref, ...found });
+      return runAction(deps, { actor, row, type, ref: body.ref, ...found, counted: countsOf(row) });
     },
 
     async submit(actor: Actor, blockId: string, body: { revision: number; ref: string; values: Record<string, FieldValue>; confirmed?: boolean | undefined }): Promise<ActionOutcome> {

@@ -79,7 +79,7 @@ export async function attemptDelivery(d: ClaimedRow, ctx: InstallContext | undef
     id: d.id, deliveryClass: 'lifecycle', type: d.type,
     app: { id: install.app_id, slug: install.slug, version: install.version, hosting: install.hosting, endpointUrl: install.endpoint_url },
     install: { id: install.id, kind: install.kind },
-    body, headers, timeoutMs: SCHEDULE.ackTimeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES,
+    body, headers, secrets: ctx.secrets, timeoutMs: SCHEDULE.ackTimeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES,
   });
   const done = new Date(deps.clock.now());
   const base = { id: d.id, lease, undo: 0 as const, attempt: d.attempts, started_at: started, duration_ms: Math.round(answer.durationMs) };

@@ -22,8 +22,13 @@ export interface EnvelopeInput {
  * const body = envelopeJson({ id: 'evt_…', type: 'post.created', createdAt, app, install, installToken, actor, data });
  */
 export function envelopeJson(input: EnvelopeInput): string {
+  return JSON.stringify(envelopeObject(input));
+}
+
+/** The envelope before serializing (`envelopeJson` is its JSON). */
+export function envelopeObject(input: EnvelopeInput): Record<string, unknown> {
   const { config, ...install } = input.install;
-  return JSON.stringify({
+  return {
     id: input.id,
     type: input.type,
     timestamp: input.createdAt.toISOString(),
@@ -35,5 +40,5 @@ export function envelopeJson(input: EnvelopeInput): string {
     timeZone: 'UTC',
     // Every writer puts `version` into each payload object (installs/outbox.ts, events/).
     data: input.data,
-  });
+  };
 }

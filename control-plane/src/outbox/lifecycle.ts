@@ -16,9 +16,9 @@ import type { Kv } from '../kv/kv.ts';
 import type { Logger } from '../log/logger.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { createDeliveriesService, type DeliveriesService } from '../deliveries/service.ts';
+import { createRuntimeFetch } from '../deliveries/runtime-fetch.ts';
 import { createRuntimeTarget } from '../deliveries/runtime-target.ts';
 import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/target.ts';
-import { findApp } from '../apps/store.ts';
 import { createMailService, type MailService } from '../mail/service.ts';
 import { createSmtpTransport, type MailTransport } from '../mail/transport.ts';
 import { createGuardedAgent } from '../outbound/index.ts';
@@ -101,12 +101,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
   const hosted = options.hostedTarget ?? createRuntimeTarget({
     db, baseUrl: config.publicUrl, environmentFor: deps.environmentFor,
     // Loaded on the first hosted delivery: its module is the runtime's public entry.
-    client: () => (runtimeClient ??= import('@platform/runtime').then((m) => m.createRuntimeClient({ url: config.runtimeUrl, secret: config.runtimeSecret }))),
-    async signingSecretOf(appId) {
-      const app = await findApp(db, appId);
-      if (app === undefined) throw new Error(`app ${appId} is gone`);
-      return deps.signingSecretsFor(app, clock.now())[0]!;
-    },
+    client: () => (runtimeClient ??= import('@platform/runtime').then((m) => m.createRuntimeClient({ url: config.runtimeUrl, secret: config.runtimeSecret, fetch: createRuntimeFetch() }))),
   });
   const router = createDeliveryRouter({ endpoint, relay, hosted });
   const health = createDeliveryHealth({ db, clock, logger, mail, publicUrl: config.publicUrl });

@@ -76,7 +76,7 @@ export function createRenderer(deps: { db: Db; clock: Clock; logger: Logger; eng
     const at = new Date(clock.now());
     const staleAfter = type.definition.staleAfter;
     await writeRender(db, row.id, row, {
-      tree: checked.tree, actions: checked.actions, hash: checked.hash, summary: checked.summary, at,
+      tree: checked.tree, actions: checked.actions, treeJson: checked.treeJson, actionsJson: checked.actionsJson, hash: checked.hash, summary: checked.summary, at,
       nextDueAt: staleAfter === undefined ? null : new Date(at.getTime() + staleAfter * 1000),
     });
   };

@@ -10,6 +10,9 @@ import type { ActionTable, InlineError, Json } from '../blocks/store.ts';
 export interface RenderedFields {
   tree: Json;
   actions: ActionTable;
+  /** `tree` and `actions` as JSON, as checked and hashed. */
+  treeJson: string;
+  actionsJson: string;
   hash: string;
   summary: string;
   at: Date;
@@ -26,7 +29,7 @@ export async function writeRender(db: Db, blockId: string, seen: { version: numb
          tree_hash = $5, summary = $6, rendered_at = $7, render_due_at = $8, updated_at = $7,
          error = case when error ->> 'memberId' is null then null else error end
       where id = $1 and version = $2 and revision = $9 and not final`,
-    [blockId, seen.version, JSON.stringify(r.tree), JSON.stringify(r.actions), r.hash, r.summary, r.at, r.nextDueAt, seen.revision]);
+    [blockId, seen.version, r.treeJson, r.actionsJson, r.hash, r.summary, r.at, r.nextDueAt, seen.revision]);
   return rowCount > 0;
 }
 

@@ -15,6 +15,9 @@ export interface CheckedTree {
   actions: Record<string, { name: string; args?: Record<string, unknown> }>;
   summary: string;
   hash: string;
+  /** `tree` and `actions` as JSON, as hashed (what a write stores, without serializing them again). */
+  treeJson: string;
+  actionsJson: string;
 }
 
 export type TreeCheck = CheckedTree | { ok: false; message: string; path: PathSegment[] };
@@ -28,13 +31,17 @@ export function checkTree(tree: unknown, actions: unknown): TreeCheck {
   const verdict = validateTree(tree, actions ?? {});
   if (!verdict.valid) return { ok: false, message: verdict.message, path: verdict.path };
   const root = tree as { attrs: { summary: string } };
-  const hash = createHash('sha256').update(JSON.stringify(tree)).update('\n').update(JSON.stringify(actions ?? {})).digest('base64url');
+  const treeJson = JSON.stringify(tree);
+  const actionsJson = JSON.stringify(actions ?? {});
+  const hash = createHash('sha256').update(treeJson).update('\n').update(actionsJson).digest('base64url');
   return {
     ok: true,
     tree: tree as Record<string, unknown>,
     actions: (actions ?? {}) as CheckedTree['actions'],
     summary: root.attrs.summary,
     hash,
+    treeJson,
+    actionsJson,
   };
 }
 

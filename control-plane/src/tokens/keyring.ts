@@ -14,6 +14,7 @@
  * and reloads them when rotation looks due or when a token names a key it has not seen (at most
  * once per `RELOAD_COOLDOWN_MS`, so forged key ids cannot drive database load).
  */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Clock } from '../clock.ts';
 import type { Secrets } from '../crypto/secrets.ts';
@@ -45,12 +46,15 @@ interface LoadedKey {
   verifyUntil: number | null;
   sealedPrivate: string;
   publicKey?: Promise<CryptoKey>;
-  privateKey?: Promise<CryptoKey>;
+  privateKey?: KeyObject;
 }
 
 export interface KeyRing {
-  /** The key that signs now (rotating first when due). */
-  signingKey(): Promise<{ kid: string; key: CryptoKey }>;
+  /**
+   * The key that signs now (rotating first when due), as a `node:crypto` key: tokens are signed
+   * with `node:crypto` (tokens/service.ts), verified with jose.
+   */
+  signingKey(): Promise<{ kid: string; key: KeyObject }>;
   /** The public key for `kid` if it still verifies, else null. */
   verificationKey(kid: string): Promise<CryptoKey | null>;
   /** Every key that signs, will sign or still verifies. */
@@ -99,7 +103,7 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
       activatesAt: row.activates_at.getTime(),
       verifyUntil: row.verify_until?.getTime() ?? null,
       sealedPrivate: row.private_jwk_enc,
-      // Imported CryptoKeys survive reloads.
+      // Imported keys survive reloads.
       ...(old?.publicKey === undefined ? {} : { publicKey: old.publicKey }),
       ...(old?.privateKey === undefined ? {} : { privateKey: old.privateKey }),
     };
@@ -165,8 +169,8 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
       await fresh();
       const key = current(now());
       if (key === undefined) throw new Error('No active signing key after rotation');
-      key.privateKey ??= importJWK(JSON.parse(deps.secrets.open(key.sealedPrivate, sealContext(key.kid))) as JWK, ALG) as Promise<CryptoKey>;
-      return { kid: key.kid, key: await key.privateKey };
+      key.privateKey ??= createPrivateKey({ key: JSON.parse(deps.secrets.open(key.sealedPrivate, sealContext(key.kid))) as JWK & { kty: string }, format: 'jwk' });
+      return { kid: key.kid, key: key.privateKey };
     },
     async verificationKey(kid) {
       let key = keys.find((k) => k.kid === kid);

@@ -5,11 +5,16 @@
  * signature, the issuer and the kind's audience, expiry (against the injected clock), then the
  * claims' shape. Only a token whose signature verified can be "expired"; everything else is
  * "invalid", so a forged token learns nothing.
+ *
+ * Minting writes the compact JWS itself with `node:crypto` (tokens/jws.ts): a token is minted for
+ * every click and jose's WebCrypto path costs several times as much CPU. The result is an ordinary
+ * JWT, verified with jose like any other.
  */
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { fromPayload, toPayload, type ClaimsOf, type VerifiedToken } from './claims.ts';
+import { signEs256 } from './jws.ts';
 import { ALG, type KeyRing, type PublicJwk } from './keyring.ts';
 import { kindOfToken, MCP_CALL_TOKEN_TTL_MS, TOKEN_KINDS, type TokenKind } from './kinds.ts';
 
@@ -59,17 +64,11 @@ export interface TokenService {
 export function createTokenService(deps: { ring: KeyRing; clock: Clock; issuer: string }): TokenService {
   const sign = async (payload: Record<string, unknown>, audience: string, ttlMs: number): Promise<MintedToken> => {
     const { kid, key } = await deps.ring.signingKey();
-    const iat = Math.floor(deps.clock.now() / 1000);
-    const exp = Math.floor((deps.clock.now() + ttlMs) / 1000);
-    const jwt = await new SignJWT(payload)
-      .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
-      .setIssuer(deps.issuer)
-      .setAudience(audience)
-      .setIssuedAt(iat)
-      .setExpirationTime(exp)
-      .setJti(randomBytes(12).toString('base64url'))
-      .sign(key);
-    return { token: jwt, expiresAt: exp * 1000 };
+    const now = deps.clock.now();
+    const iat = Math.floor(now / 1000);
+    const exp = Math.floor((now + ttlMs) / 1000);
+    const token = signEs256({ alg: ALG, kid, typ: 'JWT' }, { ...payload, iss: deps.issuer, aud: audience, iat, exp, jti: randomBytes(12).toString('base64url') }, key);
+    return { token, expiresAt: exp * 1000 };
   };
 
   return {

@@ -169,6 +169,27 @@ describe('choice groups and viewer inputs', () => {
     expect((await view(w.member.client, id)).inputs.secret.mine).toEqual(['yes']);
   });
 
+  it('a click delivers the tallies and answers them as the clicker sees them (the counts come with the block\'s row)', async () => {
+    const { id } = await w.insert();
+    const seen = await view(w.ws.client, id);
+    await w.ws.client.post(`/blocks/${id}/change`, { revision: seen.revision, name: 'lunch', value: 'pizza' });
+    await w.member.client.post(`/blocks/${id}/change`, { revision: seen.revision, name: 'lunch', value: 'salad' });
+    await w.member.client.post(`/blocks/${id}/change`, { revision: seen.revision, name: 'secret', value: 'no' });
+    const clicked = await click(w.member.client, id, 'Add one');
+    expect(clicked.outcome).toBe('applied');
+    const delivery = w.board.of('block.action').at(-1)!;
+    expect(delivery.data).toMatchObject({ action: { name: 'inc' }, tallies: { lunch: { pizza: 1, sushi: 0, salad: 1 }, secret: { yes: 0, no: 1 } } });
+    const { lunch, secret } = clicked.block.inputs;
+    expect(lunch).toMatchObject({ mine: ['salad'], tallies: { pizza: 1, sushi: 0, salad: 1 } });
+    expect(lunch.voters).toEqual({ pizza: [{ memberId: w.ws.owner.id, name: 'Olive Owner' }], sushi: [], salad: [{ memberId: w.member.id, name: 'Mia Member' }] });
+    expect(secret).toEqual({ values: ['yes', 'no'], multiple: false, anonymous: true, mine: ['no'], tallies: { yes: 0, no: 1 } });
+    // The owner's own view: their pick, the same tallies, and still no name behind the secret ballot.
+    const owners = await click(w.ws.client, id, 'Add one');
+    expect(owners.block.inputs.lunch.mine).toEqual(['pizza']);
+    expect(owners.block.inputs.secret).toEqual({ values: ['yes', 'no'], multiple: false, anonymous: true, mine: [], tallies: { yes: 0, no: 1 } });
+    expect(JSON.stringify(owners.block.inputs.secret)).not.toContain(w.member.id);
+  });
+
   it('refuses values the field does not offer, and fields without a change handler', async () => {
     const { id } = await w.insert();
     const seen = await view(w.ws.client, id);

@@ -1,0 +1,74 @@
+/**
+ * What the runtime target sends a runtime node for a hosted delivery (deliveries/runtime-target.ts):
+ * the version's bundle, target and outbound hosts (read once per version: version rows never
+ * change; a version not found yet is read again), the environment of every delivery, the newest
+ * signing secret the delivery carries, and the envelope as given.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Db } from '@platform/control-plane';
+import { createRuntimeTarget } from '../../../control-plane/src/deliveries/runtime-target.ts';
+import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/target.ts';
+import type { RuntimeDeliveryRequest } from '@platform/runtime';
+
+function world() {
+  const versions = new Map<string, Record<string, unknown>>();
+  let reads = 0;
+  const db = {
+    async query(sql: string, params?: unknown[]) {
+      if (!sql.includes('from app_versions')) throw new Error(`unexpected SQL: ${sql}`);
+      reads++;
+      const row = versions.get(`${params![0]}@${params![1]}`);
+      return { rows: row === undefined ? [] : [row], rowCount: row === undefined ? 0 : 1 };
+    },
+  } as unknown as Db;
+  const sent: RuntimeDeliveryRequest[] = [];
+  let env: Record<string, string> = { A: '1' };
+  const target = createRuntimeTarget({
+    db, baseUrl: 'https://platform.test',
+    environmentFor: async () => ({ env, secretEnvKeys: [] }),
+    client: async () => ({
+      async deliver(request) {
+        sent.push(request);
+        return { outcome: 'ok', status: 200, headers: new Headers(), body: new TextEncoder().encode('{}'), requestId: null, cpuMs: 1, error: null, text: () => '{}' };
+      },
+    }),
+  });
+  const add = (version: number, sha: string, hosts: string[]) => versions.set(`app_1@${version}`, {
+    app_id: 'app_1', version, target: 'production', manifest: { egressHosts: hosts }, bundle_sha256: sha,
+  });
+  const delivery = (version: number): OutgoingDelivery => ({
+    id: `dlv_${version}`, deliveryClass: 'interactive', type: 'block.action',
+    app: { id: 'app_1', slug: 'a', version, hosting: 'platform', endpointUrl: null }, install: { id: 'ins_1', kind: 'workspace' },
+    body: JSON.stringify({ id: `dlv_${version}` }), envelope: { id: `dlv_${version}`, object: true }, headers: {},
+    secrets: ['whsec_new', 'whsec_old'], timeoutMs: 5_000, maxResponseBytes: 1024,
+  });
+  return { target, add, delivery, sent, reads: () => reads, setEnv: (next: Record<string, string>) => (env = next) };
+}
+
+describe('runtime target', () => {
+  it('reads a version once, the environment every time, and sends the newest secret and the envelope object', async () => {
+    const w = world();
+    w.add(1, 'a'.repeat(64), ['api.example.com']);
+    expect((await w.target.send(w.delivery(1))).ok).toBe(true);
+    w.setEnv({ A: '2' });
+    expect((await w.target.send(w.delivery(1))).ok).toBe(true);
+    expect(w.reads()).toBe(1);
+    expect(w.sent.map((r) => r.env)).toEqual([{ A: '1' }, { A: '2' }]);
+    expect(w.sent[0]).toMatchObject({
+      bundle: { sha256: 'a'.repeat(64) }, target: 'production', egressHosts: ['api.example.com'], signingSecret: 'whsec_new',
+      envelope: { id: 'dlv_1', object: true }, kind: 'interactive', baseUrl: 'https://platform.test',
+    });
+  });
+
+  it('reads each version for itself, and again a version it did not find', async () => {
+    const w = world();
+    w.add(1, 'a'.repeat(64), []);
+    expect(await w.target.send(w.delivery(2))).toMatchObject({ ok: false, failure: 'unavailable' });
+    w.add(2, 'b'.repeat(64), []);
+    await w.target.send(w.delivery(2));
+    await w.target.send(w.delivery(1));
+    await w.target.send(w.delivery(2));
+    expect(w.reads()).toBe(3);
+    expect(w.sent.map((r) => r.bundle.sha256)).toEqual(['b'.repeat(64), 'a'.repeat(64), 'b'.repeat(64)]);
+  });
+});
