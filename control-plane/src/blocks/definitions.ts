@@ -8,6 +8,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { ActionDefinition, BlockDefinition, Manifest } from '@platform/sandbox-lib';
 import type { Db } from '../db/db.ts';
 import { findVersion } from '../versions/store.ts';
+import { createVersionCache } from '../versions/version-cache.ts';
 import type { VersionValidators } from '../versions/validators.ts';
 
 export interface BlockType {
@@ -32,9 +33,6 @@ export function createBlockDefinitions(deps: {
   schemaValidators(appId: string, version: number): Promise<VersionValidators>;
   max?: number;
 }): BlockDefinitions {
-  const max = deps.max ?? 256;
-  const cache = new Map<string, Promise<Map<string, BlockType>>>();
-
   const load = async (appId: string, version: number): Promise<Map<string, BlockType>> => {
     const row = await findVersion(deps.db, appId, version);
     if (row === undefined) return new Map();
@@ -48,23 +46,11 @@ export function createBlockDefinitions(deps: {
     }]));
   };
 
-  const types = (appId: string, version: number): Promise<Map<string, BlockType>> => {
-    const key = `${appId}@${version}`;
-    let hit = cache.get(key);
-    if (hit === undefined) {
-      hit = load(appId, version);
-      hit.catch(() => cache.delete(key));
-    } else {
-      cache.delete(key);
-    }
-    cache.set(key, hit);
-    while (cache.size > max) cache.delete(cache.keys().next().value!);
-    return hit;
-  };
+  const types = createVersionCache(load, deps.max);
 
   return {
     async blockType(appId, version, type) {
-      return (await types(appId, version)).get(type);
+      return (await types.get(appId, version)).get(type);
     },
   };
 }

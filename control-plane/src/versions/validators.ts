@@ -15,6 +15,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { PlatformError, type Manifest } from '@platform/sandbox-lib';
 import type { Db } from '../db/db.ts';
 import { findVersion } from './store.ts';
+import { createVersionCache } from './version-cache.ts';
 import { safeRegExp, UnsupportedPatternError } from './safe-regexp.ts';
 import { findPatternPath } from './pattern-path.ts';
 
@@ -114,40 +115,20 @@ export interface SchemaValidatorCache {
 
 /** At most `max` versions are kept compiled; the least recently used is dropped first. */
 export function createSchemaValidatorCache(deps: { db: Db; max?: number }): SchemaValidatorCache {
-  const max = deps.max ?? 256;
-  const cache = new Map<string, Promise<VersionValidators>>();
-  const touch = (key: string, value: Promise<VersionValidators>) => {
-    cache.delete(key);
-    cache.set(key, value);
-    while (cache.size > max) cache.delete(cache.keys().next().value!);
-  };
+  const cache = createVersionCache(async (appId, version) => {
+    const row = await findVersion(deps.db, appId, version);
+    if (row === undefined) throw new PlatformError('PlatformApiNotFoundError', `App ${appId} has no version ${version}`);
+    try {
+      return compileVersionValidators(row.manifest);
+    } catch (err) {
+      // Only a version accepted before a rule tightened gets here (a pattern RE2 cannot run):
+      // its requests answer the same 422 a new version with that schema gets, not a 500.
+      if (err instanceof SchemaCompileError) throw schemaCompileToPlatformError(err);
+      throw err;
+    }
+  }, deps.max);
   return {
-    schemaValidators(appId, version) {
-      const key = `${appId}@${version}`;
-      const hit = cache.get(key);
-      if (hit !== undefined) {
-        touch(key, hit);
-        return hit;
-      }
-      const loading = (async () => {
-        const row = await findVersion(deps.db, appId, version);
-        if (row === undefined) throw new PlatformError('PlatformApiNotFoundError', `App ${appId} has no version ${version}`);
-        try {
-          return compileVersionValidators(row.manifest);
-        } catch (err) {
-          // Only a version accepted before a rule tightened gets here (a pattern RE2 cannot run):
-          // its requests answer the same 422 a new version with that schema gets, not a 500.
-          if (err instanceof SchemaCompileError) throw schemaCompileToPlatformError(err);
-          throw err;
-        }
-      })();
-      // A failed load is not cached: the next call tries again.
-      loading.catch(() => cache.delete(key));
-      touch(key, loading);
-      return loading;
-    },
-    remember(appId, version, validators) {
-      touch(`${appId}@${version}`, Promise.resolve(validators));
-    },
+    schemaValidators: (appId, version) => cache.get(appId, version),
+    remember: (appId, version, validators) => cache.set(appId, version, validators),
   };
 }
