@@ -35,6 +35,9 @@ import { createInternalRouter, INTERNAL_BASE } from './internal/routes.ts';
 import { createEventProducer } from './events/index.ts';
 import { createLifecycle, type Lifecycle, type LifecycleOptions } from './outbox/lifecycle.ts';
 import { createBlocksFeature, type BlocksFeature } from './blocks/feature.ts';
+import { registerNotificationClientRoutes } from './notifications/member-routes.ts';
+import { registerMemoryClientRoutes } from './memories/member-routes.ts';
+import { registerSearchClientRoutes } from './search/client-routes.ts';
 
 export interface ControlPlaneDeps {
   config: Config;
@@ -101,8 +104,11 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     signingSecretsFor: apps.signingSecretsFor, installConfigFor: apps.installConfigFor, schemaValidators: apps.schemaValidators,
   });
   const clientApi = createClientApi({ config: deps.config, services, credentials: { tokens, ciIdentities }, apps, lifecycle, blocks });
+  registerNotificationClientRoutes(clientApi, deps);
+  registerMemoryClientRoutes(clientApi, deps);
+  registerSearchClientRoutes(clientApi, deps);
   const v0Api = createV0Api({ resolver });
-  registerV0Routes(v0Api, { ...deps, secrets, services, tokens, ciIdentities, apps, blocks });
+  registerV0Routes(v0Api, { ...deps, secrets, services, tokens, ciIdentities, apps, blocks, events });
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger: deps.logger, clock: deps.clock }));
   app.use('*', metrics.middleware);

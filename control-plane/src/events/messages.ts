@@ -23,7 +23,7 @@ import { conversationHasOtherPosts, firstPostOf } from './store.ts';
 import { messageSubject, referenceSubject, type MessageFacts, type ReferenceMatch } from './subjects.ts';
 
 /** Each (kind, link) of the message matching one of the recipient's patterns, first pattern wins. */
-function referenceMatches(recipient: Recipient, urls: readonly string[]): ReferenceMatch[] {
+export function referenceMatches(recipient: Recipient, urls: readonly string[]): ReferenceMatch[] {
   const out: ReferenceMatch[] = [];
   for (const { kind, patterns } of recipient.referenceKinds()) {
     for (const url of urls) {

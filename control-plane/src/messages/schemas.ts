@@ -54,8 +54,11 @@ export const DirectMessageBody = withBody({ to: Id.describe('The member the mess
 export const FileMessageBody = z.strictObject({ conversationId: Id });
 
 const MemberAuthor = z.object({ kind: z.literal('member'), memberId: Id.nullable(), name: z.string().nullable() });
-/** A message an app posted (a block inserted through the app API): `memberId` stays, null, for clients reading only it. */
-const AppAuthor = z.object({ kind: z.literal('app'), memberId: z.null(), appId: Id.nullable().describe('null once the app is deleted'), name: z.string().nullable() });
+/** A message an app posted (a block inserted through the app API, a reply or stream event): `memberId` stays, null, for clients reading only it. */
+const AppAuthor = z.object({
+  kind: z.literal('app'), memberId: z.null(), appId: Id.nullable().describe('null once the app is deleted'), name: z.string().nullable(),
+  avatarUrl: z.string().optional().describe('A stream event\'s persona avatar (`https://`), shown instead of the app\'s icon; absent: the app\'s icon'),
+});
 export const MessageAuthor = z.discriminatedUnion('kind', [MemberAuthor, AppAuthor]).meta({ id: 'MessageAuthor' });
 
 export const Message = z

@@ -34,9 +34,14 @@ export function messageView(row: store.MessageViewRow, viewerId: string): Messag
     conversationId: row.conversation_id,
     replyTo: row.reply_to,
     recipientId: other,
-    // A member who inserted a block is its message's author; only app API inserts are the app's.
-    author: row.author_member_id === null && row.block_id !== null
-      ? { kind: 'app', memberId: null, appId: row.author_app_id, name: row.author_app_name }
+    // A member who inserted a block is its message's author; only app API inserts and app posts are
+    // the app's. A stream event's persona overrides the app's name and icon for that message.
+    author: row.author_member_id === null && (row.block_id !== null || row.app_author !== null)
+      ? {
+        kind: 'app', memberId: null, appId: row.author_app_id,
+        name: row.app_author?.persona?.name ?? row.author_app_name ?? row.app_author?.name ?? null,
+        ...(row.app_author?.persona?.avatarUrl === undefined ? {} : { avatarUrl: row.app_author.persona.avatarUrl }),
+      }
       : { kind: 'member', memberId: row.author_member_id, name: row.author_name },
     content: (row.content ?? null) as Document | null,
     markdown: row.markdown,

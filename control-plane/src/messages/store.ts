@@ -25,13 +25,15 @@ export interface MessageViewRow extends MessageRow {
   block_id: string | null;
   author_app_id: string | null;
   author_app_name: string | null;
+  /** Messages an app posted through `/v0/replies` or `/v0/streams/events` (app-messages/store.ts, migration 012). */
+  app_author: { name: string; persona: { name?: string; avatarUrl?: string } | null } | null;
   dm_low: string | null;
   dm_high: string | null;
 }
 
 const SELECT = `select m.id, m.workspace_id, m.circle_id, m.conversation_id, m.direct_chat_id, m.reply_to, m.author_member_id,
   m.content, m.markdown, m.created_at, m.filed_at, a.name as author_name, d.member_low as dm_low, d.member_high as dm_high,
-  m.block_id, m.author_app_id, ap.name as author_app_name
+  m.block_id, m.author_app_id, ap.name as author_app_name, m.app_author
   from messages m left join members a on a.id = m.author_member_id left join direct_chats d on d.id = m.direct_chat_id
   left join apps ap on ap.id = m.author_app_id`;
 

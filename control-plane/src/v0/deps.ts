@@ -14,6 +14,7 @@ import type { TokenService } from '../tokens/service.ts';
 import type { CiIdentitiesService } from '../ci-identities/service.ts';
 import type { AppFeatures } from '../apps/features.ts';
 import type { BlocksFeature } from '../blocks/feature.ts';
+import type { EventProducer } from '../events/index.ts';
 
 export interface V0Deps {
   config: Config;
@@ -29,4 +30,6 @@ export interface V0Deps {
   apps: AppFeatures;
   /** The blocks API and the interactive delivery engine (blocks/feature.ts). */
   blocks: BlocksFeature;
+  /** Lifecycle events recorded in the transaction of their cause; `committed()` wakes the delivery loops. */
+  events: EventProducer;
 }

@@ -12,6 +12,11 @@ import { registerDevAppRoutes } from '../dev-apps/routes.ts';
 import { registerVersionRoutes } from '../versions/routes.ts';
 import { registerEnvVarRoutes } from '../env-vars/routes.ts';
 import { registerBlockRoutes } from '../blocks/routes.ts';
+import { registerNotificationRoutes } from '../notifications/routes.ts';
+import { registerMemoryRoutes } from '../memories/routes.ts';
+import { registerAppMessageRoutes } from '../app-messages/routes.ts';
+import { createAppMessagesService } from '../app-messages/service.ts';
+import { registerSearchRoutes } from '../search/routes.ts';
 
 export function registerV0Routes(api: V0Api, deps: V0Deps): void {
   registerCredentialRoutes(api, deps);
@@ -21,4 +26,8 @@ export function registerV0Routes(api: V0Api, deps: V0Deps): void {
   registerVersionRoutes(api, deps.apps.versions);
   registerEnvVarRoutes(api, deps.apps.envVars);
   registerBlockRoutes(api, deps.blocks.blocks);
+  registerNotificationRoutes(api, deps);
+  registerMemoryRoutes(api, deps);
+  registerAppMessageRoutes(api, createAppMessagesService({ ...deps, publicUrl: deps.config.publicUrl }));
+  registerSearchRoutes(api, deps);
 }

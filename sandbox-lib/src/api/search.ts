@@ -4,6 +4,7 @@
  * the object, like the PUT).
  */
 import { z } from 'zod';
+import { utf8Length } from '../json-schema/json-size.ts';
 import { LIMITS } from '../limits/index.ts';
 import { ReferenceKindSchema } from '../manifest/schemas.ts';
 import { HttpsUrlSchema, IdSchema, TimestampSchema, text } from './primitives.ts';
@@ -15,7 +16,11 @@ const visibility = (object: typeof z.strictObject | typeof z.looseObject) => z.u
   object({ circleIds: z.array(IdSchema).min(E.searchCircleIdsMin).max(E.searchCircleIdsMax) }),
 ]);
 
-const ExternalIdSchema = z.string().min(1).max(E.searchExternalIdMax);
+// Characters as people see them (the spec's "1 to 200 characters"), and at most 4 bytes each on
+// average: the id is part of the stored object's key, whose index takes only so many bytes.
+const EXTERNAL_ID_BYTES = E.searchExternalIdMax * 4;
+const ExternalIdSchema = text(E.searchExternalIdMax, 1)
+  .refine((value) => utf8Length(value) <= EXTERNAL_ID_BYTES, `Keep this to ${EXTERNAL_ID_BYTES} bytes or fewer`);
 
 export const SearchObjectPutRequestSchema = z.strictObject({
   kind: ReferenceKindSchema,
