@@ -38,6 +38,7 @@ import { createBlocksFeature, type BlocksFeature } from './blocks/feature.ts';
 import { registerNotificationClientRoutes } from './notifications/member-routes.ts';
 import { registerMemoryClientRoutes } from './memories/member-routes.ts';
 import { registerSearchClientRoutes } from './search/client-routes.ts';
+import { registerStreamClientRoutes } from './app-messages/member-routes.ts';
 
 export interface ControlPlaneDeps {
   config: Config;
@@ -107,6 +108,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   registerNotificationClientRoutes(clientApi, deps);
   registerMemoryClientRoutes(clientApi, deps);
   registerSearchClientRoutes(clientApi, deps);
+  registerStreamClientRoutes(clientApi, deps);
   const v0Api = createV0Api({ resolver });
   registerV0Routes(v0Api, { ...deps, secrets, services, tokens, ciIdentities, apps, blocks, events });
   const app = new Hono<AppEnv>();

@@ -125,3 +125,44 @@ export async function saveIdempotentAnswer(tx: Db, input: { installId: string; k
   await tx.query('delete from app_idempotency_keys where install_id = $1 and created_at <= $2', [input.installId, input.since]);
   return true;
 }
+
+/** A stream as members see it in a circle (the member side: list, revoke). */
+export interface StreamListRow {
+  id: string;
+  circle_id: string;
+  app_id: string;
+  name: string;
+  icon: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+  revoked_by: string | null;
+}
+
+const STREAM_LIST_COLUMNS = 's.id, s.circle_id, s.app_id, s.name, s.icon, s.created_at, s.revoked_at, s.revoked_by';
+
+/** The streams of a circle the member sees (public, or they belong to it); undefined when the circle is not visible. */
+export async function listCircleStreams(db: Db, workspaceId: string, circleId: string, memberId: string): Promise<StreamListRow[] | undefined> {
+  const { rows: circles } = await db.query<{ id: string }>(
+    `select c.id from circles c where c.id = $1 and c.workspace_id = $2
+       and (c.visibility = 'public' or exists (select 1 from circle_members cm where cm.circle_id = c.id and cm.member_id = $3))`,
+    [circleId, workspaceId, memberId]);
+  if (circles.length === 0) return undefined;
+  const { rows } = await db.query<StreamListRow>(
+    `select ${STREAM_LIST_COLUMNS} from app_streams s where s.circle_id = $1 order by s.created_at, s.id`, [circleId]);
+  return rows;
+}
+
+/** A stream of the workspace whose circle the member sees. */
+export async function findVisibleStream(db: Db, workspaceId: string, streamId: string, memberId: string): Promise<StreamListRow | undefined> {
+  const { rows } = await db.query<StreamListRow>(
+    `select ${STREAM_LIST_COLUMNS} from app_streams s join circles c on c.id = s.circle_id
+      where s.id = $1 and s.workspace_id = $2
+        and (c.visibility = 'public' or exists (select 1 from circle_members cm where cm.circle_id = c.id and cm.member_id = $3))`,
+    [streamId, workspaceId, memberId]);
+  return rows[0];
+}
+
+/** Revokes a stream once: a second revocation keeps the first one's time and member. */
+export async function revokeStream(db: Db, streamId: string, memberId: string, at: Date): Promise<void> {
+  await db.query('update app_streams set revoked_at = $3, revoked_by = $2 where id = $1 and revoked_at is null', [streamId, memberId, at]);
+}
