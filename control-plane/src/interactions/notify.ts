@@ -4,8 +4,9 @@
  * the install's `notifications:write`, and shares the notifications endpoint's limit of 60 a
  * minute per app (the same rate-limit key, `notifications:{appId}`; each notification counts).
  * The action's other effects stand whatever happens here: without the scope no notification is
- * sent, over the limit the rest are dropped, and a member outside the workspace is skipped. What
- * was dropped and why is logged for the developer.
+ * sent, over the limit the rest are dropped, and a member the install may not notify is skipped
+ * (the endpoint's recipient rule, notifications/recipients.ts: a member of the workspace, and for a
+ * development install only its developer). What was dropped and why is logged for the developer.
  */
 import type { Db } from '../db/db.ts';
 import type { Kv } from '../kv/kv.ts';
@@ -13,11 +14,13 @@ import type { Logger } from '../log/logger.ts';
 import { rateLimit, RateLimitExceededError } from '../rate-limit/rate-limit.ts';
 import { LIMITS } from '@platform/sandbox-lib';
 import { newNotificationId } from '../blocks/ids.ts';
+import { mayNotify } from '../notifications/recipients.ts';
 
 export interface NotifySource {
   workspaceId: string;
   appId: string;
   installId: string;
+  installKind: 'workspace' | 'dev';
   blockId: string;
   scopes: readonly string[];
 }
@@ -47,8 +50,12 @@ export async function sendNotifications(
     return { sent: 0, dropped: items.length, reason: 'scope' };
   }
   const ids = [...new Set(items.map((i) => i.memberId))];
-  const { rows } = await deps.db.query<{ id: string }>('select id from members where workspace_id = $1 and id = any($2::text[])', [source.workspaceId, ids]);
-  const members = new Set(rows.map((r) => r.id));
+  const { rows } = await deps.db.query<{ id: string; owner_member_id: string }>(
+    'select m.id, a.owner_member_id from members m join apps a on a.id = $3 where m.workspace_id = $1 and m.id = any($2::text[])',
+    [source.workspaceId, ids, source.appId]);
+  const members = new Set(rows.filter((r) => mayNotify({
+    installKind: source.installKind, installWorkspaceId: source.workspaceId, memberWorkspaceId: source.workspaceId, memberId: r.id, developerId: r.owner_member_id,
+  })).map((r) => r.id));
   const wanted = items.filter((i) => members.has(i.memberId));
   const allowed: typeof wanted = [];
   let limited = false;

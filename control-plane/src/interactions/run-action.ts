@@ -125,7 +125,7 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     }
     if (written !== undefined && p.notify.length > 0) {
       await sendNotifications({ db: deps.db, kv: deps.kv, logger: deps.logger, now: at },
-        { workspaceId: row.workspace_id, appId: row.app_id, installId: row.install_id, blockId: row.id, scopes: row.t_scopes }, p.notify);
+        { workspaceId: row.workspace_id, appId: row.app_id, installId: row.install_id, installKind: row.t_install_kind, blockId: row.id, scopes: row.t_scopes }, p.notify);
     }
     if (written !== undefined && p.revalidate && !written.final) deps.renderer.schedule(row.id, { force: true });
   }

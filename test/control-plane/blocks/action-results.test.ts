@@ -4,6 +4,8 @@
  * the authoring API), and applies its answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../control-plane/src/log/logger.ts';
+import { sendNotifications } from '../../../control-plane/src/interactions/notify.ts';
 import { click, refOf, startBoardWorld, view, type BoardWorld } from './setup.ts';
 
 let w: BoardWorld;
@@ -152,6 +154,25 @@ describe('notify', () => {
       expect(await notificationsOf(w.member.id)).toEqual([]);
     } finally {
       await w.stack.db.query(`update installs set approved_scopes = approved_scopes || '["notifications:write"]'::jsonb where id = $1`, [w.installId]);
+    }
+  });
+
+  it('a development install notifies only its developer, as the notifications endpoint does', async () => {
+    // Called directly: a development install's clicks travel through the development relay, which
+    // this world does not run; the recipient rule is the part under test.
+    const { id } = await w.insert();
+    const source = { workspaceId: w.ws.workspace.id, appId: w.appId, installId: w.installId, blockId: id, scopes: ['notifications:write'] };
+    const deps = { db: w.stack.db, kv: w.stack.kv, logger: createLogger(w.stack.config), now: new Date(w.stack.clock.now()) };
+    w.stack.clock.advance(120_000);
+    const items = [{ memberId: w.member.id, text: 'to the member' }, { memberId: w.ws.owner.id, text: 'to the developer' }];
+    try {
+      // The workspace owner created the app: they are its developer; the member is not.
+      expect(await sendNotifications(deps, { ...source, installKind: 'dev' }, items)).toEqual({ sent: 1, dropped: 1, reason: 'not-members' });
+      expect(await notificationsOf(w.member.id)).toEqual([]);
+      expect(await notificationsOf(w.ws.owner.id)).toEqual([{ text: 'to the developer', block_id: id, app_id: w.appId }]);
+      expect(await sendNotifications(deps, { ...source, installKind: 'workspace' }, items)).toEqual({ sent: 2, dropped: 0, reason: null });
+    } finally {
+      await w.stack.db.query('delete from notifications');
     }
   });
 
