@@ -34,11 +34,14 @@ import { createAppFeatures, type AppFeatureOptions, type AppFeatures } from './a
 import { createInternalRouter, INTERNAL_BASE } from './internal/routes.ts';
 import { createEventProducer } from './events/index.ts';
 import { createLifecycle, type Lifecycle, type LifecycleOptions } from './outbox/lifecycle.ts';
+import { registerInvocationClientRoutes } from './invocations/member-routes.ts';
+import { createInvocations } from './invocations/feature.ts';
 import { createBlocksFeature, type BlocksFeature } from './blocks/feature.ts';
 import { registerNotificationClientRoutes } from './notifications/member-routes.ts';
 import { registerMemoryClientRoutes } from './memories/member-routes.ts';
 import { registerSearchClientRoutes } from './search/client-routes.ts';
 import { registerStreamClientRoutes } from './app-messages/member-routes.ts';
+import { registerReferenceClientRoutes } from './references/client-routes.ts';
 
 export interface ControlPlaneDeps {
   config: Config;
@@ -108,7 +111,9 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   registerNotificationClientRoutes(clientApi, deps);
   registerMemoryClientRoutes(clientApi, deps);
   registerSearchClientRoutes(clientApi, deps);
+  registerReferenceClientRoutes(clientApi, { ...deps, services, engine: blocks.engine });
   registerStreamClientRoutes(clientApi, deps);
+  registerInvocationClientRoutes(clientApi, createInvocations({ ...deps, tokens, events, blocks, apps }));
   const v0Api = createV0Api({ resolver });
   registerV0Routes(v0Api, { ...deps, secrets, services, tokens, ciIdentities, apps, blocks, events });
   const app = new Hono<AppEnv>();

@@ -17,6 +17,8 @@ import { registerMemoryRoutes } from '../memories/routes.ts';
 import { registerAppMessageRoutes } from '../app-messages/routes.ts';
 import { createAppMessagesService } from '../app-messages/service.ts';
 import { registerSearchRoutes } from '../search/routes.ts';
+import { registerReferenceRoutes } from '../references/routes.ts';
+import { registerInvocationRoutes } from '../invocations/routes.ts';
 
 export function registerV0Routes(api: V0Api, deps: V0Deps): void {
   registerCredentialRoutes(api, deps);
@@ -30,4 +32,6 @@ export function registerV0Routes(api: V0Api, deps: V0Deps): void {
   registerMemoryRoutes(api, deps);
   registerAppMessageRoutes(api, createAppMessagesService({ ...deps, publicUrl: deps.config.publicUrl }));
   registerSearchRoutes(api, deps);
+  registerReferenceRoutes(api, deps);
+  registerInvocationRoutes(api, deps);
 }

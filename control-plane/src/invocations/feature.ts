@@ -1,0 +1,30 @@
+/**
+ * @module invocations/feature
+ * Wires the invocations service from what app.ts and `/v0` already hold: the blocks feature's
+ * engine (deliveries, records) and its insert path's pieces. Holds no logic.
+ */
+import type { BlocksFeature } from '../blocks/feature.ts';
+import { createBlockDefinitions } from '../blocks/definitions.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/db.ts';
+import type { EventProducer } from '../events/index.ts';
+import { createReachGuard } from '../guards/index.ts';
+import type { TokenService } from '../tokens/service.ts';
+import type { VersionValidators } from '../versions/validators.ts';
+import { createInvocationsService, type InvocationsService } from './service.ts';
+
+export interface InvocationsFeatureDeps {
+  db: Db;
+  clock: Clock;
+  tokens: TokenService;
+  events: EventProducer;
+  blocks: Pick<BlocksFeature, 'engine'>;
+  apps: { schemaValidators(appId: string, version: number): Promise<VersionValidators> };
+}
+
+export function createInvocations(deps: InvocationsFeatureDeps): InvocationsService {
+  return createInvocationsService({
+    db: deps.db, clock: deps.clock, tokens: deps.tokens, events: deps.events, engine: deps.blocks.engine,
+    definitions: createBlockDefinitions({ db: deps.db, schemaValidators: deps.apps.schemaValidators }), reach: createReachGuard({ db: deps.db }),
+  });
+}

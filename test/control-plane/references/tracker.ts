@@ -1,0 +1,122 @@
+// The "Tracker" fixture app for the references suites, written with the authoring API and served
+// over HTTP with `serve` from `@platform/sandbox-lib/node`. Its `issue` links
+// (`https://tracker.example.com/:org/issues/:id`) resolve by id, whatever the org, so two links
+// can name one object: a numeric id is granted (its title counts the resolves of that id), `block`
+// is granted with a block, `secret`/`login`/`gone` are denied, `later` is unavailable, `boom`
+// throws. `mode` makes the server answer whole deliveries the way a broken app would. Every
+// delivery is logged for tests to read.
+import { defineApp, defineReference, ui, type App } from '@platform/sandbox-lib';
+import { serve, type Served } from '@platform/sandbox-lib/node';
+
+export type TrackerMode = 'normal' | 'garbage' | 'hang' | 'wrong-count' | 'bad-tree' | 'status-500';
+
+export interface TrackerServer {
+  url: string;
+  endpoint: string;
+  app: App;
+  /** `reference.resolve` deliveries received, oldest first: their `data` and `actor`. */
+  resolves: Array<{ data: any; actor: any }>;
+  mode: TrackerMode;
+  configure(env: { signingSecret: string; apiUrl: string }): void;
+  close(): Promise<void>;
+}
+
+const HANG_MS = 6_000;
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+function trackerApp(endpoint: string, now: () => number): App {
+  const resolvesOf = new Map<string, number>();
+  const issue = defineReference({
+    kind: 'issue', title: 'Issue', hasBlock: true,
+    patterns: { issue: 'https://tracker.example.com/:org/issues/:id' },
+    resolve: ({ params }) => {
+      const id = params.id!;
+      if (id === 'secret') return { access: 'forbidden' as const };
+      if (id === 'login') return { access: 'unauthorized' as const };
+      if (id === 'gone') return { access: 'notFound' as const };
+      if (id === 'later') return { access: 'unavailable' as const };
+      if (id === 'boom') throw new Error('tracker is down');
+      const count = (resolvesOf.get(id) ?? 0) + 1;
+      resolvesOf.set(id, count);
+      if (id === 'block') {
+        return {
+          access: 'granted' as const, externalId: id, title: 'With block', summary: 'Has a block', visibility: 'public' as const,
+          block: ui.block({ summary: 'Issue card' }, [ui.header({ title: 'Issue card' }), ui.actions([])]),
+        };
+      }
+      return {
+        access: 'granted' as const, externalId: id, title: `Issue ${id} #${count}`, summary: `Open issue ${id}`, subtitle: 'acme/web',
+        status: { state: 'open', label: 'Open' }, updatedAt: '2026-01-01T00:00:00.000Z',
+      };
+    },
+  });
+  const project = defineReference({
+    kind: 'project', title: 'Project',
+    patterns: [{ id: 'project', pattern: 'https://tracker.example.com/projects/:id' }],
+    resolve: ({ params }) => ({ access: 'granted', externalId: `p-${params.id}`, title: `Project ${params.id}`, summary: 'A project', visibility: 'public' }),
+  });
+  return defineApp({
+    name: 'Tracker', slug: 'tracker', hosting: 'self', endpoint,
+    scopes: ['references:write'],
+    references: [issue, project],
+  }, { now, logger: quiet });
+}
+
+function rawAnswer(mode: TrackerMode, data: any, abort: AbortSignal): Response | Promise<Response> | null {
+  const items = (data?.items ?? []) as Array<{ url: string }>;
+  switch (mode) {
+    case 'normal': return null;
+    case 'garbage': return new Response('{"items": oops', { status: 200, headers: { 'content-type': 'application/json' } });
+    case 'status-500': return Response.json({ error: 'internal' }, { status: 500 });
+    case 'wrong-count': return Response.json({ items: items.slice(1).map((i) => ({ url: i.url, access: 'notFound' })) });
+    case 'bad-tree': return Response.json({
+      items: items.map((i) => ({
+        url: i.url, access: 'granted', visibility: 'public', externalId: 'bad', title: 'Bad', summary: 'Bad',
+        block: { tree: { type: 'uiBlock', attrs: { catalog: 1, summary: 'Broken' }, content: [] }, actions: {} },
+      })),
+    });
+    case 'hang':
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(Response.json({ items: [] })), HANG_MS);
+        abort.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve(Response.json({}));
+        });
+      });
+  }
+}
+
+export async function startTrackerServer(options: { now: () => number }): Promise<TrackerServer> {
+  const env: Record<string, string> = {};
+  const closing = new AbortController();
+  const defined: { app?: App } = {};
+  const server = { resolves: [] as TrackerServer['resolves'], mode: 'normal' as TrackerMode };
+  const served: Served = await serve({
+    async fetch(request, _env, ctx) {
+      if (request.method === 'POST' && request.headers.has('webhook-signature')) {
+        const envelope = JSON.parse(await request.clone().text()) as { type: string; actor?: unknown; data: any };
+        if (envelope.type === 'reference.resolve') {
+          server.resolves.push({ data: envelope.data, actor: envelope.actor });
+          const raw = rawAnswer(server.mode, envelope.data, closing.signal);
+          if (raw !== null) return raw;
+        }
+      }
+      return defined.app!.fetch(request, env, ctx);
+    },
+  }, { port: 0, env, logger: quiet });
+  const app = trackerApp(`${served.url}/platform`, options.now);
+  defined.app = app;
+  return Object.assign(server, {
+    url: served.url,
+    endpoint: `${served.url}/platform`,
+    app,
+    configure({ signingSecret, apiUrl }: { signingSecret: string; apiUrl: string }) {
+      env.PLATFORM_SIGNING_SECRET = signingSecret;
+      env.PLATFORM_API_URL = apiUrl;
+    },
+    async close() {
+      closing.abort();
+      await served.close();
+    },
+  });
+}
