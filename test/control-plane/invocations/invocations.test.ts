@@ -221,3 +221,10 @@ it('an invalid answer, a 2 MB answer and a bad deferral each show a failure card
     expect(res.body.invocation.error.message).toMatch(/answer/);
   }
 });
+
+it('an app that stays silent past the 30 s wait shows a failure card (real wait: the engine\'s limit is the spec\'s)', async () => {
+  const res = await run('raw-silent');
+  expect(res.status).toBe(200);
+  expect(res.body.invocation.status).toBe('failed');
+  expect(res.body.invocation.error.message).toBe("The app didn't answer in time. Try again.");
+}, 45_000);
