@@ -14,6 +14,7 @@ import type { InteractiveEngine } from '../engine/engine.ts';
 import type { Logger } from '../log/logger.ts';
 import { createMemberLinks } from './links.ts';
 import { createReferenceResolver } from './resolve.ts';
+import { registerReferenceSearchRoute } from './search.ts';
 import { LinkCard, LinkCards } from './view.ts';
 
 const L = LIMITS.references;
@@ -45,4 +46,6 @@ export function registerReferenceClientRoutes(api: ClientApi, deps: { db: Db; cl
     description: 'One entry per URL, in order: its card, or null when no app within reach claims it.',
     body: PreviewLinksRequest, maxBytes: 192 * 1024, response: z.object({ items: z.array(LinkCard.nullable()) }), errors: failures,
   }, async ({ auth, body }) => links.preview(auth, body));
+
+  registerReferenceSearchRoute(api, deps);
 }

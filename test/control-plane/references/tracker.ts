@@ -3,12 +3,14 @@
 // (`https://tracker.example.com/:org/issues/:id`) resolve by id, whatever the org, so two links
 // can name one object: a numeric id is granted (its title counts the resolves of that id), `block`
 // is granted with a block, `secret`/`login`/`gone` are denied, `later` is unavailable, `boom`
-// throws. `mode` makes the server answer whole deliveries the way a broken app would. Every
-// delivery is logged for tests to read.
+// throws. `issue` is searchable: query `boom` throws, `many` answers `limit` + 1 items (the
+// authoring API drops the extra one), others answer min(limit, 3) items echoing a short query in their titles.
+// `mode` makes the server answer whole deliveries the way a broken app would. Every delivery is
+// logged for tests to read.
 import { defineApp, defineReference, ui, type App } from '@platform/sandbox-lib';
 import { serve, type Served } from '@platform/sandbox-lib/node';
 
-export type TrackerMode = 'normal' | 'garbage' | 'hang' | 'wrong-count' | 'bad-tree' | 'status-500';
+export type TrackerMode = 'normal' | 'garbage' | 'hang' | 'wrong-count' | 'bad-tree' | 'status-500' | 'too-many' | 'http-url';
 
 export interface TrackerServer {
   url: string;
@@ -16,6 +18,8 @@ export interface TrackerServer {
   app: App;
   /** `reference.resolve` deliveries received, oldest first: their `data` and `actor`. */
   resolves: Array<{ data: any; actor: any }>;
+  /** `reference.search` deliveries received, oldest first: their `data` and `actor`. */
+  searches: Array<{ data: any; actor: any }>;
   mode: TrackerMode;
   configure(env: { signingSecret: string; apiUrl: string }): void;
   close(): Promise<void>;
@@ -49,6 +53,14 @@ function trackerApp(endpoint: string, now: () => number): App {
         status: { state: 'open', label: 'Open' }, updatedAt: '2026-01-01T00:00:00.000Z',
       };
     },
+    search: ({ query, limit }) => {
+      if (query === 'boom') throw new Error('tracker search is down');
+      const count = query === 'many' ? limit + 1 : Math.min(limit, 3);
+      return Array.from({ length: count }, (_, i) => ({
+        url: `https://tracker.example.com/acme/issues/${i + 1}`, title: query.length <= 40 ? `Issue ${i + 1}: ${query}` : `Issue ${i + 1}`,
+        ...(i === 0 ? { subtitle: 'acme/web', status: { state: 'open', label: 'Open' } } : {}),
+      }));
+    },
   });
   const project = defineReference({
     kind: 'project', title: 'Project',
@@ -75,6 +87,12 @@ function rawAnswer(mode: TrackerMode, data: any, abort: AbortSignal): Response |
         block: { tree: { type: 'uiBlock', attrs: { catalog: 1, summary: 'Broken' }, content: [] }, actions: {} },
       })),
     });
+    case 'too-many': {
+      // Search only: more items than asked for (or than any search may answer).
+      const n = Math.min(Number(data?.limit ?? 1) + 1, 51);
+      return Response.json({ items: Array.from({ length: n }, (_, i) => ({ url: `https://tracker.example.com/acme/issues/${i}`, title: `Issue ${i}` })) });
+    }
+    case 'http-url': return Response.json({ items: [{ url: 'http://tracker.example.com/acme/issues/1', title: 'Plain http' }] });
     case 'hang':
       return new Promise((resolve) => {
         const timer = setTimeout(() => resolve(Response.json({ items: [] })), HANG_MS);
@@ -90,13 +108,18 @@ export async function startTrackerServer(options: { now: () => number }): Promis
   const env: Record<string, string> = {};
   const closing = new AbortController();
   const defined: { app?: App } = {};
-  const server = { resolves: [] as TrackerServer['resolves'], mode: 'normal' as TrackerMode };
+  const server = { resolves: [] as TrackerServer['resolves'], searches: [] as TrackerServer['searches'], mode: 'normal' as TrackerMode };
   const served: Served = await serve({
     async fetch(request, _env, ctx) {
       if (request.method === 'POST' && request.headers.has('webhook-signature')) {
         const envelope = JSON.parse(await request.clone().text()) as { type: string; actor?: unknown; data: any };
         if (envelope.type === 'reference.resolve') {
           server.resolves.push({ data: envelope.data, actor: envelope.actor });
+          const raw = rawAnswer(server.mode, envelope.data, closing.signal);
+          if (raw !== null) return raw;
+        }
+        if (envelope.type === 'reference.search') {
+          server.searches.push({ data: envelope.data, actor: envelope.actor });
           const raw = rawAnswer(server.mode, envelope.data, closing.signal);
           if (raw !== null) return raw;
         }
