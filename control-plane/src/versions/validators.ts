@@ -18,6 +18,7 @@ import { findVersion } from './store.ts';
 import { createVersionCache } from './version-cache.ts';
 import { safeRegExp, UnsupportedPatternError } from './safe-regexp.ts';
 import { findPatternPath } from './pattern-path.ts';
+import { useLinearUniqueItems } from './unique-items.ts';
 
 export interface VersionValidators {
   /** Block type → its props validator. */
@@ -63,6 +64,7 @@ const URL_FORMAT = fullFormats.url as RegExp;
 export function compileVersionValidators(manifest: Pick<Manifest, 'blocks' | 'installConfig'>): VersionValidators {
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: true, unicodeRegExp: true, code: { regExp: safeRegExp } });
   addFormats(ajv);
+  useLinearUniqueItems(ajv);
   ajv.addFormat('url', (value: string) => value.length <= MAX_URL_FORMAT_LENGTH && URL_FORMAT.test(value));
   const compile = (schema: unknown, path: SchemaPath): ValidateFunction => {
     try {
