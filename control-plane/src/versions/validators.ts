@@ -62,7 +62,8 @@ const URL_FORMAT = fullFormats.url as RegExp;
  * (strict mode's "matches pattern" check).
  */
 export function compileVersionValidators(manifest: Pick<Manifest, 'blocks' | 'installConfig'>): VersionValidators {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: true, unicodeRegExp: true, code: { regExp: safeRegExp } });
+  // `logger: false`: ajv would print warnings about app schemas (unknown formats…) to the console.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: true, unicodeRegExp: true, code: { regExp: safeRegExp }, logger: false });
   addFormats(ajv);
   useLinearUniqueItems(ajv);
   ajv.addFormat('url', (value: string) => value.length <= MAX_URL_FORMAT_LENGTH && URL_FORMAT.test(value));
