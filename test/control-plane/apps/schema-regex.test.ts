@@ -134,7 +134,12 @@ describe('ordinary patterns validate as before', () => {
     fc.assert(fc.property(pattern, fc.array(value, { minLength: 1, maxLength: 10 }), (source, values) => {
       const v8 = new RegExp(source, 'u');
       const safe = compileSafeRegExp(source);
-      for (const v of values) expect(safe.test(v), `${source} on ${JSON.stringify(v)}`).toBe(v8.test(v));
+      for (const v of values) {
+        // V8 tries `\B` between the two halves of an astral character even with the u flag (/\B/u
+        // matches "a😀a"); ECMA-262 advances by code point there, as RE2 does. Not compared.
+        if (source.includes('\\B') && /[\u{10000}-\u{10FFFF}]/u.test(v)) continue;
+        expect(safe.test(v), `${source} on ${JSON.stringify(v)}`).toBe(v8.test(v));
+      }
     }), { numRuns: 400 });
   });
 
