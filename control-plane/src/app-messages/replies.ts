@@ -8,9 +8,9 @@
  */
 import { PlatformError, type ReplyRequest } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../auth/caller.ts';
-import { resolvePlace } from '../blocks/targets.ts';
+import { resolvePlace, targetGone } from '../blocks/targets.ts';
 import type { Clock } from '../clock.ts';
-import { sqlState, type Db } from '../db/db.ts';
+import { isForeignKeyViolation, type Db } from '../db/db.ts';
 import type { EventProducer } from '../events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
 import { replyDocument } from './content.ts';
@@ -33,14 +33,6 @@ export type ReplyAnswer = {
 
 const circleNotFound = (id: string) =>
   new PlatformError('PlatformAppCircleNotFoundError', 'No circle with that id within the app\'s reach', { path: ['circleId'], fields: { circleIds: [id] } });
-
-const FOREIGN_KEY_VIOLATION = '23503';
-
-function targetGone(body: ReplyRequest): PlatformError {
-  if (body.conversationId !== undefined) return new PlatformError('PlatformApiConversationNotFoundError', 'No conversation with that id within the app\'s reach', { path: ['conversationId'] });
-  if (body.replyTo !== undefined) return new PlatformError('PlatformApiReplyNotFoundError', 'No message with that id within the app\'s reach', { path: ['replyTo'] });
-  return circleNotFound(body.circleId!);
-}
 
 async function placeOf(deps: RepliesDeps, caller: InstallCaller, body: ReplyRequest): Promise<AppMessagePlace> {
   if (body.circleId === undefined) return { workspaceId: caller.workspaceId, ...await resolvePlace(deps.db, deps.reach, caller, body) };
@@ -69,7 +61,7 @@ export async function postReply(deps: RepliesDeps, caller: InstallCaller, body: 
       postAsApp(tx, place, { appId: caller.appId, installId: caller.installId, author: { name: face.name, persona: null } }, { content, markdown: null }, at));
   } catch (err) {
     // The target was deleted between the checks and the insert: it is absent now, as the checks would say.
-    if (sqlState(err) === FOREIGN_KEY_VIOLATION) throw targetGone(body);
+    if (isForeignKeyViolation(err)) throw targetGone(body);
     throw err;
   }
   deps.events.committed();

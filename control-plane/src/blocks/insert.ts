@@ -12,7 +12,7 @@
 import { PlatformError, invalidRequest, type BlockRecord } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../auth/caller.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import { isForeignKeyViolation, type Db } from '../db/db.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import { failureError } from '../engine/failures.ts';
 import { findInstallTarget } from '../engine/target.ts';
@@ -23,7 +23,7 @@ import type { BlockDefinitions } from './definitions.ts';
 import { newBlockId, newBlockMessageId } from './ids.ts';
 import { checkProps, checkState } from './state.ts';
 import { insertBlock, insertBlockMessage, lockBlock, type Json, type NewBlock } from './store.ts';
-import { insertTarget, resolvePlace, type TargetBody } from './targets.ts';
+import { insertTarget, resolvePlace, targetGone, type TargetBody } from './targets.ts';
 import { blockRecord, deliveredBlock } from './view.ts';
 
 export interface InsertDeps {
@@ -97,6 +97,7 @@ export async function insertBlockAs(deps: InsertDeps, caller: InstallCaller, bod
     tree: tree.tree, actions: tree.actions, treeHash: tree.hash, summary: tree.summary,
     renderDueAt: staleAfter === undefined ? null : new Date(at.getTime() + staleAfter * 1000), at,
   };
+  // The app answered after up to 5 s: the target may have been deleted meanwhile.
   const row = await deps.db.transaction(async (tx) => {
     await insertBlockMessage(tx, block, place, member?.memberId ?? null);
     await insertBlock(tx, block);
@@ -106,6 +107,8 @@ export async function insertBlockAs(deps: InsertDeps, caller: InstallCaller, bod
       data: { block: { ...deliveredBlock(stored), circleId: place.circleId, conversationId: place.conversationId } }, at,
     });
     return stored;
+  }).catch((err: unknown) => {
+    throw isForeignKeyViolation(err) ? targetGone(body) : err;
   });
   deps.events.committed();
   return blockRecord(row);

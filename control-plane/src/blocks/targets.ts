@@ -31,6 +31,16 @@ const circleNotFound = (id: string) =>
   new PlatformError('PlatformAppCircleNotFoundError', 'No circle with that id within the app\'s reach', { path: ['circleId'], fields: { circleIds: [id] } });
 
 /**
+ * The not-found error of the target `body` named, for a target deleted between `resolvePlace` and the
+ * insert (a foreign key violation): it is absent now, as the checks would say.
+ */
+export function targetGone(body: TargetBody): PlatformError {
+  if (body.conversationId !== undefined) return conversationNotFound();
+  if (body.replyTo !== undefined) return replyNotFound();
+  return circleNotFound(body.circleId ?? '');
+}
+
+/**
  * @example
  * const place = await resolvePlace(db, reach, auth, { conversationId: 'cnv_…' });
  */

@@ -39,6 +39,9 @@ export function sqlState(err: unknown): string | undefined {
 
 export const isUniqueViolation = (err: unknown): boolean => sqlState(err) === '23505';
 
+/** A row referenced something that no longer exists (deleted between a check and an insert). */
+export const isForeignKeyViolation = (err: unknown): boolean => sqlState(err) === '23503';
+
 /**
  * A `Db` over one connection that is already inside a transaction: nested transactions are
  * savepoints, and closing is refused (the owner of the connection ends it).

@@ -35,6 +35,24 @@ describe('insert', () => {
     expect(rows.find((r) => r.payload.block.id === res.body.id)!.payload.block).toMatchObject({ circleId: w.circleId, conversationId: w.conversationId, version: 1, revision: 1 });
   });
 
+  it('a target deleted while the app answers block.insert is absent: 404, nothing written (not a 500)', async () => {
+    const made = await w.ws.client.post(`/circles/${w.circleId}/conversations`, { title: 'Short-lived' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const conversationId = made.body.conversation.id as string;
+    const blocksBefore = (await w.stack.db.query<{ n: number }>('select count(*)::int as n from blocks')).rows[0]!.n;
+    w.board.beforeAnswer = async (delivery) => {
+      if (delivery.type === 'block.insert') await w.stack.db.query('delete from conversations where id = $1', [conversationId]);
+    };
+    try {
+      const res = await (await w.app()).post('/blocks', { type: 'board', props: { title: 'Gone' }, conversationId });
+      expect(res.status, JSON.stringify(res.body)).toBe(404);
+      expect(res.body).toMatchObject({ _tag: 'PlatformApiConversationNotFoundError', path: ['conversationId'] });
+    } finally {
+      w.board.beforeAnswer = null;
+    }
+    expect((await w.stack.db.query<{ n: number }>('select count(*)::int as n from blocks')).rows[0]!.n).toBe(blocksBefore);
+  });
+
   it('as a reply: the delivery carries the reply\'s circle and conversation, never replyTo', async () => {
     const post = await w.ws.client.post(`/conversations/${w.conversationId}/messages`, { markdown: 'Who brings snacks?' });
     expect(post.status, JSON.stringify(post.body)).toBe(201);
