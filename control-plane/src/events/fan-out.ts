@@ -37,7 +37,8 @@ export interface FanOutInput {
   installIds?: readonly string[] | undefined;
 }
 
-function parseKinds(references: unknown): ReferenceKindPatterns[] {
+/** A version manifest's reference kinds with their patterns parsed (shared with references/matching.ts). */
+export function parseReferenceKinds(references: unknown): ReferenceKindPatterns[] {
   if (!Array.isArray(references)) return [];
   const out: ReferenceKindPatterns[] = [];
   for (const ref of references as Array<{ kind?: unknown; patterns?: unknown }>) {
@@ -66,7 +67,7 @@ function recipientOf(row: CandidateRow): Recipient {
       const scope = EVENTS[type];
       return events.has(type) && (scope === null || scopes.has(scope));
     },
-    referenceKinds: () => (kinds ??= parseKinds(row.references)),
+    referenceKinds: () => (kinds ??= parseReferenceKinds(row.references)),
   };
 }
 

@@ -6,16 +6,14 @@
  * the first install (oldest first), kind and pattern (manifest order) whose pattern matches, with
  * `matchReferencePattern` as the events feature uses it. One link gives at most one card.
  */
-import { matchReferencePattern, parseReferencePattern, type ReferencePattern } from '@platform/sandbox-lib';
+import { matchReferencePattern } from '@platform/sandbox-lib';
 import type { Db } from '../db/db.ts';
 import { targetFromRow, type InstallTarget } from '../engine/target.ts';
+import { parseReferenceKinds, type ReferenceKindPatterns } from '../events/fan-out.ts';
 import { canReach } from '../reach/reach.ts';
 import { referenceInstalls, type ReferenceInstallRow } from './store.ts';
 
-export interface KindPatterns {
-  kind: string;
-  patterns: Array<{ id: string; pattern: ReferencePattern }>;
-}
+export type KindPatterns = ReferenceKindPatterns;
 
 export interface ClaimingInstall {
   target: InstallTarget;
@@ -37,23 +35,6 @@ export interface LinkPlace {
   memberId: string;
 }
 
-function parseKinds(references: unknown): KindPatterns[] {
-  if (!Array.isArray(references)) return [];
-  const out: KindPatterns[] = [];
-  for (const ref of references as Array<{ kind?: unknown; patterns?: unknown }>) {
-    if (typeof ref?.kind !== 'string' || !Array.isArray(ref.patterns)) continue;
-    const patterns: KindPatterns['patterns'] = [];
-    for (const p of ref.patterns as Array<{ id?: unknown; pattern?: unknown }>) {
-      if (typeof p?.id !== 'string' || typeof p.pattern !== 'string') continue;
-      const parsed = parseReferencePattern(p.pattern);
-      // Versions were validated when accepted; a pattern that no longer parses matches nothing.
-      if (parsed.ok) patterns.push({ id: p.id, pattern: parsed.pattern });
-    }
-    out.push({ kind: ref.kind, patterns });
-  }
-  return out;
-}
-
 // Versions never change once written: parsed patterns are kept per app version (bounded).
 const PARSED_MAX = 1_000;
 const parsedKinds = new Map<string, KindPatterns[]>();
@@ -61,7 +42,7 @@ function kindsOf(row: ReferenceInstallRow): KindPatterns[] {
   const key = `${row.t_app_id}@${row.t_version}`;
   let kinds = parsedKinds.get(key);
   if (kinds === undefined) {
-    kinds = parseKinds(row.references);
+    kinds = parseReferenceKinds(row.references);
     if (parsedKinds.size >= PARSED_MAX) parsedKinds.clear();
     parsedKinds.set(key, kinds);
   }

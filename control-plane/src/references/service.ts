@@ -12,14 +12,13 @@
  *
  * The kind must be one of the installed version's reference kinds.
  */
-import { PlatformError, invalidRequest, type ReferencePushRequest } from '@platform/sandbox-lib';
+import { invalidRequest, type ReferencePushRequest } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../auth/caller.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
-import { installRevoked, requireScope } from '../guards/index.ts';
+import { requireScope } from '../guards/index.ts';
 import { checkTree } from '../rendering/tree-check.ts';
-import type { SearchKinds } from '../search/kinds.ts';
-import { installVersion } from '../search/store.ts';
+import { kindUnknown, type SearchKinds } from '../search/kinds.ts';
 import { applyPush, findRecord, markStale } from './store.ts';
 
 export interface ReferencesService {
@@ -31,11 +30,7 @@ export function createReferencesService(deps: { db: Db; clock: Clock; kinds: Sea
   const { db } = deps;
 
   async function assertKind(caller: InstallCaller, kind: string): Promise<void> {
-    const version = await installVersion(db, caller.installId);
-    if (version === undefined) throw installRevoked();
-    if (!(await deps.kinds.of(caller.appId, version)).has(kind)) {
-      throw new PlatformError('PlatformAppReferenceKindUnknownError', `The installed version of this app has no reference kind "${kind}"`, { path: ['kind'] });
-    }
+    if (!(await deps.kinds.ofInstall(caller)).has(kind)) throw kindUnknown(kind);
   }
 
   return {

@@ -5,17 +5,25 @@
  * (least recently used dropped first) and a version's manifest is read once, not on every upsert
  * of a bulk sync.
  */
-import type { Manifest } from '@platform/sandbox-lib';
+import { PlatformError, type Manifest } from '@platform/sandbox-lib';
 import type { Db } from '../db/db.ts';
+import { installRevoked } from '../guards/index.ts';
 import { findVersion } from '../versions/store.ts';
 import { createVersionCache } from '../versions/version-cache.ts';
+import { installVersion } from './store.ts';
 
 /** Kind → searchable, for one app version. */
 export type VersionKinds = ReadonlyMap<string, boolean>;
 
 export interface SearchKinds {
   of(appId: string, version: number): Promise<VersionKinds>;
+  /** The kinds of the version an install runs now (search objects and reference pushes); a missing install is revoked. */
+  ofInstall(caller: { installId: string; appId: string }): Promise<VersionKinds>;
 }
+
+/** The 422 for a kind the installed version does not declare. */
+export const kindUnknown = (kind: string): PlatformError =>
+  new PlatformError('PlatformAppReferenceKindUnknownError', `The installed version of this app has no reference kind "${kind}"`, { path: ['kind'] });
 
 /**
  * @example
@@ -28,5 +36,12 @@ export function createSearchKinds(deps: { db: Db; max?: number }): SearchKinds {
     const references = (row?.manifest as Manifest | undefined)?.references ?? [];
     return new Map(references.map((r) => [r.kind, r.searchable === true]));
   }, deps.max);
-  return { of: (appId, version) => cache.get(appId, version) };
+  return {
+    of: (appId, version) => cache.get(appId, version),
+    async ofInstall(caller) {
+      const version = await installVersion(deps.db, caller.installId);
+      if (version === undefined) throw installRevoked();
+      return cache.get(caller.appId, version);
+    },
+  };
 }

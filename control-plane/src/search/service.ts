@@ -11,10 +11,10 @@ import { PlatformError, type SearchObjectPutRequest } from '@platform/sandbox-li
 import type { InstallCaller } from '../auth/caller.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
-import { installRevoked, requireScope } from '../guards/index.ts';
+import { requireScope } from '../guards/index.ts';
 import { canReach } from '../reach/reach.ts';
-import type { SearchKinds } from './kinds.ts';
-import { circleReachFacts, deleteSearchObject, findSearchObject, installVersion, upsertSearchObject, type SearchObjectRow } from './store.ts';
+import { kindUnknown, type SearchKinds } from './kinds.ts';
+import { circleReachFacts, deleteSearchObject, findSearchObject, upsertSearchObject, type SearchObjectRow } from './store.ts';
 
 type Visibility = 'workspace' | { circleIds: string[] };
 
@@ -55,12 +55,8 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
   const { db } = deps;
 
   async function assertSearchableKind(caller: InstallCaller, kind: string): Promise<void> {
-    const version = await installVersion(db, caller.installId);
-    if (version === undefined) throw installRevoked();
-    const searchable = (await deps.kinds.of(caller.appId, version)).get(kind);
-    if (searchable === undefined) {
-      throw new PlatformError('PlatformAppReferenceKindUnknownError', `The installed version of this app has no reference kind "${kind}"`, { path: ['kind'] });
-    }
+    const searchable = (await deps.kinds.ofInstall(caller)).get(kind);
+    if (searchable === undefined) throw kindUnknown(kind);
     if (!searchable) {
       throw new PlatformError('PlatformAppReferenceKindNotSearchableError', `The reference kind "${kind}" has no search in the installed version`, { path: ['kind'] });
     }
