@@ -1,7 +1,9 @@
 // The egress routing rules as pure functions: allow-list matching (exact, case-insensitive,
 // trailing dot ignored, `*.` for subdomains only), IP literals, schemes, userinfo, and the
-// service's own /v0 with paths that could be read two ways.
+// service's own /v0 with paths that could be read two ways, and the request headers a guest may
+// not send.
 import { describe, expect, it } from 'vitest';
+import { guestRequestHeaders } from '../../runtime/src/egress/headers.ts';
 import { allowedBy, ipLiteral, normalizeHost } from '../../runtime/src/egress/hosts.ts';
 import { EgressDenied, routeFor } from '../../runtime/src/egress/policy.ts';
 
@@ -67,5 +69,25 @@ describe('routeFor', () => {
   it('allows http only to the test-only loopback names', () => {
     expect(route('http://api.test:8080/', ['api.test'], null, new Set(['api.test'])).hostLabel).toBe('api.test');
     expect(reason(() => route('http://api.test:8080/', ['api.test']))).toBe('scheme');
+  });
+});
+
+describe('request headers the guest may not send', () => {
+  it('drops forwarding claims, hop-by-hop headers and what the proxy writes itself, and keeps the rest', () => {
+    const sent: Array<[string, string]> = [
+      ['Forwarded', 'for=10.0.0.1'], ['X-Forwarded-For', '10.0.0.1'], ['X-Forwarded-Host', 'admin.internal'], ['x-forwarded-proto', 'http'],
+      ['X-Forwarded-Anything-New', '1'], ['Via', '1.1 trusted-proxy'], ['X-Real-IP', '10.0.0.1'], ['True-Client-IP', '10.0.0.1'], ['X-Client-IP', '10.0.0.1'],
+      ['Connection', 'keep-alive, X-Hop-Secret'], ['X-Hop-Secret', 'a'], ['Keep-Alive', 'timeout=5'], ['Proxy-Authorization', 'Basic eA=='],
+      ['Proxy-Connection', 'keep-alive'], ['TE', 'trailers'], ['Trailer', 'x-sum'], ['Transfer-Encoding', 'chunked'], ['Upgrade', 'websocket'],
+      ['Host', 'evil.example'], ['Content-Length', '999'], ['Accept-Encoding', 'identity'], ['Expect', '100-continue'],
+      ['Accept', 'application/json'], ['Authorization', 'Bearer app-own'], ['X-Forwarded', 'not a prefix match'], ['Content-Type', 'text/plain'],
+    ];
+    expect(guestRequestHeaders(sent)).toEqual([
+      ['accept', 'application/json'], ['authorization', 'Bearer app-own'], ['x-forwarded', 'not a prefix match'], ['content-type', 'text/plain'],
+    ]);
+  });
+
+  it('treats every header the guest\'s Connection header names as hop-by-hop, across repeated Connection headers', () => {
+    expect(guestRequestHeaders([['connection', 'x-a'], ['Connection', ' X-B ,close'], ['x-a', '1'], ['x-b', '2'], ['x-c', '3']])).toEqual([['x-c', '3']]);
   });
 });

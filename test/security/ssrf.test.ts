@@ -22,6 +22,7 @@ beforeAll(async () => {
     const url = req.url ?? '';
     const chain = /^\/chain\/(\d+)$/.exec(url);
     if (url === '/ok') return void res.writeHead(200).end('upstream ok');
+    if (url.startsWith('/headers')) return void res.writeHead(200).end('seen');
     if (url === '/gzip') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('hello gzip'));
     if (url === '/bomb') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(4 * 1024 * 1024)));
     if (url === '/to-loopback') return void res.writeHead(302, { location: `http://127.0.0.1:${upstream.port}/ok` }).end();
@@ -45,6 +46,7 @@ beforeAll(async () => {
   await rt.deploy('basic', fixture('basic'), {
     egressHosts: ['api.allowed.test', 'localhost', '169.254.169.254', '127.0.0.1', 'rebind.test', 'mixed.test', 'nat64.test', 'plain.test', 'evil.example.'],
   });
+  await rt.deploy('egress', fixture('egress'), { egressHosts: ['api.allowed.test'] });
   await rt.deploy('neighbour', fixture('neighbour'));
 });
 afterAll(async () => {
@@ -118,6 +120,71 @@ describe('names and schemes', () => {
 
   it('compares host names case-insensitively, ignoring a trailing dot', async () => {
     expect(await guestFetch(`http://API.Allowed.TEST.:${upstream.port}/ok`)).toMatchObject({ status: 200, body: 'upstream ok' });
+  });
+});
+
+/** The egress app's outbound request as given; the upstream's record of it when it arrived. */
+async function guestRequest(init: { url: string; method?: string; headers?: Array<[string, string]>; body?: string }) {
+  const before = upstream.hits.length;
+  const { result, failed, served } = await whileServing(rt, 'neighbour', async () => {
+    const res = await rt.route('egress', '/fetch', { method: 'POST', body: JSON.stringify(init) });
+    return await res.json() as { status?: number; body?: string; error?: string };
+  });
+  expect(failed).toEqual([]);
+  expect(served).toBeGreaterThan(0);
+  return { result, hits: upstream.hits.slice(before) };
+}
+
+describe('request headers the guest may not send', () => {
+  const forged: Array<[string, string]> = [
+    ['Forwarded', 'for=10.0.0.1;host=admin.internal;proto=http'],
+    ['X-Forwarded-For', '10.0.0.1'],
+    ['X-Forwarded-Host', 'admin.internal'],
+    ['X-Forwarded-Proto', 'http'],
+    ['X-Forwarded-Port', '80'],
+    ['X-Forwarded-Prefix', '/internal'],
+    ['Via', '1.1 trusted-edge'],
+    ['X-Real-IP', '10.0.0.1'],
+    ['True-Client-IP', '10.0.0.1'],
+    ['Connection', 'keep-alive, X-Hop-Secret'],
+    ['X-Hop-Secret', 'must not cross'],
+    ['Keep-Alive', 'timeout=600'],
+    ['Proxy-Authorization', 'Basic c2VjcmV0'],
+    ['Proxy-Connection', 'keep-alive'],
+    ['TE', 'trailers'],
+    ['Trailer', 'x-checksum'],
+    ['Transfer-Encoding', 'chunked'],
+    ['Upgrade', 'websocket'],
+    ['Host', 'admin.internal'],
+  ];
+
+  it.each([['GET', undefined], ['POST', 'payload']])('never reach the upstream (%s), while the app\'s own headers and body do', async (method, body) => {
+    const { result, hits } = await guestRequest({
+      url: `${allowed}/headers`, method, body,
+      headers: [...forged, ['X-App-Header', 'kept'], ['Authorization', 'Bearer app-own'], ['Content-Type', 'text/plain']],
+    });
+    expect(result).toEqual({ status: 200, body: 'seen' });
+    expect(hits).toHaveLength(1);
+    const seen = hits[0]!;
+    for (const name of ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-prefix', 'via', 'x-real-ip', 'true-client-ip', 'x-hop-secret', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade']) {
+      expect(seen.headers[name], name).toBeUndefined();
+    }
+    // What the proxy writes about its own connection is its own, never the guest's words.
+    expect(seen.headers.connection ?? '').not.toMatch(/hop-secret/i);
+    expect(seen.headers['transfer-encoding']).toBeUndefined();
+    expect(seen.headers.host).toBe(`api.allowed.test:${upstream.port}`);
+    expect(seen.headers['x-app-header']).toBe('kept');
+    expect(seen.headers.authorization).toBe('Bearer app-own');
+    expect(seen.method).toBe(method);
+    expect(seen.body).toBe(body ?? '');
+    if (body !== undefined) expect(seen.headers['content-length']).toBe(String(body.length));
+  });
+
+  it('are stripped on every redirect hop too', async () => {
+    const { result, hits } = await guestRequest({ url: `${allowed}/to-self`, headers: [['X-Forwarded-For', '10.0.0.1'], ['Via', '1.1 edge']] });
+    expect(result).toEqual({ status: 200, body: 'upstream ok' });
+    expect(hits.map((h) => h.url)).toEqual(['/to-self', '/ok']);
+    for (const hit of hits) expect([hit.headers['x-forwarded-for'], hit.headers.via]).toEqual([undefined, undefined]);
   });
 });
 

@@ -2,8 +2,9 @@
  * @module egress/service
  * Performs a guest's outbound fetch in the supervisor: per-request count (≤ 50, redirect hops
  * included), routing (policy.ts), the guarded dispatcher (connector.ts), redirects followed here
- * with every hop checked again (≤ 5), the install token added only on the platform route and only
- * when the guest sent no authorization of its own, bodies capped and decompressed with the cap,
+ * with every hop checked again (≤ 5), request headers the guest may not send removed on every hop
+ * (headers.ts), the install token added only on the platform route and only when the guest sent no
+ * authorization of its own, bodies capped and decompressed with the cap,
  * timeouts bounded by the request's deadline, and metrics per app and host.
  */
 import { LIMITS } from '@platform/sandbox-lib';
@@ -12,6 +13,7 @@ import type { GuestFetchInit, GuestFetchResult } from '../shared/bridge.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { BodyTooLargeError, readCapped } from './body.ts';
 import { BlockedAddressError, createGuardedAgent, type Lookup } from './connector.ts';
+import { STRIPPED_RESPONSE_HEADERS, guestRequestHeaders } from './headers.ts';
 import { EgressDenied, OTHER_HOST, routeFor, type Route } from './policy.ts';
 
 export interface EgressContext {
@@ -36,8 +38,6 @@ export interface EgressDeps {
 
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const DROP_OUT = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'accept-encoding', 'expect']);
-const DROP_IN = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'trailer']);
 
 export function createEgress(deps: EgressDeps) {
   const guarded = createGuardedAgent({ connectTimeoutMs: deps.timeoutMs, testLoopbackHosts: deps.testLoopbackHosts, lookup: deps.lookup });
@@ -51,9 +51,8 @@ export function createEgress(deps: EgressDeps) {
 
   const outgoingHeaders = (list: Array<[string, string]>, route: Route, ctx: EgressContext, crossOrigin: boolean): Record<string, string | string[]> => {
     const out: Record<string, string | string[]> = {};
-    for (const [rawName, value] of list) {
-      const name = rawName.toLowerCase();
-      if (DROP_OUT.has(name) || (crossOrigin && (name === 'authorization' || name === 'cookie'))) continue;
+    for (const [name, value] of guestRequestHeaders(list)) {
+      if (crossOrigin && (name === 'authorization' || name === 'cookie')) continue;
       const prev = out[name];
       out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
     }
@@ -128,7 +127,7 @@ export function createEgress(deps: EgressDeps) {
       deps.metrics.egressBytes.inc({ ...labels, direction: 'in' }, read.bytes.byteLength);
       const list: Array<[string, string]> = [];
       for (const [name, value] of Object.entries(res.headers)) {
-        if (value === undefined || DROP_IN.has(name) || (read.decoded && (name === 'content-encoding' || name === 'content-length'))) continue;
+        if (value === undefined || STRIPPED_RESPONSE_HEADERS.has(name) || (read.decoded && (name === 'content-encoding' || name === 'content-length'))) continue;
         for (const v of Array.isArray(value) ? value : [value]) list.push([name, v]);
       }
       return { status: res.statusCode, statusText: '', headers: list, body: read.bytes, url: url.href, redirected: hop > 0 };
