@@ -1,10 +1,10 @@
 // The egress routing rules as pure functions: allow-list matching (exact, case-insensitive,
-// trailing dot ignored, `*.` for subdomains only), IP literals, schemes, userinfo, and the
-// service's own /v0 with paths that could be read two ways, and the request headers a guest may
-// not send.
+// trailing dot ignored, `*.` for subdomains only, one port per entry: 443 unless written), IP
+// literals, schemes, userinfo, the service's own /v0 with paths that could be read two ways, and
+// the request headers a guest may not send.
 import { describe, expect, it } from 'vitest';
 import { guestRequestHeaders } from '../../runtime/src/egress/headers.ts';
-import { allowedBy, ipLiteral, normalizeHost } from '../../runtime/src/egress/hosts.ts';
+import { allowedBy, ipLiteral, normalizeHost, parseAllowEntry } from '../../runtime/src/egress/hosts.ts';
 import { EgressDenied, routeFor } from '../../runtime/src/egress/policy.ts';
 
 const none = new Set<string>();
@@ -28,7 +28,33 @@ describe('allow-list matching', () => {
     ['example.com', ['*.example.com'], null],
     ['evilexample.com', ['*.example.com'], null],
   ])('%s against %j → %s', (host, list, expected) => {
-    expect(allowedBy(normalizeHost(host), list)).toBe(expected);
+    expect(allowedBy(normalizeHost(host), 443, list)).toBe(expected);
+  });
+
+  it.each([
+    ['api.example.com', 443, ['api.example.com'], 'api.example.com'],
+    ['api.example.com', 8443, ['api.example.com'], null],
+    ['api.example.com', 8443, ['api.example.com:8443'], 'api.example.com:8443'],
+    ['api.example.com', 443, ['api.example.com:8443'], null],
+    ['api.example.com', 443, ['api.example.com:8443', 'api.example.com'], 'api.example.com'],
+    ['api.example.com', 443, ['api.example.com:443'], 'api.example.com'],
+    ['a.b.example.com', 8443, ['*.example.com:8443'], '*.example.com:8443'],
+    ['a.b.example.com', 443, ['*.example.com:8443'], null],
+    ['example.com', 8443, ['*.example.com:8443'], null],
+    ['api.example.com', 8443, ['API.Example.COM.:8443'], 'api.example.com:8443'],
+    ['api.example.com', 0, ['api.example.com:0'], null],
+    ['api.example.com', 65536, ['api.example.com:65536'], null],
+  ])('%s port %i against %j → %s', (host, port, list, expected) => {
+    expect(allowedBy(host, port, list)).toBe(expected);
+  });
+
+  it('reads entries it is given, admitting nothing for a port out of range', () => {
+    expect(parseAllowEntry('api.example.com:65535')).toEqual({ host: 'api.example.com', port: 65535, label: 'api.example.com:65535' });
+    expect(parseAllowEntry('api.example.com:1')).toEqual({ host: 'api.example.com', port: 1, label: 'api.example.com:1' });
+    expect(parseAllowEntry('evil.example.')).toEqual({ host: 'evil.example', port: 443, label: 'evil.example' });
+    expect(parseAllowEntry('api.example.com:0')).toBeNull();
+    expect(parseAllowEntry('api.example.com:65536')).toBeNull();
+    expect(parseAllowEntry('api.example.com:99999999999999999999')).toBeNull();
   });
 
   it('recognises IP literals in URL hostnames', () => {
@@ -66,9 +92,44 @@ describe('routeFor', () => {
     expect(reason(() => route(url, ['api.example.com']))).toBe(expected);
   });
 
-  it('allows http only to the test-only loopback names', () => {
+  it('allows http only to the test-only loopback names, on any port', () => {
     expect(route('http://api.test:8080/', ['api.test'], null, new Set(['api.test'])).hostLabel).toBe('api.test');
+    expect(route('http://api.test/', ['api.test'], null, new Set(['api.test'])).hostLabel).toBe('api.test');
     expect(reason(() => route('http://api.test:8080/', ['api.test']))).toBe('scheme');
+  });
+
+  it('holds test-only loopback names to the port rule over https', () => {
+    expect(reason(() => route('https://api.test:8443/', ['api.test'], null, new Set(['api.test'])))).toBe('not-allowed');
+    expect(route('https://api.test:8443/', ['api.test:8443'], null, new Set(['api.test'])).hostLabel).toBe('api.test:8443');
+  });
+
+  it.each([
+    ['https://api.example.com/', ['api.example.com'], 'api.example.com'],
+    ['https://api.example.com:443/', ['api.example.com'], 'api.example.com'],
+    ['https://api.example.com:8443/', ['api.example.com'], 'not-allowed'],
+    ['https://api.example.com:80/', ['api.example.com'], 'not-allowed'],
+    ['https://api.example.com:444/', ['api.example.com'], 'not-allowed'],
+    ['https://api.example.com:8443/', ['api.example.com:8443'], 'api.example.com:8443'],
+    ['https://api.example.com/', ['api.example.com:8443'], 'not-allowed'],
+    ['https://api.example.com:8444/', ['api.example.com:8443'], 'not-allowed'],
+    ['https://api.example.com:65535/', ['api.example.com:65535'], 'api.example.com:65535'],
+    ['https://api.example.com:1/', ['api.example.com:1'], 'api.example.com:1'],
+    ['https://x.example.com:8443/', ['*.example.com:8443'], '*.example.com:8443'],
+    ['https://x.example.com/', ['*.example.com:8443'], 'not-allowed'],
+    ['https://x.example.com:8443/', ['*.example.com'], 'not-allowed'],
+    ['http://api.example.com:8443/', ['api.example.com:8443'], 'scheme'],
+  ])('%s with %j → %s (443 unless the entry names the port)', (url, list, expected) => {
+    let got: string;
+    try {
+      got = route(url, list).hostLabel;
+    } catch (err) {
+      got = (err as EgressDenied).reason;
+    }
+    expect(got).toBe(expected);
+  });
+
+  it('says which port was refused and how to allow it', () => {
+    expect(() => route('https://api.example.com:8443/x', ['api.example.com'])).toThrow("Port 8443 of api.example.com is not in the app's egressHosts (api.example.com); list api.example.com:8443 to call it");
   });
 });
 

@@ -5,9 +5,12 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, startRuntime, startServer, whileServing, type TestRuntime, type TestServer } from '../runtime/support/runtime.ts';
+import { startTlsServer, trustTestCertificate } from '../runtime/support/tls.ts';
 
 let rt: TestRuntime;
 let upstream: TestServer;
+let tlsUpstream: TestServer;
+let untrust: () => void;
 let allowed: string;
 
 function fakeDns(hostname: string, callback: (err: Error | null, addresses: LookupAddress[]) => void): void {
@@ -29,6 +32,7 @@ beforeAll(async () => {
     if (url === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
     if (url === '/to-localhost') return void res.writeHead(307, { location: 'https://localhost/admin' }).end();
     if (url === '/to-self') return void res.writeHead(301, { location: '/ok' }).end();
+    if (url === '/to-tls-port') return void res.writeHead(302, { location: `https://api.allowed.test:${tlsUpstream.port}/ok` }).end();
     if (chain !== null) {
       const n = Number(chain[1]);
       return void (n === 0 ? res.writeHead(200).end('end of chain') : res.writeHead(302, { location: `/chain/${n - 1}` }).end());
@@ -36,9 +40,12 @@ beforeAll(async () => {
     if (url === '/hang') return; // never answers
     res.writeHead(404).end();
   });
+  // https on loopback: a listed host on a port other than 443 (names under allowed.test resolve to it).
+  tlsUpstream = await startServerTls();
+  untrust = trustTestCertificate();
   rt = await startRuntime({
     RUNTIME_WORKERS: '1',
-    RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS: 'api.allowed.test',
+    RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS: 'api.allowed.test,wild.allowed.test',
     RUNTIME_EGRESS_MAX_RESPONSE_BYTES: '65536',
     RUNTIME_EGRESS_TIMEOUT_MS: '500',
   }, { lookup: fakeDns });
@@ -47,12 +54,19 @@ beforeAll(async () => {
     egressHosts: ['api.allowed.test', 'localhost', '169.254.169.254', '127.0.0.1', 'rebind.test', 'mixed.test', 'nat64.test', 'plain.test', 'evil.example.'],
   });
   await rt.deploy('egress', fixture('egress'), { egressHosts: ['api.allowed.test'] });
+  await rt.deploy('ports', fixture('egress'), { egressHosts: [`api.allowed.test:${tlsUpstream.port}`, `*.allowed.test:${tlsUpstream.port}`] });
   await rt.deploy('neighbour', fixture('neighbour'));
 });
 afterAll(async () => {
   await rt?.stop();
+  untrust?.();
   await upstream?.close();
+  await tlsUpstream?.close();
 });
+
+function startServerTls(): Promise<TestServer> {
+  return startTlsServer((req, res) => void (req.url === '/ok' ? res.writeHead(200).end('tls ok') : res.writeHead(404).end()));
+}
 
 async function guestFetch(url: string, path = '/fetch'): Promise<{ status?: number; body?: string; error?: string; redirected?: boolean; encoding?: string | null; results?: Array<number | string> }> {
   const { result, failed, served } = await whileServing(rt, 'neighbour', async () => {
@@ -187,6 +201,59 @@ describe('request headers the guest may not send', () => {
     for (const hit of hits) expect([hit.headers['x-forwarded-for'], hit.headers.via]).toEqual([undefined, undefined]);
   });
 });
+
+describe('ports: 443 unless the allow-list names host:port', () => {
+  const tls = (host: string, port: number | null, path = '/ok') => `https://${host}${port === null ? '' : `:${port}`}${path}`;
+
+  it('refuses a listed host on another port before connecting', async () => {
+    const { result, hits } = await tlsRequest('egress', tls('api.allowed.test', tlsUpstream.port));
+    expect(result.error).toBe(`Egress denied: Port ${tlsUpstream.port} of api.allowed.test is not in the app's egressHosts (api.allowed.test); list api.allowed.test:${tlsUpstream.port} to call it`);
+    expect(hits).toEqual([]);
+  });
+
+  it('reaches a host on the port its host:port entry names, over TLS', async () => {
+    const { result, hits } = await tlsRequest('ports', tls('api.allowed.test', tlsUpstream.port));
+    expect(result).toEqual({ status: 200, body: 'tls ok' });
+    expect(hits.map((h) => h.headers.host)).toEqual([`api.allowed.test:${tlsUpstream.port}`]);
+  });
+
+  it('reaches a subdomain on the port a *.host:port entry names, and on no other', async () => {
+    expect((await tlsRequest('ports', tls('wild.allowed.test', tlsUpstream.port))).result).toEqual({ status: 200, body: 'tls ok' });
+    expect((await tlsRequest('ports', tls('wild.allowed.test', null))).result.error).toMatch(/^Egress denied: Port 443 of wild\.allowed\.test is not in the app's egressHosts/);
+  });
+
+  it.each([
+    ['443, which a host:port entry does not include', null],
+    ['the next port up', 1],
+    ['the next port down', -1],
+  ])('refuses %s', async (_what, offset) => {
+    const port = offset === null ? null : tlsUpstream.port + offset;
+    const { result, hits } = await tlsRequest('ports', tls('api.allowed.test', port));
+    expect(result.error).toMatch(new RegExp(`^Egress denied: Port ${port ?? 443} of api\\.allowed\\.test is not in the app's egressHosts`));
+    expect(hits).toEqual([]);
+  });
+
+  it('takes an explicit :443 as the default port (the policy lets it through; nothing listens there)', async () => {
+    const { result } = await tlsRequest('egress', tls('api.allowed.test', 443));
+    expect(result.error).toMatch(/^fetch failed/);
+  });
+
+  it('checks the port on every redirect hop', async () => {
+    const { result, hits } = await tlsRequest('egress', `${allowed}/to-tls-port`);
+    expect(result.error).toMatch(new RegExp(`^Egress denied: Port ${tlsUpstream.port} of api\\.allowed\\.test`));
+    expect(hits).toEqual([]);
+  });
+
+  it('lets the test-only loopback names use http on any port (what the other tests rely on)', async () => {
+    expect(await guestFetch(`${allowed}/ok`)).toMatchObject({ status: 200, body: 'upstream ok' });
+  });
+});
+
+async function tlsRequest(slug: string, url: string) {
+  const before = tlsUpstream.hits.length;
+  const res = await rt.route(slug, '/fetch', { method: 'POST', body: JSON.stringify({ url }) });
+  return { result: await res.json() as { status?: number; body?: string; error?: string }, hits: tlsUpstream.hits.slice(before) };
+}
 
 describe('bounds', () => {
   it('decompresses bodies and caps them after decompression', async () => {

@@ -2,10 +2,12 @@
  * @module egress/policy
  * Decides where one outbound URL may go. Calls to the service's own API (`{baseUrl}/v0…`) take the
  * platform route (the install token is added there); every other URL must name an allow-listed
- * host over https (http only for test-only loopback names), without userinfo or IP literals.
+ * host over https (http only for test-only loopback names), without userinfo or IP literals, on
+ * port 443 unless an entry names the port (`api.example.com:8443`). A refused port counts as
+ * `not-allowed`: the host is listed, that host and port are not.
  */
 import type { EgressBlockReason } from '../metrics/metrics.ts';
-import { allowedBy, ipLiteral, normalizeHost } from './hosts.ts';
+import { DEFAULT_PORT, entriesFor, ipLiteral, normalizeHost } from './hosts.ts';
 
 export const OTHER_HOST = '_other';
 export const PLATFORM_HOST = 'platform-api';
@@ -37,9 +39,15 @@ export function routeFor(url: URL, egressHosts: readonly string[], platformOrigi
   }
   if (ipLiteral(url.hostname) !== null) throw new EgressDenied('ip-literal', OTHER_HOST, `IP addresses cannot be called; add a host name to egressHosts (${url.hostname})`);
   const host = normalizeHost(url.hostname);
-  const entry = allowedBy(host, egressHosts);
-  if (entry === null) throw new EgressDenied('not-allowed', OTHER_HOST, `The host ${host.slice(0, 253)} is not in the app's egressHosts`);
-  if (url.protocol === 'https:') return { kind: 'guest', hostLabel: entry };
-  if (url.protocol === 'http:' && testLoopbackHosts.has(host)) return { kind: 'guest', hostLabel: entry };
-  throw new EgressDenied('scheme', entry, `Only https: URLs may be called (got ${url.protocol.slice(0, 16)})`);
+  const entries = entriesFor(host, egressHosts);
+  if (entries.length === 0) throw new EgressDenied('not-allowed', OTHER_HOST, `The host ${host.slice(0, 253)} is not in the app's egressHosts`);
+  const loopbackHttp = url.protocol === 'http:' && testLoopbackHosts.has(host);
+  if (url.protocol !== 'https:' && !loopbackHttp) throw new EgressDenied('scheme', entries[0]!.label, `Only https: URLs may be called (got ${url.protocol.slice(0, 16)})`);
+  const port = url.port === '' ? (url.protocol === 'https:' ? DEFAULT_PORT : 80) : Number(url.port);
+  const entry = entries.find((e) => e.port === port);
+  if (entry !== undefined) return { kind: 'guest', hostLabel: entry.label };
+  // Test-only loopback names over http: reach whatever port the test's server was given.
+  if (loopbackHttp) return { kind: 'guest', hostLabel: entries[0]!.label };
+  const listed = entries.map((e) => e.label).join(', ').slice(0, 300);
+  throw new EgressDenied('not-allowed', entries[0]!.label, `Port ${port} of ${host.slice(0, 253)} is not in the app's egressHosts (${listed}); list ${host.slice(0, 253)}:${port} to call it`);
 }

@@ -28,7 +28,10 @@ export interface AppIdentity {
   readonly icon?: string;
   /** A self-hosted app's delivery URL. */
   readonly endpoint?: string | { readonly url: string };
-  /** Hosted apps: hosts the code may call (`api.example.com`, `*.example.com`). */
+  /**
+   * Hosted apps: hosts the code may call, on port 443 (`api.example.com`, `*.example.com`), or on the
+   * one port written after them (`api.example.com:8443`, `*.example.com:8443`).
+   */
   readonly egressHosts?: readonly string[];
   /** Link domains to claim beyond those the reference patterns need (they are added for you). */
   readonly domains?: readonly string[];

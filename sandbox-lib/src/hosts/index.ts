@@ -39,6 +39,36 @@ export function parseHostPattern(value: string): HostPattern | null {
   return isHostname(host) ? { host, wildcard } : null;
 }
 
+/** An outbound host (a manifest's `egressHosts` entry): a host pattern and the one port it admits. */
+export interface EgressHost extends HostPattern {
+  /** The port written after the host, or `null` for none: 443, the https default. */
+  readonly port: number | null;
+}
+
+/**
+ * Reads `host`, `*.host`, `host:port` or `*.host:port` (port 1–65535 in decimal without leading
+ * zeros; `:443` is not written, being the default), or says what is wrong with it.
+ * @example parseEgressHost('*.example.com:8443') // { ok: true, host: { host: 'example.com', wildcard: true, port: 8443 } }
+ * @example parseEgressHost('api.example.com:0') // { ok: false, message: 'Port 0 of "api.example.com:0" is out of range (1–65535)' }
+ */
+export function parseEgressHost(value: string): { ok: true; host: EgressHost } | { ok: false; message: string } {
+  const colon = value.lastIndexOf(':');
+  const hostPart = colon === -1 ? value : value.slice(0, colon);
+  const portText = colon === -1 ? null : value.slice(colon + 1);
+  const shown = value.slice(0, 300);
+  const pattern = parseHostPattern(hostPart);
+  if (pattern === null) {
+    return { ok: false, message: `"${shown}" is not an outbound host: a lowercase host name, optionally starting with *. and ending with :port` };
+  }
+  if (portText === null) return { ok: true, host: { ...pattern, port: null } };
+  if (!/^[0-9]{1,10}$/.test(portText)) return { ok: false, message: `The port of "${shown}" is not a number from 1 to 65535` };
+  const port = Number(portText);
+  if (port < 1 || port > 65535) return { ok: false, message: `Port ${port} of "${shown}" is out of range (1–65535)` };
+  if (portText.startsWith('0')) return { ok: false, message: `The port of "${shown}" has leading zeros; write "${hostPart}:${port}"` };
+  if (port === 443) return { ok: false, message: `443 is the default port; write "${hostPart}" without it` };
+  return { ok: true, host: { ...pattern, port } };
+}
+
 /**
  * True when `host` is `domain` or one of its subdomains.
  * @example hostCovers('example.com', 'links.example.com') // true

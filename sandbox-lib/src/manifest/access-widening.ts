@@ -39,6 +39,10 @@ export function accessWidening(previous: Pieces, next: Pieces): AccessWidening[]
     for (const item of new Set(after)) if (!known.has(item)) added.push({ kind, detail: item });
   };
   newItems('scope', previous.scopes, next.scopes);
+  // Outbound hosts compare as written. Validation leaves one spelling per host pattern and port
+  // (lower case, `:443` never written, no leading zeros), so a new string is new access: a known
+  // host on a new port (`api.example.com` → `api.example.com:8443`) widens, and so does going
+  // back to 443. (A host under a wildcard already listed counts as new too: the admin sees it.)
   newItems('egressHost', previous.egressHosts, next.egressHosts);
   newItems('domain', previous.domains, next.domains);
   newItems('event', previous.events, next.events);

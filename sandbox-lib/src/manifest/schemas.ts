@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
 import { ScopeSchema } from '../scopes/index.ts';
 import { EventTypeSchema } from '../events/index.ts';
-import { isHostname, parseHostPattern } from '../hosts/index.ts';
+import { isHostname, parseEgressHost } from '../hosts/index.ts';
 import { ActionNameSchema, HttpsUrlSchema, label, text } from '../api/primitives.ts';
 import { utf8Length } from '../json-schema/json-size.ts';
 
@@ -143,7 +143,11 @@ export const EndpointUrlSchema = z.string().max(LIMITS.references.urlLength).ref
   }
 }, 'The endpoint is an https:// URL (http:// only to localhost)');
 
-export const EgressHostSchema = z.string().refine((value) => parseHostPattern(value) !== null, 'Outbound hosts are lowercase host names, optionally starting with *.');
+/** `host`, `*.host`, `host:port` or `*.host:port`: without a port only 443 may be called. */
+export const EgressHostSchema = z.string().superRefine((value, ctx) => {
+  const parsed = parseEgressHost(value);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+});
 export const ClaimedDomainSchema = z.string().refine(isHostname, 'Domains are lowercase host names');
 
 export const ManifestSchema = z.strictObject({

@@ -2,9 +2,10 @@
  * @module manifest/rules/hosts
  * `public-suffix-host` and `reserved-domain` for claimed domains and outbound hosts. A claimed
  * domain covers its subdomains, so it may neither be a public suffix nor overlap the service's
- * domains in either direction; an outbound host is one host unless it starts with `*.`.
+ * domains in either direction; an outbound host is one host unless it starts with `*.`, whatever
+ * its port.
  */
-import { isPublicSuffix, overlapsAny, parseHostPattern } from '../../hosts/index.ts';
+import { isPublicSuffix, overlapsAny, parseEgressHost } from '../../hosts/index.ts';
 import { manifestInvalid, type ManifestRule } from '../rule.ts';
 
 export const hostsRule: ManifestRule = (manifest, context) => {
@@ -17,8 +18,9 @@ export const hostsRule: ManifestRule = (manifest, context) => {
     if (hit) return manifestInvalid('reserved-domain', `"${domain}" overlaps the service's own domain ${hit}`, ['domains', i]);
   }
   for (const [i, value] of manifest.egressHosts.entries()) {
-    const host = parseHostPattern(value);
-    if (!host) continue; // The schema already rejected it.
+    const parsed = parseEgressHost(value);
+    if (!parsed.ok) continue; // The schema already rejected it.
+    const { host } = parsed;
     if (host.wildcard && isPublicSuffix(host.host)) {
       return manifestInvalid('public-suffix-host', `"${value}" spans the public suffix ${host.host}`, ['egressHosts', i]);
     }
