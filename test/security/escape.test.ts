@@ -47,6 +47,7 @@ describe('constructor walks and reachable objects', () => {
     expect(out.frames.length).toBeGreaterThan(0);
     for (const frame of out.frames) expect([frame.self, frame.fn]).toEqual(['undefined', 'undefined']);
     expect(out.globals).not.toContain('WebAssembly');
+    expect(out.globals).not.toContain('SharedArrayBuffer');
     expect(out.globals.filter((g: string) => /ivm|isolated|__platform/i.test(g))).toEqual([]);
   });
 });
