@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const ours = ['@platform/*', '**/control-plane/**', '**/runtime/**', '**/sandbox-lib/**'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'test/fixtures/**/bundle*', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'test/fixtures/**/bundle*', 'coverage/**', 'runtime/native/.build/**', '.bench/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

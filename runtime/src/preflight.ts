@@ -2,9 +2,11 @@
  * @module preflight
  * Refuses to run guest code on a toolchain that cannot contain it. isolated-vm below 7.0.1 carries a
  * critical `ExternalCopy` type confusion (GHSA-864f-rcv7-6rh4) that guest code can use to corrupt host
- * memory, and the patched line needs Node 24. Every process that loads isolated-vm calls this first.
+ * memory, and the patched line needs Node 24; CPU budgets need our build of it (runtime/native).
+ * Every process that loads isolated-vm calls this first.
  */
 import { createRequire } from 'node:module';
+import { patchedAddonProblem } from './sandbox/ivm.ts';
 
 export const MIN_NODE_MAJOR = 24;
 export const MIN_ISOLATED_VM = [7, 0, 1] as const;
@@ -51,6 +53,8 @@ function installedIsolatedVmVersion(): string | null {
 /** Throws with every reason when the running process may not load guest code. */
 export function assertSafeToolchain(): void {
   const problems = toolchainProblems(process.version, installedIsolatedVmVersion(), process.execArgv);
+  const addon = patchedAddonProblem();
+  if (addon !== null) problems.push(addon);
   if (problems.length > 0) {
     throw new Error(`Refusing to start: ${problems.join('; ')}`);
   }
