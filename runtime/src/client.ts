@@ -8,7 +8,10 @@ import type { ErrorBody } from '@platform/sandbox-lib';
 export type RuntimeDeliveryKind = 'interactive' | 'command' | 'lifecycle' | 'mcp';
 export type RuntimeOutcome = 'ok' | 'error' | 'cpu_limit' | 'memory_limit' | 'deadline' | 'crashed';
 
-/** Body of `POST /internal/v1/deliveries`. */
+/**
+ * Body of `POST /internal/v1/deliveries`. A delivery arrives signed: the node holds no signing
+ * secret and computes no signature.
+ */
 export interface RuntimeDeliveryRequest {
   app: { id: string; slug: string; version: number };
   bundle: { sha256: string };
@@ -17,15 +20,15 @@ export interface RuntimeDeliveryRequest {
   secretEnvKeys?: string[];
   target: 'preview' | 'production';
   egressHosts?: string[];
-  /** The install token; also accepted (and removed) as `envelope.installToken`. */
+  /** The install token: it stays in the node's supervisor, which adds it to the guest's `{baseUrl}/v0` calls. */
   installToken?: string;
   /** The service's API origin: the guest may call `{baseUrl}/v0…`, with the install token added. */
   baseUrl: string;
-  signingSecret: string;
   kind: RuntimeDeliveryKind;
-  envelope: Record<string, unknown>;
-  /** Extra request headers, kind `mcp` only. */
-  headers?: Record<string, string>;
+  /** Deliveries: the signed Standard Webhooks headers (`webhook-id`, `-timestamp`, `-signature`, `platform-delivery`, `platform-install`); `mcp`: extra request headers. Names lower-case. */
+  headers: Record<string, string>;
+  /** The exact bytes signed (the envelope JSON without `installToken`), or the JSON-RPC message for `mcp`. */
+  body: string;
 }
 
 export interface RuntimeDeliveryResult {
@@ -62,7 +65,7 @@ export interface RuntimeClient {
 /**
  * @example
  * const runtime = createRuntimeClient({ url: 'http://127.0.0.1:4001', secret: process.env.RUNTIME_SECRET });
- * const result = await runtime.deliver({ app, bundle: { sha256 }, target: 'production', baseUrl, signingSecret, kind: 'interactive', envelope });
+ * const result = await runtime.deliver({ app, bundle: { sha256 }, target: 'production', baseUrl, kind: 'interactive', headers: signedHeaders, body });
  * if (result.outcome === 'ok') JSON.parse(result.text());
  */
 export function createRuntimeClient(options: { url: string; secret: string; fetch?: typeof fetch }): RuntimeClient {

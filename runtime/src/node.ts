@@ -3,17 +3,20 @@
  * Wires one runtime node: bundle store, app directory, egress, supervisor and its workers, the
  * HTTP surface. Holds no logic of its own.
  */
-import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createBundleStore } from './bundles/store.ts';
 import type { RuntimeConfig } from './config.ts';
+import { createDeliveryRoute } from './deliveries/routes.ts';
 import { createDeliveryService } from './deliveries/service.ts';
 import type { Lookup } from './egress/connector.ts';
 import { createEgress } from './egress/service.ts';
-import { createHttpApp } from './http/app.ts';
+import { createSecretCheck } from './http/auth.ts';
+import { createHttpServer } from './http/app.ts';
 import { createMemoryAppDirectory, type AppDirectory } from './ingress/directory.ts';
 import { createHttpAppDirectory } from './ingress/http-directory.ts';
+import { createIngress } from './ingress/routes.ts';
 import { createAppLog, type AppLog } from './logs/app-log.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { createRunService } from './runs/service.ts';
@@ -56,7 +59,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   if (config.egress.testLoopbackHosts.length > 0) logger.warn({ hosts: config.egress.testLoopbackHosts }, 'TEST ONLY: these egress host names resolve to loopback and may use http');
 
   let supervisor: Supervisor | null = null;
-  let server: ReturnType<typeof serve> | null = null;
+  let server: Server | null = null;
 
   return {
     metrics,
@@ -69,30 +72,31 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
       let publicUrl = config.publicUrl;
       const runs = createRunService({ config, supervisor: sup, bundles, now });
       const appOrigin = (slug: string): string => (config.hostedAppDomain === null ? publicUrl : `https://${slug}.${config.hostedAppDomain}`);
-      const app = createHttpApp({
+      const checkSecret = createSecretCheck(config.secret);
+      const http = createHttpServer({
         logger,
-        secret: config.secret,
+        checkSecret,
         metrics,
         appLog,
         supervisor: sup,
         bundles,
-        deliveries: createDeliveryService({ runs, appOrigin, now }),
-        ingress: { directory, runs, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, appOrigin },
+        runs,
+        ingress: createIngress({ directory, runs, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, appOrigin, logger }),
+        deliveries: createDeliveryRoute({ checkSecret, deliveries: createDeliveryService({ runs, appOrigin }), logger }),
         manifestCpuMs: config.worker.startupCpuMs,
       });
-      const port = await new Promise<number>((resolve) => {
-        server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => resolve(info.port));
-      });
+      server = http;
+      const port = await new Promise<number>((resolve) => http.listen(config.port, config.host, () => resolve((http.address() as AddressInfo).port)));
       // Port 0 (tests): the public URL gets the port actually bound.
       if (config.port === 0) publicUrl = publicUrl.replace(/:0$/, `:${port}`);
       return { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}` };
     },
     async stop() {
-      const s = server as (ReturnType<typeof serve> & { closeAllConnections?: () => void }) | null;
+      const s = server;
       if (s !== null) {
         await new Promise<void>((resolve) => {
           s.close(() => resolve());
-          s.closeAllConnections?.();
+          s.closeAllConnections();
         });
       }
       await supervisor?.stop();

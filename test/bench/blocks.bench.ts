@@ -185,10 +185,12 @@ export async function run(): Promise<BenchRow[]> {
     const hostedRun = await clicks(p, ws, hosted, { ...servers, ...runtimeNode }, 'hosted');
     const runtime = createRuntimeClient({ url: p.runtimeUrl, secret: p.runtimeSecret });
     const hostedBare = await bare(async () => {
+      const envelope = boardActionEnvelope({ ...hosted, workspaceId: ws.workspaceId, memberId: ws.memberId, block: hostedRun.sample });
+      const body = JSON.stringify(envelope);
+      const headers = await signedHeaders({ id: envelope.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [hosted.signingSecret], deliveryClass: 'interactive', installId: hosted.installId });
       const result = await runtime.deliver({
         app: { id: hosted.appId, slug: hosted.slug, version: 1 }, bundle: { sha256: uploaded.bundle.sha256 }, target: 'production', baseUrl: p.url,
-        signingSecret: hosted.signingSecret, kind: 'interactive',
-        envelope: boardActionEnvelope({ ...hosted, workspaceId: ws.workspaceId, memberId: ws.memberId, block: hostedRun.sample }),
+        kind: 'interactive', headers, body,
       });
       if (result.outcome !== 'ok' || result.status !== 200) throw new Error(`the runtime answered ${result.outcome} ${result.status}`);
     }, runtimeNode, 'bare runtime');

@@ -7,7 +7,7 @@
  * cold start of a 1 MB bundle the conversion refuses (it uses `import.meta`, so it always starts
  * as a module: what every cold start cost before). Target: 1 MB ≤ 10 ms over warm.
  */
-import { SIGNING_SECRET, percentile, sha256Hex, spawnRuntime, type BenchRow, type RuntimeProcess } from './runtime-support.ts';
+import { type BenchRow, type RuntimeProcess, percentile, sha256Hex, signedDelivery, spawnRuntime } from './runtime-support.ts';
 
 /** A module of `bytes` characters shaped like bundled app code: many small functions and strings. */
 function bundleOf(bytes: number, tail = ''): string {
@@ -27,7 +27,7 @@ async function deliverMs(rt: RuntimeProcess, sha: string, version: number): Prom
   const started = performance.now();
   const result = await rt.client.deliver({
     app: { id: 'app_cold', slug: 'cold', version }, bundle: { sha256: sha }, target: 'production', baseUrl: 'https://platform.example',
-    signingSecret: SIGNING_SECRET, kind: 'interactive', envelope: { id: `dlv_${version}`, data: {} },
+    ...signedDelivery({ id: `dlv_${version}`, data: {} }),
   });
   if (result.outcome !== 'ok') throw new Error(`cold start bench: ${result.text()}`);
   return performance.now() - started;

@@ -4,7 +4,7 @@
  * for the 50 ms budget (an interactive delivery) and the 200 ms budget (an MCP request). Targets:
  * p99 ≤ 55 ms and ≤ 210 ms.
  */
-import { SIGNING_SECRET, percentile, sha256Hex, spawnRuntime, type BenchRow, type RuntimeProcess } from './runtime-support.ts';
+import { type BenchRow, type RuntimeProcess, percentile, sha256Hex, signedDelivery, spawnRuntime } from './runtime-support.ts';
 
 const RUNAWAY = 'export default { fetch() { let x = 0; for (;;) { x = (x * 31 + 7) % 1000003; } } };\n';
 const RUNS = 100;
@@ -14,7 +14,7 @@ async function runaway(rt: RuntimeProcess, sha: string, kind: 'interactive' | 'm
   for (let i = 0; i < RUNS; i++) {
     const r = await rt.client.deliver({
       app: { id: `app_runaway_${kind}`, slug: 'runaway', version: 1 }, bundle: { sha256: sha }, target: 'production', baseUrl: 'https://platform.example',
-      signingSecret: SIGNING_SECRET, kind, envelope: kind === 'mcp' ? { jsonrpc: '2.0', id: i, method: 'tools/call' } : { id: `dlv_${i}`, data: {} },
+      ...signedDelivery(kind === 'mcp' ? { jsonrpc: '2.0', id: i, method: 'tools/call' } : { id: `dlv_${i}`, data: {} }, kind),
     });
     if (r.outcome !== 'cpu_limit' || r.cpuMs === null) throw new Error(`expected a CPU stop, got ${r.outcome}: ${r.text()}`);
     cpu.push(r.cpuMs);

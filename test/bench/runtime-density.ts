@@ -3,7 +3,7 @@
  * idle (its isolate with the guest runtime and a small bundle loaded); the worker's resident memory
  * grows by ΔRSS. Figure: N / ΔRSS in GiB. Target ≥ 500.
  */
-import { SIGNING_SECRET, sha256Hex, spawnRuntime, type BenchRow } from './runtime-support.ts';
+import { type BenchRow, sha256Hex, signedDelivery, spawnRuntime } from './runtime-support.ts';
 
 const APP = 'const greeting = "hello"; export default { fetch(request) { return new Response(greeting + " " + new URL(request.url).pathname); } };\n';
 const VERSIONS = 300;
@@ -22,7 +22,7 @@ export async function run(): Promise<BenchRow[]> {
     await rt.client.putBundle(sha, new TextEncoder().encode(APP));
     const deliver = (version: number) => rt.client.deliver({
       app: { id: 'app_density', slug: 'density', version }, bundle: { sha256: sha }, target: 'production', baseUrl: 'https://platform.example',
-      signingSecret: SIGNING_SECRET, kind: 'interactive', envelope: { id: `dlv_${version}`, data: {} },
+      ...signedDelivery({ id: `dlv_${version}`, data: {} }),
     });
     for (let v = 1; v <= 5; v++) await deliver(v); // warm the worker itself (code caches, JIT)
     await new Promise((r) => setTimeout(r, 500));

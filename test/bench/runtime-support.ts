@@ -4,14 +4,15 @@
  * generator on keep-alive connections, and percentiles.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { createRuntimeClient, type RuntimeClient } from '@platform/runtime';
+import { createRuntimeClient, type RuntimeClient, type RuntimeDeliveryKind } from '@platform/runtime';
+import { parseSigningSecret } from '@platform/sandbox-lib';
 
 export const SECRET = 'bench-secret-0123456789abcdef';
 export const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -105,4 +106,68 @@ export function percentile(samples: number[], p: number): number {
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The signed part of a delivery request as the control plane builds it: the envelope's bytes and
+ * its Standard Webhooks headers (signed with SIGNING_SECRET); kind `mcp` carries the message unsigned.
+ */
+export function signedDelivery(envelope: Record<string, unknown>, kind: RuntimeDeliveryKind = 'interactive'): { kind: RuntimeDeliveryKind; headers: Record<string, string>; body: string } {
+  const { installToken: _token, ...rest } = envelope;
+  const body = JSON.stringify(kind === 'mcp' ? envelope : rest);
+  if (kind === 'mcp') return { kind, headers: {}, body };
+  const id = String(envelope.id);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = createHmac('sha256', parseSigningSecret(SIGNING_SECRET)!).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return {
+    kind, body,
+    headers: { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}`, 'platform-delivery': kind === 'lifecycle' ? 'lifecycle' : 'interactive', 'platform-install': 'ins_1', 'content-type': 'application/json' },
+  };
+}
+
+export interface StubApp {
+  slug: string;
+  source: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * The part of a control plane a runtime node asks for ingress: app records by slug and bundles by
+ * sha256, from memory. Start the node with CONTROL_PLANE_URL set to `url` (and a long
+ * RUNTIME_DIRECTORY_TTL_MS, so the stub is asked once per app).
+ */
+export async function startStubControlPlane(apps: StubApp[]): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const bundles = new Map(apps.map((a) => [sha256Hex(a.source), a.source]));
+  const records = new Map(apps.map((a) => [a.slug, { appId: `app_${a.slug}`, slug: a.slug, version: 1, sha256: sha256Hex(a.source), env: a.env ?? {}, secretEnvKeys: [], egressHosts: [], baseUrl: 'https://platform.example' }]));
+  const server = createServer((req, res) => {
+    const app = /^\/internal\/v1\/apps\/([^/]+)\/production$/.exec(req.url ?? '');
+    const bundle = /^\/internal\/v1\/bundles\/([0-9a-f]{64})$/.exec(req.url ?? '');
+    const record = app === null ? undefined : records.get(decodeURIComponent(app[1]!));
+    const source = bundle === null ? undefined : bundles.get(bundle[1]!);
+    if (record !== undefined) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(record));
+    if (source !== undefined) return void res.writeHead(200, { 'content-type': 'application/javascript' }).end(source);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
+}
+
+/** Latencies (ms) of `count` requests sent one at a time, after `warmup` unmeasured ones. */
+export async function sequentialLatencies(origin: string, request: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string }, count: number, warmup = 200): Promise<number[]> {
+  const pool = new Pool(origin, { connections: 1, pipelining: 1 });
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < warmup + count; i++) {
+      const started = performance.now();
+      const res = await pool.request({ method: request.method, path: request.path, headers: request.headers, body: request.body });
+      await res.body.arrayBuffer();
+      if (res.statusCode !== 200) throw new Error(`${origin}${request.path} answered ${res.statusCode}`);
+      if (i >= warmup) out.push(performance.now() - started);
+    }
+  } finally {
+    await pool.close();
+  }
+  return out;
 }

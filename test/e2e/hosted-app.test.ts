@@ -173,7 +173,8 @@ describe('a hosted app uploaded through the tooling endpoint', () => {
     });
     expect(JSON.parse(state.seen)).toEqual({
       rawBodyHasInstallToken: false, rawBodyHasTokenValue: false, envHasTokenValue: false, handlerInstallToken: false,
-      envKeys: ['PLATFORM_API_URL', 'PLATFORM_SIGNING_SECRET'],
+      // No signing secret reaches a hosted app: the runtime vouches for its deliveries (ctx.deliveryId).
+      envKeys: ['PLATFORM_API_URL'],
     });
 
     await stack.controlPlane.blocks.settled();

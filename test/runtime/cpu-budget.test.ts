@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntimeClient, type RuntimeClient, type RuntimeDeliveryRequest } from '@platform/runtime';
-import { SECRET, SIGNING_SECRET, fixture, sha256 } from './support/runtime.ts';
+import { SECRET, fixture, sha256, signedHeaders } from './support/runtime.ts';
 
 const MAIN = fileURLToPath(new URL('../../runtime/src/main.ts', import.meta.url));
 const CORE = '0';
@@ -23,9 +23,10 @@ const source = fixture('spin');
 const sha = sha256(source);
 
 function delivery(n: number, id: string): RuntimeDeliveryRequest {
+  const body = JSON.stringify({ id, type: 'block.action', data: { n } });
   return {
     app: { id: 'app_spin', slug: 'spin', version: 1 }, bundle: { sha256: sha }, target: 'production', baseUrl: 'http://127.0.0.1:9',
-    signingSecret: SIGNING_SECRET, kind: 'interactive', envelope: { id, type: 'block.action', data: { n } },
+    kind: 'interactive', headers: signedHeaders(id, body, 'interactive', 'ins_1'), body,
   };
 }
 

@@ -1,6 +1,6 @@
-// The internal delivery API over real HTTP: the runtime signs the envelope itself (Standard
-// Webhooks, checked inside the guest and with sandbox-lib's verifier), strips the install token and
-// adds it only to the app's own /v0 calls; strict input; the guest's answer passes through.
+// The internal delivery API over real HTTP: deliveries arrive signed by the control plane (the node
+// holds no signing secret: none reaches the guest's env), the install token travels apart and is
+// added only to the app's own /v0 calls; strict input; the guest's answer passes through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDelivery } from '@platform/sandbox-lib';
 import { RuntimeClientError, type ResolvedApp } from '@platform/runtime';
@@ -31,12 +31,13 @@ afterAll(async () => {
 });
 
 describe('POST /internal/v1/deliveries', () => {
-  it('delivers a signed envelope without the install token at /platform', async () => {
-    const result = await rt.client.deliver(rt.delivery(app, { envelope: envelope() }));
+  it('delivers the signed envelope at /platform as signed, without the install token or any signing secret', async () => {
+    const request = rt.delivery(app, { envelope: envelope() });
+    const result = await rt.client.deliver(request);
     expect(result.outcome).toBe('ok');
     expect(result.status).toBe(200);
     const out = JSON.parse(result.text());
-    expect(out.verified).toBe(true);
+    expect(out.body).toBe(request.body);
     expect(out.envelope).not.toHaveProperty('installToken');
     expect(JSON.stringify(out)).not.toContain(TOKEN);
     expect(out.envelope.id).toBe('dlv_1');
@@ -44,12 +45,18 @@ describe('POST /internal/v1/deliveries', () => {
     expect(out.headers['platform-delivery']).toBe('interactive');
     expect(out.headers['platform-install']).toBe('ins_1');
     expect(out.ctx).toEqual({ kind: 'interactive', deliveryId: 'dlv_1' });
-    // The same signature checks out with the platform's own verifier.
-    const body = JSON.stringify(out.envelope);
-    const verdict = await verifyDelivery({ headers: out.headers, body, secret: SIGNING_SECRET });
+    expect(out.envKeys).not.toContain('PLATFORM_SIGNING_SECRET');
+    // The guest sees the control plane's signature, which checks out with the platform's verifier.
+    const verdict = await verifyDelivery({ headers: out.headers, body: out.body, secret: SIGNING_SECRET });
     expect(verdict.ok).toBe(true);
     expect(result.requestId).toMatch(/^req_/);
     expect(result.cpuMs).toBeGreaterThan(0);
+  });
+
+  it('refuses a delivery without its signed headers', async () => {
+    const request = rt.delivery(app, { envelope: envelope() });
+    const { 'webhook-signature': _s, ...unsigned } = request.headers;
+    await expect(rt.client.deliver({ ...request, headers: unsigned })).rejects.toMatchObject({ status: 400, body: { _tag: 'PlatformApiInvalidRequestError', issues: [{ path: ['headers', 'webhook-signature'] }] } });
   });
 
   it('marks lifecycle deliveries as lifecycle', async () => {
@@ -66,12 +73,6 @@ describe('POST /internal/v1/deliveries', () => {
     expect(api.hits[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it('takes the token from the top-level field as well', async () => {
-    api.hits.length = 0;
-    const { installToken: _t, ...bare } = envelope({ callApi: true });
-    await rt.client.deliver(rt.delivery(app, { envelope: bare, installToken: 'platapp_other' }));
-    expect(api.hits[0]!.headers.authorization).toBe('Bearer platapp_other');
-  });
 
   it('calls an allowed host without the install token', async () => {
     api.hits.length = 0;
@@ -95,7 +96,7 @@ describe('POST /internal/v1/deliveries', () => {
   it('passes the guest\'s status and headers through, never its runtime headers', async () => {
     const res = await fetch(`${rt.url}/internal/v1/deliveries`, {
       method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
-      body: JSON.stringify(rt.delivery(app, { kind: 'mcp', envelope: {}, headers: {} })),
+      body: JSON.stringify(rt.delivery(app, { kind: 'mcp', envelope: {} })),
     });
     expect(res.headers.get('platform-runtime-outcome')).toBe('ok');
   });

@@ -21,17 +21,21 @@ describe('a worker that dies', () => {
 
   it('fails its in-flight request with PlatformRuntimeCrashedError and is replaced', { timeout: 60_000 }, async () => {
     const pidsBefore = rt.node.supervisor!.load().map((w) => w.pid);
+    // The slow request waits on a timer in its worker: the only busy one, so that is the one killed.
+    const pending = rt.route('slow', '/?ms=20000');
+    const pid = await busyWorker(rt);
     const { result, failed, served } = await whileServing(rt, 'neighbour', async () => {
-      const pending = rt.route('slow', '/?ms=20000');
-      const pid = await busyWorker(rt);
       process.kill(pid, 'SIGKILL');
       const res = await pending;
       return { status: res.status, body: await res.json() as { _tag: string }, pid };
     });
     expect(result.status).toBe(503);
     expect(result.body._tag).toBe('PlatformRuntimeCrashedError');
-    // The other worker kept answering the neighbour the whole time.
-    expect(failed).toEqual([]);
+    // The node kept answering the neighbour throughout. Its requests queued on the killed worker ran
+    // again elsewhere; one that was inside guest code at the instant of the kill (when the neighbour
+    // shares that worker) is the only kind that may fail.
+    expect(failed.length).toBeLessThanOrEqual(1);
+    for (const f of failed) expect(f).toMatch(/^503 .*PlatformRuntimeCrashedError/);
     expect(served).toBeGreaterThan(0);
     const after = await eventually(() => {
       const load = rt.node.supervisor!.load();
@@ -41,7 +45,7 @@ describe('a worker that dies', () => {
     expect(after.map((w) => w.pid)).toContain(pidsBefore.find((p) => p !== result.pid));
     expect(await (await rt.route('slow', '/?ms=1')).text()).toBe('slept 1');
     const metrics = await (await fetch(`${rt.url}/metrics`)).text();
-    expect(metrics).toMatch(/runtime_worker_restarts_total\{reason="exit"\} 1/);
+    expect(metrics).toMatch(/runtime_worker_restarts_total\{reason="crash"\} 1/);
     expect(metrics).toMatch(/runtime_requests_total\{app="app_slow",kind="route",outcome="crashed"\} 1/);
   });
 });

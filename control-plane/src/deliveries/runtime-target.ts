@@ -1,9 +1,11 @@
 /**
  * @module deliveries/runtime-target
  * Hosted apps' deliveries go to a runtime node's internal API (`POST /internal/v1/deliveries`,
- * through the runtime's own client): the envelope with its install token, the version's bundle,
- * environment and outbound hosts, and the signing secret. The runtime removes the token, signs the
- * delivery itself and calls the app's `fetch` at `/platform`; its answer passes through. A node that
+ * through the runtime's own client), signed here: hosted apps never handle install tokens (the
+ * spec), so the token comes out of the envelope and travels apart (the node keeps it and adds it to
+ * the app's own `/v0` calls), and the envelope without it is what is signed and sent, with the
+ * version's bundle, environment and outbound hosts. The node never receives a signing secret. It
+ * calls the app's `fetch` at `/platform`; its answer passes through. A node that
  * cannot be reached, or a version without an uploaded bundle, is `unavailable` (lifecycle
  * deliveries wait and retry); a guest over its CPU budget or deadline failed the delivery.
  *
@@ -13,6 +15,8 @@
  * are read for every delivery.
  */
 import type { RuntimeClient, RuntimeDeliveryKind } from '@platform/runtime';
+import { DELIVERY_HEADERS } from '@platform/sandbox-lib';
+import { signedHeaders } from '../outbound/signed-headers.ts';
 import type { Db } from '../db/db.ts';
 import { findVersion, type VersionRow } from '../versions/store.ts';
 import type { DeliveryOutcome, DeliveryTarget, OutgoingDelivery } from './target.ts';
@@ -36,6 +40,12 @@ type Hosted = Pick<VersionRow, 'bundle_sha256' | 'target'> & { egressHosts: stri
 
 const unavailable = (message: string, started: number): DeliveryOutcome =>
   ({ ok: false, failure: 'unavailable', message, durationMs: Math.round(performance.now() - started) });
+
+/** The token of an envelope's `installToken` field (`{ token, expiresAt }`). */
+function tokenOf(field: unknown): string | null {
+  const token = (field as { token?: unknown } | undefined)?.token;
+  return typeof token === 'string' && token.length > 0 ? token : null;
+}
 
 function kindOf(d: OutgoingDelivery): RuntimeDeliveryKind {
   if (d.deliveryClass === 'lifecycle') return 'lifecycle';
@@ -69,9 +79,12 @@ export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
       const started = performance.now();
       const version = await versionOf(d.app.id, d.app.version);
       if (version?.bundle_sha256 == null) return unavailable(`version ${d.app.version} of the app has no uploaded bundle`, started);
-      const signingSecret = d.secrets[0];
-      if (signingSecret === undefined) return unavailable('the app has no signing secret', started);
+      if (d.secrets.length === 0) return unavailable('the app has no signing secret', started);
       try {
+        const { installToken, ...envelope } = d.envelope ?? JSON.parse(d.body) as Record<string, unknown>;
+        const body = JSON.stringify(envelope);
+        const signed = await signedHeaders({ id: d.id, timestamp: Number(d.headers[DELIVERY_HEADERS.timestamp]), body, secrets: d.secrets, deliveryClass: d.deliveryClass, installId: d.install.id });
+        const token = tokenOf(installToken);
         const client = await deps.client();
         const result = await client.deliver({
           app: { id: d.app.id, slug: d.app.slug, version: d.app.version },
@@ -80,9 +93,10 @@ export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
           target: version.target,
           egressHosts: version.egressHosts,
           baseUrl: deps.baseUrl,
-          signingSecret,
+          ...(token === null ? {} : { installToken: token }),
           kind: kindOf(d),
-          envelope: d.envelope ?? JSON.parse(d.body) as Record<string, unknown>,
+          headers: signed,
+          body,
         }, { signal: AbortSignal.timeout(d.timeoutMs) });
         const durationMs = Math.round(performance.now() - started);
         if (result.outcome === 'ok') {

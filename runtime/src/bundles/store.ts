@@ -86,6 +86,14 @@ export function createBundleStore(deps: BundleStoreDeps) {
   };
 
   return {
+    /** The path of a bundle held in memory (verified), or null: the hot path's way around `ensure`. */
+    known(sha: string): string | null {
+      const bytes = memory.get(sha);
+      if (bytes === undefined) return null;
+      memory.delete(sha);
+      memory.set(sha, bytes); // most recently used last
+      return pathOf(sha);
+    },
     /** The path of the verified bundle file, fetching it if needed. */
     async ensure(sha: string): Promise<string> {
       if (!SHA256.test(sha)) throw new PlatformError('PlatformApiInvalidRequestError', 'A bundle sha256 is 64 lower-case hex digits', { fields: { issues: [{ path: ['sha256'], message: 'Invalid sha256' }] } });

@@ -1,50 +1,86 @@
 /**
  * @module guest/body
- * Bodies of Request and Response, held as bytes (no streams): what a body may be made of, and the
- * read-once methods both classes share.
+ * Bodies of Request and Response, held as they arrived (no streams): a string of text, a `latin1`
+ * string of bytes from the host, or bytes the app gave. Each read converts only what it needs, so
+ * a JSON delivery read with `json()` is parsed straight from the string the host passed in, and a
+ * response made from a string leaves as that string.
  */
-import { TextEncoder, toBytes, utf8Decode } from './encoding.ts';
+import type { BodyKind } from '../shared/bridge.ts';
+import { bytesToLatin1, latin1ToBytes, toBytes, utf8Decode, utf8Encode } from './encoding.ts';
 import { URLSearchParams } from './url.ts';
 
 export type BodyInit = string | ArrayBuffer | ArrayBufferView | URLSearchParams | null | undefined;
 
-const encoder = new TextEncoder();
+export type BodySource =
+  | { kind: 'text'; text: string }
+  | { kind: 'latin1'; text: string }
+  | { kind: 'bytes'; bytes: Uint8Array };
 
-/** Copies a body into bytes and says which content-type it implies. */
-export function extractBody(body: BodyInit): { bytes: Uint8Array | null; type: string | null } {
-  if (body === null || body === undefined) return { bytes: null, type: null };
-  if (typeof body === 'string') return { bytes: encoder.encode(body), type: 'text/plain;charset=UTF-8' };
-  if (body instanceof URLSearchParams) return { bytes: encoder.encode(body.toString()), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
-  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return { bytes: toBytes(body, 'body').slice(), type: null };
+/** What a body may be made of, and the content-type it implies. */
+export function extractBody(body: BodyInit): { source: BodySource | null; type: string | null } {
+  if (body === null || body === undefined) return { source: null, type: null };
+  if (typeof body === 'string') return { source: { kind: 'text', text: body }, type: 'text/plain;charset=UTF-8' };
+  if (body instanceof URLSearchParams) return { source: { kind: 'text', text: body.toString() }, type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return { source: { kind: 'bytes', bytes: toBytes(body, 'body').slice() }, type: null };
   if (typeof body === 'object' && typeof (body as { getReader?: unknown }).getReader === 'function') {
     throw new TypeError('Streaming bodies are not supported by this runtime: pass a string, ArrayBuffer or typed array');
   }
-  return { bytes: encoder.encode(String(body)), type: 'text/plain;charset=UTF-8' };
+  return { source: { kind: 'text', text: String(body) }, type: 'text/plain;charset=UTF-8' };
+}
+
+/** A body the host passed in as a string. */
+export function hostBody(text: string | null, kind: BodyKind): BodySource | null {
+  return text === null ? null : { kind, text };
+}
+
+function asBytes(source: BodySource): Uint8Array {
+  if (source.kind === 'bytes') return source.bytes;
+  return source.kind === 'text' ? utf8Encode(source.text) : latin1ToBytes(source.text);
+}
+
+function asText(source: BodySource): string {
+  // UTF-8 decode as the Fetch standard reads text: a leading byte order mark is dropped.
+  const text = source.kind === 'text' ? source.text : utf8Decode(asBytes(source));
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** The body state of one Request or Response. */
 export class BodyState {
-  bytes: Uint8Array | null;
+  source: BodySource | null;
   used = false;
-  constructor(bytes: Uint8Array | null) { this.bytes = bytes; }
-  consume(): Uint8Array {
+  constructor(source: BodySource | null) { this.source = source; }
+  consume(): BodySource {
     if (this.used) throw new TypeError('Body has already been consumed');
     this.used = true;
-    return this.bytes ?? new Uint8Array(0);
+    return this.source ?? { kind: 'text', text: '' };
   }
   clone(): BodyState {
     if (this.used) throw new TypeError('Cannot clone a body that has already been consumed');
-    return new BodyState(this.bytes === null ? null : this.bytes.slice());
+    const s = this.source;
+    return new BodyState(s === null || s.kind !== 'bytes' ? s : { kind: 'bytes', bytes: s.bytes.slice() });
+  }
+  /** The bytes without consuming (fetch hands them to the host); null for no body. */
+  peekBytes(): Uint8Array | null {
+    return this.source === null ? null : asBytes(this.source);
+  }
+  /** The body as a string for the host: text stays text, bytes go one byte per character. */
+  forHost(): { text: string; kind: BodyKind } | null {
+    const s = this.source;
+    if (s === null) return null;
+    return s.kind === 'bytes' ? { text: bytesToLatin1(s.bytes), kind: 'latin1' } : { text: s.text, kind: s.kind };
   }
 }
 
 /** The read methods, as async functions over a BodyState. */
 export const bodyReaders = {
   async arrayBuffer(state: BodyState): Promise<ArrayBuffer> {
-    const bytes = state.consume();
+    const bytes = asBytes(state.consume());
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   },
-  async bytes(state: BodyState): Promise<Uint8Array> { return state.consume().slice(); },
-  async text(state: BodyState): Promise<string> { return utf8Decode(state.consume()); },
-  async json(state: BodyState): Promise<unknown> { return JSON.parse(utf8Decode(state.consume())); },
+  async bytes(state: BodyState): Promise<Uint8Array> {
+    const source = state.consume();
+    return source.kind === 'bytes' ? source.bytes.slice() : asBytes(source);
+  },
+  async text(state: BodyState): Promise<string> { return asText(state.consume()); },
+  async json(state: BodyState): Promise<unknown> { return JSON.parse(asText(state.consume())); },
 };

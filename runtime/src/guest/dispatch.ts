@@ -4,7 +4,7 @@
  * A request's outcome goes back through `core.respond` / `core.fail`, then `core.done` once every
  * `ctx.waitUntil` promise settled. Nothing here throws into the host.
  */
-import { CORE, CORE_METHODS, GUEST_LIMITS, type GuestContextInfo, type GuestRequestInit } from '../shared/bridge.ts';
+import { CORE, CORE_METHODS, GUEST_LIMITS, type BodyKind, type HeaderBlock, type RequestKind } from '../shared/bridge.ts';
 import { dropAllOps, postHost } from './bridge.ts';
 import { resetTimers } from './capabilities/timers.ts';
 import { describeError } from './errors.ts';
@@ -18,6 +18,10 @@ interface AppModule {
 
 let app: AppModule | null = null;
 let bindProblem = 'The bundle has not been loaded';
+// The env object of this isolate, frozen once and handed to every request until the host sends
+// another (the host sends it only when it changed).
+let envId = -1;
+let envObject: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Takes the module namespace; returns null when its default export is usable, else the reason. */
 export function bindModule(namespace: unknown): string | null {
@@ -38,13 +42,15 @@ export function bindModule(namespace: unknown): string | null {
 }
 
 function fail(err: unknown): void {
-  postHost(CORE, CORE_METHODS.fail, describeError(err));
+  const { message, stack } = describeError(err);
+  postHost(CORE, CORE_METHODS.fail, message, stack);
 }
 
 function respond(value: unknown): void {
   if (!isResponse(value)) return fail(new TypeError('The fetch handler must return a Response (or a promise of one)'));
   try {
-    postHost(CORE, CORE_METHODS.respond, responseParts(value));
+    const parts = responseParts(value);
+    postHost(CORE, CORE_METHODS.respond, parts.status, parts.statusText, parts.headers, parts.body, parts.bodyKind);
   } catch (err) {
     fail(err);
   }
@@ -60,22 +66,33 @@ async function settle(waits: Array<Promise<unknown>>): Promise<void> {
   postHost(CORE, CORE_METHODS.done);
 }
 
-export function dispatch(init: GuestRequestInit, env: Record<string, string>, info: GuestContextInfo): void {
+/**
+ * Starts one request. Arguments are primitives (see shared/bridge.ts); `env` is passed only when
+ * `nextEnvId` differs from the env this isolate holds.
+ */
+export function dispatch(method: string, url: string, headers: HeaderBlock, body: string | null, bodyKind: BodyKind,
+  kind: RequestKind, requestId: string, deliveryId: string | null, nextEnvId: number, env?: Record<string, string>): void {
   dropAllOps();
   resetTimers();
+  if (nextEnvId !== envId) {
+    envObject = Object.freeze({ ...(env ?? {}) });
+    envId = nextEnvId;
+  }
   const waits: Array<Promise<unknown>> = [];
   try {
     if (app === null) throw new Error(bindProblem);
     const handler = app;
-    const request = requestFromHost(init.url, { method: init.method, headers: init.headers, body: init.body });
+    const request = requestFromHost(method, url, headers, body, bodyKind);
     const ctx = Object.freeze({
-      ...info,
+      kind,
+      requestId,
+      deliveryId,
       waitUntil(promise: unknown): void {
         waits.push(Promise.resolve(promise).catch((err: unknown) => postHost('console', 'line', 'error', `waitUntil: ${describeError(err).message}`)));
       },
       passThroughOnException(): void {},
     });
-    const result = handler.fetch(request, Object.freeze({ ...env }), ctx);
+    const result = handler.fetch(request, envObject, ctx);
     Promise.resolve(result).then(respond, fail).finally(() => settle(waits));
   } catch (err) {
     fail(err);

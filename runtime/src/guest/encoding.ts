@@ -153,3 +153,17 @@ export function atob(input: unknown): string {
   }
   return out;
 }
+
+/** One byte per character (the host's `latin1` strings): bytes → string. */
+export function bytesToLatin1(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return out;
+}
+
+/** One byte per character: string → bytes (each character's low 8 bits). */
+export function latin1ToBytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
+}

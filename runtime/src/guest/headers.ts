@@ -3,7 +3,7 @@
  * The Fetch standard's Headers: case-insensitive names, validated names and values, sorted
  * iteration with `set-cookie` kept apart.
  */
-import { GUEST_LIMITS } from '../shared/bridge.ts';
+import { GUEST_LIMITS, fromHeaderBlock, toHeaderBlock, type HeaderBlock } from '../shared/bridge.ts';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[\0\r\n]/;
@@ -25,6 +25,7 @@ function normalizeValue(value: unknown): string {
 // Assigned by the static block of Headers; declared first to stay out of the temporal dead zone.
 let freezeHeaders: (headers: Headers) => void = () => {};
 let headerList: (headers: Headers) => Array<[string, string]> = () => [];
+let trustedAppend: (headers: Headers, name: string, value: string) => void = () => {};
 
 export class Headers {
   readonly #map = new Map<string, string[]>();
@@ -94,6 +95,11 @@ export class Headers {
   // Internal accessors, kept off the public surface.
   static {
     freezeHeaders = (headers) => { headers.#immutable = true; };
+    trustedAppend = (headers, name, value) => {
+      const list = headers.#map.get(name);
+      if (list === undefined) headers.#map.set(name, [value]);
+      else list.push(value);
+    };
     headerList = (headers) => {
       const out: Array<[string, string]> = [];
       for (const [name, list] of headers.#map) for (const v of list) out.push([name, v]);
@@ -105,3 +111,13 @@ export class Headers {
 export function makeImmutable(headers: Headers): void { freezeHeaders(headers); }
 /** Every name/value pair, names lower-case, repeated names kept as separate pairs. */
 export function toHeaderList(headers: Headers): Array<[string, string]> { return headerList(headers); }
+
+/** Headers from a block the host built and checked (lower-case token names, clean values). */
+export function headersFromBlock(block: HeaderBlock): Headers {
+  const headers = new Headers();
+  for (const [name, value] of fromHeaderBlock(block)) trustedAppend(headers, name, value);
+  return headers;
+}
+
+/** Every pair as a header block for the host (which checks it again). */
+export function toBlock(headers: Headers): HeaderBlock { return toHeaderBlock(headerList(headers)); }

@@ -69,17 +69,17 @@ function removeSharedMemory(): void {
 interface WasmApi {
   Memory: new (descriptor: unknown) => object;
   Module: new (bytes: unknown) => object;
+  Instance: new (module: object, imports?: unknown) => object;
   CompileError: new (message: string) => Error;
-  compile(bytes: unknown): Promise<object>;
-  instantiate(source: unknown, imports?: unknown): Promise<unknown>;
 }
 
 function refuseSharedWasmMemory(wasm: WasmApi): void {
   // Everything used when a guest calls in is captured now, before any guest code can change it.
-  const { Memory: NativeMemory, Module: NativeModule, CompileError, compile, instantiate } = wasm;
+  const { Memory: NativeMemory, Module: NativeModule, CompileError } = wasm;
   const { apply, construct, getOwnPropertyDescriptor, ownKeys } = Reflect;
   const { isView } = ArrayBuffer;
   const rejected = Promise.reject.bind(Promise);
+  const resolved = Promise.resolve.bind(Promise) as (value: unknown) => Promise<unknown>;
   const U8 = Uint8Array;
   const getter = (proto: object, name: string): (() => unknown) => getOwnPropertyDescriptor(proto, name)!.get!;
   const typedArray = Object.getPrototypeOf(U8.prototype) as object;
@@ -164,12 +164,29 @@ function refuseSharedWasmMemory(wasm: WasmApi): void {
     }
     Object.defineProperty(Native.prototype as object, 'constructor', { value: Safe, writable: true, configurable: true, enumerable: false });
   }
+  // The asynchronous compiles run synchronously, settling a promise: guest code runs only in the
+  // host's synchronous entries, which never run V8's background-compile completion tasks (the promise
+  // of a native `WebAssembly.compile` would never settle), and a continuation run outside an entry
+  // would escape the request's CPU budget. Compiling here is the guest's own CPU, as it should be.
+  const { Instance: NativeInstance } = wasm;
+  // A compiled module by its internal slot (Module.exports throws for anything else), not by a
+  // prototype the guest can set on any object.
+  const moduleExports = (NativeModule as unknown as { exports: (m: unknown) => unknown }).exports;
+  const isModule = (value: unknown): boolean => {
+    try { moduleExports(value); return true; } catch { return false; }
+  };
   const methods = {
     compile(bytes: unknown): Promise<object> {
-      try { return apply(compile, wasm, [checked(bytes)]) as Promise<object>; } catch (err) { return rejected(err); }
+      try { return resolved(construct(NativeModule, [checked(bytes)]) as object) as Promise<object>; } catch (err) { return rejected(err); }
     },
     instantiate(source: unknown, imports?: unknown): Promise<unknown> {
-      try { return apply(instantiate, wasm, [checked(source), imports]) as Promise<unknown>; } catch (err) { return rejected(err); }
+      try {
+        if (isModule(source)) return resolved(construct(NativeInstance, [source, imports]));
+        const module = construct(NativeModule, [checked(source)]) as object;
+        return resolved({ module, instance: construct(NativeInstance, [module, imports]) });
+      } catch (err) {
+        return rejected(err);
+      }
     },
   };
   const replace = (name: string, value: unknown): void => {

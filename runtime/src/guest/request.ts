@@ -2,9 +2,10 @@
  * @module guest/request
  * The Fetch standard's Request, with bytes for a body.
  */
+import type { BodyKind, HeaderBlock } from '../shared/bridge.ts';
 import { AbortSignal } from './events.ts';
-import { BodyState, bodyReaders, extractBody, type BodyInit } from './body.ts';
-import { Headers, type HeadersInit } from './headers.ts';
+import { BodyState, bodyReaders, extractBody, hostBody, type BodyInit } from './body.ts';
+import { Headers, headersFromBlock, type HeadersInit } from './headers.ts';
 import { URL } from './url.ts';
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH'];
@@ -25,40 +26,63 @@ function normalizeMethod(method: string): string {
   return METHODS.includes(upper) ? upper : method;
 }
 
-// Set only while requestFromHost constructs; assigned by the static block (declared first: TDZ).
-let trustedUrl: string | null = null;
-let requestBytes: (request: Request) => Uint8Array | null = () => null;
+// Assigned by the static block (declared first: TDZ).
+let requestBody: (request: Request) => BodyState = () => new BodyState(null);
+// Set only while requestFromHost constructs.
+let hostParts: { method: string; url: string; headers: HeaderBlock; body: BodyState } | null = null;
 
 export class Request {
-  readonly #url: string;
-  readonly #method: string;
-  readonly #headers: Headers;
-  readonly #body: BodyState;
-  readonly #signal: AbortSignal;
-  readonly #redirect: 'follow' | 'manual' | 'error';
+  #url: string;
+  #method: string;
+  // A request from the host keeps its header block until the app first reads `headers`.
+  #headers: Headers | null;
+  #headerBlock: HeaderBlock = '';
+  #body: BodyState;
+  #signal: AbortSignal | null;
+  #redirect: 'follow' | 'manual' | 'error';
 
   constructor(input: Request | string | URL, init: RequestInit = {}) {
+    const host = hostParts;
+    if (host !== null) {
+      // The host already parsed the URL and checked the method and headers: nothing is validated
+      // or copied twice for every delivery.
+      hostParts = null;
+      this.#url = host.url;
+      this.#method = host.method;
+      this.#headers = null;
+      this.#headerBlock = host.headers;
+      this.#body = host.body;
+      this.#signal = null;
+      this.#redirect = 'follow';
+      return;
+    }
     const from = input instanceof Request ? input : null;
-    this.#url = from !== null ? from.#url : trustedUrl ?? new URL(String(input)).href;
-    trustedUrl = null;
+    this.#url = from !== null ? from.#url : new URL(String(input)).href;
     this.#method = init.method !== undefined ? normalizeMethod(String(init.method)) : from !== null ? from.#method : 'GET';
-    this.#headers = new Headers(init.headers ?? (from !== null ? from.#headers : undefined));
-    this.#signal = init.signal ?? (from !== null ? from.#signal : new AbortSignal());
+    const headers = new Headers(init.headers ?? (from !== null ? from.headers : undefined));
+    this.#headers = headers;
+    this.#signal = init.signal ?? (from !== null ? from.signal : null);
     const redirect = init.redirect ?? (from !== null ? from.#redirect : 'follow');
     if (redirect !== 'follow' && redirect !== 'manual' && redirect !== 'error') throw new TypeError(`Invalid redirect mode: ${String(redirect)}`);
     this.#redirect = redirect;
     if (init.body !== undefined && init.body !== null) {
       if (this.#method === 'GET' || this.#method === 'HEAD') throw new TypeError('Request with GET/HEAD method cannot have a body');
-      const { bytes, type } = extractBody(init.body);
-      this.#body = new BodyState(bytes);
-      if (type !== null && !this.#headers.has('content-type')) this.#headers.set('content-type', type);
+      const { source, type } = extractBody(init.body);
+      this.#body = new BodyState(source);
+      if (type !== null && !headers.has('content-type')) headers.set('content-type', type);
     } else this.#body = from !== null ? from.#body.clone() : new BodyState(null);
   }
 
   get url(): string { return this.#url; }
   get method(): string { return this.#method; }
-  get headers(): Headers { return this.#headers; }
-  get signal(): AbortSignal { return this.#signal; }
+  get headers(): Headers {
+    if (this.#headers === null) this.#headers = headersFromBlock(this.#headerBlock);
+    return this.#headers;
+  }
+  get signal(): AbortSignal {
+    if (this.#signal === null) this.#signal = new AbortSignal();
+    return this.#signal;
+  }
   get redirect(): 'follow' | 'manual' | 'error' { return this.#redirect; }
   get bodyUsed(): boolean { return this.#body.used; }
   get body(): null { return null; }
@@ -70,19 +94,19 @@ export class Request {
   get [Symbol.toStringTag](): string { return 'Request'; }
 
   static {
-    requestBytes = (request) => request.#body.bytes;
+    requestBody = (request) => request.#body;
   }
 }
 
-/** Builds a Request whose URL the host already parsed (no second parse for every delivery). */
-export function requestFromHost(url: string, init: RequestInit): Request {
-  trustedUrl = url;
+/** The request the host hands the app: URL, method and headers already checked by the host. */
+export function requestFromHost(method: string, url: string, headers: HeaderBlock, body: string | null, bodyKind: BodyKind): Request {
+  hostParts = { method, url, headers, body: new BodyState(hostBody(body, bodyKind)) };
   try {
-    return new Request(url, init);
+    return new Request(url);
   } finally {
-    trustedUrl = null;
+    hostParts = null;
   }
 }
 
-/** The body bytes without consuming them (fetch hands them to the host). */
-export function peekRequestBody(request: Request): Uint8Array | null { return requestBytes(request); }
+/** The body as the host takes it, without consuming it (fetch hands it to the host). */
+export function requestBodyForHost(request: Request): { text: string; kind: BodyKind } | null { return requestBody(request).forHost(); }

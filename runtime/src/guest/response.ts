@@ -2,10 +2,9 @@
  * @module guest/response
  * The Fetch standard's Response, with bytes for a body.
  */
-import { BodyState, bodyReaders, extractBody, type BodyInit } from './body.ts';
-import type { GuestResponseInit } from '../shared/bridge.ts';
-import { Headers, makeImmutable, toHeaderList, type HeadersInit } from './headers.ts';
-import { TextEncoder } from './encoding.ts';
+import { BodyState, bodyReaders, extractBody, hostBody, type BodyInit } from './body.ts';
+import type { BodyKind, HeaderBlock } from '../shared/bridge.ts';
+import { Headers, headersFromBlock, makeImmutable, toBlock, type HeadersInit } from './headers.ts';
 import { URL } from './url.ts';
 
 export interface ResponseInit {
@@ -19,7 +18,7 @@ const REDIRECTS = [301, 302, 303, 307, 308];
 
 // Assigned by the static block of Response (declared first: temporal dead zone).
 let internals: (response: Response) => { body: BodyState; headers: Headers; status: number; statusText: string };
-let fromNetwork: (status: number, statusText: string, headers: Array<[string, string]>, body: Uint8Array, url: string, redirected: boolean) => Response;
+let fromNetwork: (status: number, statusText: string, headers: Headers, body: BodyState, url: string, redirected: boolean) => Response;
 
 export class Response {
   readonly #status: number;
@@ -37,9 +36,9 @@ export class Response {
     this.#statusText = init.statusText === undefined ? '' : String(init.statusText);
     if (/[\r\n]/.test(this.#statusText)) throw new TypeError('Invalid statusText');
     this.#headers = new Headers(init.headers);
-    const { bytes, type } = extractBody(body);
-    if (bytes !== null && NULL_BODY.includes(status)) throw new TypeError(`Response with status ${status} cannot have a body`);
-    this.#body = new BodyState(bytes);
+    const { source, type } = extractBody(body);
+    if (source !== null && NULL_BODY.includes(status)) throw new TypeError(`Response with status ${status} cannot have a body`);
+    this.#body = new BodyState(source);
     if (type !== null && !this.#headers.has('content-type')) this.#headers.set('content-type', type);
   }
 
@@ -48,7 +47,7 @@ export class Response {
     if (text === undefined) throw new TypeError('Response.json: the value cannot be serialized to JSON');
     const headers = new Headers(init.headers);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    return new Response(new TextEncoder().encode(text), { ...init, headers });
+    return new Response(text, { ...init, headers });
   }
   static redirect(url: string | URL, status = 302): Response {
     if (!REDIRECTS.includes(status)) throw new RangeError(`Invalid redirect status: ${status}`);
@@ -77,7 +76,7 @@ export class Response {
   json(): Promise<unknown> { return bodyReaders.json(this.#body); }
   clone(): Response {
     const copy = new Response(null, { status: this.#status, statusText: this.#statusText, headers: this.#headers });
-    copy.#body.bytes = this.#body.clone().bytes;
+    copy.#body.source = this.#body.clone().source;
     copy.#url = this.#url;
     copy.#redirected = this.#redirected;
     copy.#type = this.#type;
@@ -91,7 +90,7 @@ export class Response {
       // The host only answers with final statuses (200–599); the body is set after construction
       // because null-body statuses (204, 304) reject one in the constructor.
       const r = new Response(null, { status, statusText, headers });
-      r.#body.bytes = NULL_BODY.includes(status) ? null : body;
+      r.#body.source = NULL_BODY.includes(status) ? null : body.source;
       r.#url = url;
       r.#redirected = redirected;
       r.#type = 'basic';
@@ -102,8 +101,8 @@ export class Response {
 }
 
 /** A Response of an outbound fetch, built from what the host returned. */
-export function networkResponse(status: number, statusText: string, headers: Array<[string, string]>, body: Uint8Array, url: string, redirected: boolean): Response {
-  return fromNetwork(status, statusText, headers, body, url, redirected);
+export function networkResponse(status: number, statusText: string, headers: HeaderBlock, body: string, bodyKind: BodyKind, url: string, redirected: boolean): Response {
+  return fromNetwork(status, statusText, headersFromBlock(headers), new BodyState(hostBody(body, bodyKind)), url, redirected);
 }
 
 /** True if `value` is a Response made by this runtime (private state present; proxies fail). */
@@ -120,8 +119,9 @@ export function isResponse(value: unknown): value is Response {
  * The parts of a Response the host needs, read from private state (no getter of a subclass or
  * proxy runs), without consuming the body.
  */
-export function responseParts(response: Response): GuestResponseInit {
+export function responseParts(response: Response): { status: number; statusText: string; headers: HeaderBlock; body: string | null; bodyKind: BodyKind } {
   const i = internals(response);
   if (i.body.used) throw new TypeError('The response body has already been consumed');
-  return { status: i.status, statusText: i.statusText, headers: toHeaderList(i.headers), body: i.body.bytes };
+  const body = i.body.forHost();
+  return { status: i.status, statusText: i.statusText, headers: toBlock(i.headers), body: body?.text ?? null, bodyKind: body?.kind ?? 'text' };
 }

@@ -1,46 +1,59 @@
 /**
  * @module http/app
- * The node's one HTTP surface: host-name ingress first (every path of an app's own host belongs to
- * the app), then the public ops routes, the internal API behind the shared secret, and path ingress.
+ * The node's HTTP surface. The hot paths (deliveries and hosted ingress) are served straight on
+ * node:http; everything else (manifests, bundles, health, metrics, logs) is a Hono app behind them.
  */
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import { mountBundleRoutes } from '../bundles/routes.ts';
 import type { BundleStore } from '../bundles/store.ts';
-import { mountDeliveryRoutes } from '../deliveries/routes.ts';
-import type { createDeliveryService } from '../deliveries/service.ts';
-import { mountHostIngress, mountPathIngress, type IngressDeps } from '../ingress/routes.ts';
+import { mountBundleRoutes } from '../bundles/routes.ts';
+import { DELIVERIES_PATH } from '../deliveries/routes.ts';
+import type { Ingress } from '../ingress/routes.ts';
 import type { AppLog } from '../logs/app-log.ts';
 import { mountManifestRoutes } from '../manifests/routes.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { mountInternalOps, mountPublicOps } from '../ops/routes.ts';
+import type { RunService } from '../runs/service.ts';
 import type { Supervisor } from '../supervisor/supervisor.ts';
 import { requireSecret } from './auth.ts';
 import { errorResponse } from './errors.ts';
 
 export interface HttpDeps {
   logger: Logger;
-  secret: string;
+  checkSecret: (header: string | undefined) => void;
   metrics: Metrics;
   appLog: AppLog;
   supervisor: Supervisor;
   bundles: BundleStore;
-  deliveries: ReturnType<typeof createDeliveryService>;
-  ingress: IngressDeps;
+  runs: RunService;
+  ingress: Ingress;
+  deliveries: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>;
   manifestCpuMs: number;
 }
 
-export function createHttpApp(deps: HttpDeps): Hono {
+/** The Hono app of the routes off the hot path. */
+export function createColdRoutes(deps: HttpDeps): Hono {
   const app = new Hono();
   app.onError((err, c) => errorResponse(err, c, deps.logger));
   app.notFound((c) => c.json({ _tag: 'PlatformApiNotFoundError', message: 'Not found', path: [] }, 404));
-  mountHostIngress(app, deps.ingress);
   mountPublicOps(app, deps);
-  app.use('/internal/*', requireSecret(deps.secret));
-  mountDeliveryRoutes(app, deps.deliveries);
-  mountManifestRoutes(app, { bundles: deps.bundles, supervisor: deps.supervisor, cpuMs: deps.manifestCpuMs, nextId: () => deps.ingress.runs.nextRequestId() });
+  app.use('/internal/*', requireSecret(deps.checkSecret));
+  mountManifestRoutes(app, { bundles: deps.bundles, runs: deps.runs, cpuMs: deps.manifestCpuMs });
   mountBundleRoutes(app, deps.bundles);
   mountInternalOps(app, deps);
-  mountPathIngress(app, deps.ingress);
   return app;
+}
+
+export function createHttpServer(deps: HttpDeps): Server {
+  const cold = getRequestListener(createColdRoutes(deps).fetch);
+  return createServer((req, res) => {
+    const slug = deps.ingress.slugOfHost(req.headers.host);
+    if (slug !== null) return void deps.ingress.serveHost(req, res, slug);
+    const url = req.url ?? '/';
+    if (deps.ingress.isPath(url)) return void deps.ingress.servePath(req, res);
+    if (req.method === 'POST' && url === DELIVERIES_PATH) return void deps.deliveries(req, res);
+    void cold(req, res);
+  });
 }

@@ -1,8 +1,9 @@
 /**
  * @module http/body
  * Reads a request body with a byte cap (413 past it), counting bytes as they arrive rather than
- * trusting content-length. Under @hono/node-server it reads the Node request directly: building a
- * Web stream for every body costs more than the rest of a delivery's HTTP handling.
+ * trusting content-length, straight from the Node request (building a Web stream for every body
+ * costs more than the rest of a delivery's HTTP handling). Hono routes reach the Node request
+ * through @hono/node-server's `incoming`.
  */
 import type { IncomingMessage } from 'node:http';
 import { PlatformError } from '@platform/sandbox-lib';
@@ -12,7 +13,13 @@ function tooLarge(maxBytes: number): PlatformError {
   return new PlatformError('PlatformApiPayloadTooLargeError', `The body is larger than ${maxBytes} bytes`, { fields: { limit: maxBytes } });
 }
 
-function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+/** The body, or a 413 (the rest is drained and dropped). */
+export function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(incoming.headers['content-length'] ?? '0');
+  if (declared > maxBytes) {
+    incoming.resume();
+    return Promise.reject(tooLarge(maxBytes));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -20,14 +27,13 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Uint
       total += chunk.byteLength;
       if (total > maxBytes) {
         cleanup();
-        incoming.resume(); // drain and discard the rest
+        incoming.resume();
         reject(tooLarge(maxBytes));
       } else chunks.push(chunk);
     };
     const onEnd = (): void => {
       cleanup();
-      const all = Buffer.concat(chunks, total);
-      resolve(new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
     };
     const onError = (err: Error): void => {
       cleanup();
@@ -44,43 +50,25 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Uint
   });
 }
 
-async function readStream(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (request.body === null) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
+export function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    throw new PlatformError('PlatformApiInvalidRequestError', 'The body is not valid JSON', { fields: { issues: [{ path: [], message: 'Invalid JSON' }] } });
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
 }
 
-export async function readBody(c: Context, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > maxBytes) throw tooLarge(maxBytes);
+function incomingOf(c: Context): IncomingMessage {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming !== undefined ? readIncoming(incoming, maxBytes) : readStream(c.req.raw, maxBytes);
+  if (incoming === undefined) throw new PlatformError('PlatformApiInternalServerError', 'The request is not a Node request');
+  return incoming;
+}
+
+export function readBody(c: Context, maxBytes: number): Promise<Buffer> {
+  return readIncoming(incomingOf(c), maxBytes);
 }
 
 /** Parses a JSON body (capped); a body that is not JSON is a 400. */
 export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
-  const bytes = await readBody(c, maxBytes);
-  try {
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown;
-  } catch {
-    throw new PlatformError('PlatformApiInvalidRequestError', 'The body is not valid JSON', { fields: { issues: [{ path: [], message: 'Invalid JSON' }] } });
-  }
+  return parseJson(await readBody(c, maxBytes));
 }

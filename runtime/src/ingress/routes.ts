@@ -1,21 +1,24 @@
 /**
  * @module ingress/routes
- * Hosted ingress: `/apps/{slug}/…` (and every path of host `{slug}.{hosted_app_domain}` when that
- * domain is configured) runs the app's latest production version. The guest sees paths relative to
- * its own root, with `x-forwarded-prefix` saying where it is mounted. Paths under `/mcp` are MCP
- * requests (their CPU budget); `/platform` is refused here: deliveries come only through the
- * internal API, signed by this node.
+ * Hosted ingress, served straight on node:http: `/apps/{slug}/…` (and every path of host
+ * `{slug}.{hosted_app_domain}` when that domain is configured) runs the app's latest production
+ * version. The guest sees paths relative to its own root, with `x-forwarded-prefix` saying where it
+ * is mounted. Paths under `/mcp` are MCP requests (their CPU budget); `/platform` is refused here:
+ * deliveries come only through the internal API, signed by the control plane.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HOSTED_DELIVERY_PATH, LIMITS, PlatformError } from '@platform/sandbox-lib';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, Hono } from 'hono';
-import { readBody } from '../http/body.ts';
-import { toHttpResponse } from '../http/guest-response.ts';
+import type { Logger } from 'pino';
+import { writeAnswer } from '../http/answer.ts';
+import { readIncoming } from '../http/body.ts';
+import { writeError } from '../http/errors.ts';
 import type { RunService } from '../runs/service.ts';
+import { toHeaderBlock } from '../shared/bridge.ts';
 import type { AppDirectory } from './directory.ts';
 
 const ROUTE_RESPONSE_MAX_BYTES = 10 * 1024 * 1024;
-const DROP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'host', 'content-length']);
+const DROP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'host', 'content-length', 'forwarded', 'via']);
+const PATH_PREFIX = '/apps/';
 
 export interface IngressDeps {
   directory: AppDirectory;
@@ -23,76 +26,85 @@ export interface IngressDeps {
   hostedAppDomain: string | null;
   maxBodyBytes: number;
   appOrigin: (slug: string) => string;
+  logger: Logger;
 }
 
-function forwardedHeaders(c: Context, prefix: string): Array<[string, string]> {
+/** The client's headers as the guest sees them, plus where the request came from. */
+function forwardedHeaders(req: IncomingMessage, prefix: string): string {
   const out: Array<[string, string]> = [];
-  c.req.raw.headers.forEach((value, name) => {
-    if (DROP.has(name) || name.startsWith('platform-') || name.startsWith('webhook-') || name.startsWith('x-forwarded-')) return;
-    out.push([name, value]);
-  });
-  const url = new URL(c.req.url);
-  let client = '';
-  try {
-    client = getConnInfo(c).remote.address ?? '';
-  } catch {
-    // not behind @hono/node-server (app.request in tests)
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (DROP.has(name) || name.startsWith('platform-') || name.startsWith('webhook-') || name.startsWith('x-forwarded-')) continue;
+    out.push([name, raw[i + 1]!]);
   }
-  out.push(['x-forwarded-host', url.host], ['x-forwarded-proto', url.protocol.slice(0, -1)], ['x-forwarded-prefix', prefix]);
-  if (client !== '') out.push(['x-forwarded-for', client]);
-  return out;
+  out.push(['x-forwarded-host', req.headers.host ?? ''], ['x-forwarded-proto', 'encrypted' in req.socket ? 'https' : 'http'], ['x-forwarded-prefix', prefix]);
+  const client = req.socket.remoteAddress;
+  if (client !== undefined) out.push(['x-forwarded-for', client]);
+  return toHeaderBlock(out);
 }
 
-async function serve(c: Context, deps: IngressDeps, slug: string, path: string, prefix: string): Promise<Response> {
-  if (!LIMITS.identifiers.appSlug.test(slug)) throw new PlatformError('PlatformAppNotFoundError', 'No such app');
-  const app = await deps.directory.resolve(slug);
-  if (app === null) throw new PlatformError('PlatformAppNotFoundError', 'No such app, or it has no production version');
-  const appPath = path === '' ? '/' : path;
-  if (appPath === HOSTED_DELIVERY_PATH || appPath.startsWith(`${HOSTED_DELIVERY_PATH}/`)) {
-    throw new PlatformError('PlatformApiNotFoundError', 'Deliveries reach hosted apps only through the platform');
-  }
-  const kind = appPath === '/mcp' || appPath.startsWith('/mcp/') ? 'mcp' : 'route';
-  const method = c.req.method;
-  const body = method === 'GET' || method === 'HEAD' ? null : await readBody(c, deps.maxBodyBytes);
-  const search = new URL(c.req.url).search;
-  const requestId = deps.runs.nextRequestId();
-  const answer = await deps.runs.run({
-    app: { id: app.appId, slug: app.slug, version: app.version },
-    sha256: app.sha256,
-    kind,
-    env: app.env,
-    secretEnvKeys: app.secretEnvKeys,
-    egressHosts: app.egressHosts,
-    baseUrl: app.baseUrl,
-    installToken: null,
-    request: { method, url: `${deps.appOrigin(slug)}${appPath}${search}`, headers: forwardedHeaders(c, prefix), body },
-    deliveryId: null,
-    signingSecret: null,
-    maxResponseBytes: ROUTE_RESPONSE_MAX_BYTES,
-  }, requestId);
-  return toHttpResponse(requestId, answer, { internal: false, allowCookies: true });
-}
-
-/** Host-name ingress: must be mounted before every other route. */
-export function mountHostIngress(app: Hono, deps: IngressDeps): void {
-  const domain = deps.hostedAppDomain;
-  if (domain === null) return;
-  app.use('*', async (c, next) => {
-    const host = (c.req.header('host') ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-    if (!host.endsWith(`.${domain}`)) return next();
-    const slug = host.slice(0, -domain.length - 1);
-    if (slug.includes('.')) return next();
-    return serve(c, deps, slug, new URL(c.req.url).pathname, '');
-  });
-}
-
-export function mountPathIngress(app: Hono, deps: IngressDeps): void {
-  const handler = (c: Context): Promise<Response> => {
-    const slug = c.req.param('slug') ?? '';
-    const pathname = new URL(c.req.url).pathname;
-    const prefix = `/apps/${slug}`;
-    return serve(c, deps, slug, pathname.slice(prefix.length), prefix);
+export function createIngress(deps: IngressDeps) {
+  const serve = async (req: IncomingMessage, res: ServerResponse, slug: string, pathAndQuery: string, prefix: string): Promise<void> => {
+    let requestId: string | null = null;
+    try {
+      if (!LIMITS.identifiers.appSlug.test(slug)) throw new PlatformError('PlatformAppNotFoundError', 'No such app');
+      const app = await deps.directory.resolve(slug);
+      if (app === null) throw new PlatformError('PlatformAppNotFoundError', 'No such app, or it has no production version');
+      // Normalized the way the guest's URL parser will see it (dot segments, percent-encoded dots),
+      // so the /platform refusal below cannot be walked around.
+      const parsed = new URL(pathAndQuery === '' || pathAndQuery.startsWith('?') ? `/${pathAndQuery}` : pathAndQuery, 'http://app.invalid');
+      const appPath = parsed.pathname;
+      if (appPath === HOSTED_DELIVERY_PATH || appPath.startsWith(`${HOSTED_DELIVERY_PATH}/`)) {
+        throw new PlatformError('PlatformApiNotFoundError', 'Deliveries reach hosted apps only through the platform');
+      }
+      const method = req.method ?? 'GET';
+      const body = method === 'GET' || method === 'HEAD' ? null : await readIncoming(req, deps.maxBodyBytes);
+      requestId = deps.runs.nextRequestId();
+      const result = await deps.runs.run({
+        app: { id: app.appId, slug: app.slug, version: app.version },
+        sha256: app.sha256,
+        kind: appPath === '/mcp' || appPath.startsWith('/mcp/') ? 'mcp' : 'route',
+        env: app.env,
+        secretEnvKeys: app.secretEnvKeys,
+        egressHosts: app.egressHosts,
+        baseUrl: app.baseUrl,
+        installToken: null,
+        request: { method, url: `${deps.appOrigin(slug)}${appPath}${parsed.search}`, headers: forwardedHeaders(req, prefix), body },
+        deliveryId: null,
+        maxResponseBytes: ROUTE_RESPONSE_MAX_BYTES,
+      }, requestId);
+      writeAnswer(res, requestId, result, { internal: false, allowCookies: true });
+    } catch (err) {
+      writeError(res, err, deps.logger, pathAndQuery, requestId === null ? {} : { 'x-request-id': requestId });
+    }
   };
-  app.all('/apps/:slug', handler);
-  app.all('/apps/:slug/*', handler);
+
+  return {
+    /** The app a host name serves (`{slug}.{hosted_app_domain}`), or null. */
+    slugOfHost(host: string | undefined): string | null {
+      const domain = deps.hostedAppDomain;
+      if (domain === null || host === undefined) return null;
+      const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+      if (!name.endsWith(`.${domain}`)) return null;
+      const slug = name.slice(0, -domain.length - 1);
+      return slug.includes('.') ? null : slug;
+    },
+    isPath(url: string): boolean {
+      return url.startsWith(PATH_PREFIX);
+    },
+    serveHost(req: IncomingMessage, res: ServerResponse, slug: string): Promise<void> {
+      return serve(req, res, slug, req.url ?? '/', '');
+    },
+    /** `/apps/{slug}` and `/apps/{slug}/…`. */
+    servePath(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const url = req.url ?? '/';
+      const rest = url.slice(PATH_PREFIX.length);
+      const end = rest.search(/[/?]/);
+      const slug = end === -1 ? rest : rest.slice(0, end);
+      return serve(req, res, slug, end === -1 ? '' : rest.slice(end), `/apps/${slug}`);
+    },
+  };
 }
+
+export type Ingress = ReturnType<typeof createIngress>;

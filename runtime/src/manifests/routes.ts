@@ -11,9 +11,9 @@ import type { BundleStore } from '../bundles/store.ts';
 import { sha256Hex } from '../bundles/store.ts';
 import { ManifestRequestSchema } from '../deliveries/schemas.ts';
 import { readBody, readJson } from '../http/body.ts';
-import type { Supervisor } from '../supervisor/supervisor.ts';
+import type { RunService } from '../runs/service.ts';
 
-export function mountManifestRoutes(app: Hono, deps: { bundles: BundleStore; supervisor: Supervisor; cpuMs: number; nextId: () => string }): void {
+export function mountManifestRoutes(app: Hono, deps: { bundles: BundleStore; runs: RunService; cpuMs: number }): void {
   app.post('/internal/v1/manifest', async (c) => {
     const type = c.req.header('content-type') ?? '';
     let sha: string;
@@ -24,14 +24,10 @@ export function mountManifestRoutes(app: Hono, deps: { bundles: BundleStore; sup
     } else {
       sha = ManifestRequestSchema.parse(await readJson(c, 4096)).sha256;
     }
-    const bundlePath = await deps.bundles.ensure(sha);
-    const id = deps.nextId();
-    const result = await deps.supervisor.manifest({ id, version: { key: `manifest:${sha}`, sha256: sha, bundlePath }, cpuBudgetMs: deps.cpuMs, deadlineMs: deps.cpuMs * 20 + 5_000 });
-    if ('error' in result) {
-      const logs = result.report.logs.map((l) => ({ level: l.level, message: l.message }));
-      const err = result.error;
-      throw new PlatformError(err.tag, err.message, { fields: { ...err.fields, logs } });
-    }
-    return c.json({ sha256: sha, manifest: result.manifest, cpuMs: result.report.cpuMs, logs: result.report.logs.map((l) => ({ level: l.level, message: l.message })) }, 200, { 'x-request-id': id });
+    const id = deps.runs.nextRequestId();
+    const result = await deps.runs.manifest(sha, deps.cpuMs, id);
+    const logs = result.report.logs.map((l) => ({ level: l.level, message: l.message }));
+    if ('error' in result) throw new PlatformError(result.error.tag, result.error.message, { fields: { ...result.error.fields, logs } });
+    return c.json({ sha256: sha, manifest: result.manifest, cpuMs: result.report.cpuMs, logs }, 200, { 'x-request-id': id });
   });
 }

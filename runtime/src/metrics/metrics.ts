@@ -27,7 +27,10 @@ export function createMetrics() {
     workerRss: new Gauge({ name: 'runtime_worker_rss_bytes', help: 'Resident memory of a sandbox worker process', labelNames: ['worker'], registers }),
     coldStarts: new Counter({ name: 'runtime_cold_starts_total', help: 'Isolates started for an app version', labelNames: ['app'], registers }),
     coldStartSeconds: new Histogram({ name: 'runtime_cold_start_seconds', help: 'Time from request to a loaded isolate on a cold start', buckets: [0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers }),
-    workerRestarts: new Counter({ name: 'runtime_worker_restarts_total', help: 'Sandbox workers replaced, by reason (exit, memory, hung)', labelNames: ['reason'], registers }),
+    workerRestarts: new Counter({ name: 'runtime_worker_restarts_total', help: 'Sandbox workers replaced, by reason (crash, memory, unstoppable: a CPU stop that did not take effect, hung)', labelNames: ['reason'], registers }),
+    retriedRequests: new Counter({ name: 'runtime_requests_retried_total', help: 'Requests run again on another worker because theirs died before entering them', registers }),
+    quarantines: new Counter({ name: 'runtime_quarantines_total', help: 'Times an app version was sent to the quarantine worker after taking a worker down, by app', labelNames: ['app'], registers }),
+    quarantinedVersions: new Gauge({ name: 'runtime_quarantined_versions', help: 'App versions running on the quarantine worker now', registers }),
   };
 }
 

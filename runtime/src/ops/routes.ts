@@ -1,15 +1,22 @@
 /**
  * @module ops/routes
- * Health, load, metrics and the per-app log. `/healthz` and `/metrics` are public (scraped by the
- * orchestrator); the rest is internal API.
+ * Health, readiness, load, metrics and the per-app log. `/healthz`, `/readyz` and `/metrics` are
+ * public (probed and scraped by the orchestrator) and answer like the control plane's: `/healthz`
+ * `{ status: 'ok' }` while the process serves, `/readyz` `{ status: 'ready' }` once a sandbox
+ * worker is ready (else the tagged 503). The rest is internal API.
  */
+import { PlatformError } from '@platform/sandbox-lib';
 import type { Hono } from 'hono';
 import type { AppLog } from '../logs/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Supervisor } from '../supervisor/supervisor.ts';
 
-export function mountPublicOps(app: Hono, deps: { metrics: Metrics }): void {
-  app.get('/healthz', (c) => c.json({ ok: true }));
+export function mountPublicOps(app: Hono, deps: { metrics: Metrics; supervisor: Supervisor }): void {
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', (c) => {
+    if (deps.supervisor.load().some((w) => w.ready)) return c.json({ status: 'ready' });
+    throw new PlatformError('PlatformApiServiceUnavailableError', 'No sandbox worker is ready');
+  });
   app.get('/metrics', async (c) => c.text(await deps.metrics.registry.metrics(), 200, { 'content-type': deps.metrics.registry.contentType }));
 }
 
@@ -21,7 +28,7 @@ export function mountInternalOps(app: Hono, deps: { supervisor: Supervisor; appL
   });
   app.get('/internal/v1/load', (c) => {
     const workers = deps.supervisor.load();
-    return c.json({ inFlight: workers.reduce((n, w) => n + w.inFlight, 0), workers });
+    return c.json({ inFlight: workers.reduce((n, w) => n + w.inFlight, 0), ...deps.supervisor.status(), workers });
   });
   app.get('/internal/v1/apps/:appId/logs', (c) => {
     const after = Number(c.req.query('after') ?? '0');

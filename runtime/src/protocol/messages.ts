@@ -1,40 +1,51 @@
 /**
  * @module protocol/messages
- * The IPC contract between the supervisor and its sandbox worker processes (Node's advanced
- * serialization, so byte arrays cross as Uint8Array). Both sides import these types; the worker
- * trusts the supervisor, the supervisor re-checks what the worker reports about guest output.
+ * The contract between the supervisor and its sandbox worker processes, carried by channel.ts
+ * (a JSON head per message; request, response and egress bodies travel as the frame's bytes).
+ * Both sides import these types; the worker trusts the supervisor, the supervisor re-checks what
+ * the worker reports about guest output.
  */
 import type { ErrorTag } from '@platform/sandbox-lib';
 import type { LogLevel } from '../capabilities/types.ts';
 import type { WorkerLimits } from '../config.ts';
-import type { GuestContextInfo, GuestFetchInit, GuestFetchResult, GuestRequestInit, GuestResponseInit, RequestKind } from '../shared/bridge.ts';
+import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';
 
-export interface VersionRef {
-  /** `{appId}@{version}:{sha256}`: one pool per key. */
+/**
+ * One app version as a worker runs it, sent once per worker and then named by `vid`. Everything a
+ * request of that version shares (bundle, env, values to redact) crosses once, not per request.
+ */
+export interface VersionSpec {
+  vid: number;
+  /** `{appId}@{version}:{sha256}`: isolates are pooled per key. */
   key: string;
+  appId: string;
   sha256: string;
   /** Verified bundle file in the node's data dir (the supervisor wrote it). */
   bundlePath: string;
+  env: Record<string, string>;
+  /** Values never to appear in logs (secret env values). */
+  redact: string[];
 }
 
 export interface RunJob {
+  /** Order of the job on its worker: the worker records the last one it entered (journal.ts). */
+  seq: number;
   id: string;
-  appId: string;
-  version: VersionRef;
+  vid: number;
   kind: RequestKind;
   cpuBudgetMs: number;
   deadlineMs: number;
   maxResponseBytes: number;
-  request: GuestRequestInit;
-  env: Record<string, string>;
-  context: GuestContextInfo;
-  /** Values never to appear in logs (secret env values, the signing secret). */
-  redact: string[];
+  method: string;
+  url: string;
+  headers: HeaderBlock;
+  deliveryId: string | null;
 }
 
 export interface ManifestJob {
+  seq: number;
   id: string;
-  version: VersionRef;
+  vid: number;
   cpuBudgetMs: number;
   deadlineMs: number;
 }
@@ -62,21 +73,30 @@ export interface RunError {
   fields?: Record<string, unknown>;
 }
 
+/** The head of a guest response; its body is the frame's bytes. */
+export interface ResponseHead {
+  status: number;
+  statusText: string;
+  headers: HeaderBlock;
+}
+
 export type ToWorker =
   | { t: 'init'; guestSource: string; limits: WorkerLimits }
+  | { t: 'version'; spec: VersionSpec }
   | { t: 'run'; job: RunJob }
   | { t: 'manifest'; job: ManifestJob }
-  | { t: 'egress-result'; id: string; opId: number; ok: true; result: GuestFetchResult }
+  | { t: 'egress-result'; id: string; opId: number; ok: true; status: number; statusText: string; headers: HeaderBlock; url: string; redirected: boolean }
   | { t: 'egress-result'; id: string; opId: number; ok: false; message: string }
   | { t: 'stats' };
 
 export type FromWorker =
   | { t: 'ready' }
-  | { t: 'response'; id: string; response: GuestResponseInit }
-  | { t: 'result'; id: string; response?: GuestResponseInit; error?: RunError; manifestJson?: string; report: RunReport }
-  | { t: 'egress'; id: string; opId: number; init: GuestFetchInit }
+  /** The guest answered; `report` is there when the request also ended (no `waitUntil` work left). */
+  | { t: 'response'; id: string; response: ResponseHead; report?: RunReport }
+  /** The request ended: after an earlier `response`, or with an error, or (manifest jobs) with the manifest JSON as the body. */
+  | { t: 'end'; id: string; report: RunReport; error?: RunError }
+  | { t: 'egress'; id: string; opId: number; method: string; url: string; headers: HeaderBlock; redirect: 'follow' | 'manual' | 'error' }
   | { t: 'egress-abort'; id: string; opId: number }
   | { t: 'stats'; isolates: number; heapBytes: number; versions: number; rssBytes: number }
-  | { t: 'fatal'; message: string }
   /** A platform fault inside the worker, for the node's own log (never guest text). */
   | { t: 'log'; level: 'warn' | 'error'; message: string; error: string };

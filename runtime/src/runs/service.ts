@@ -1,17 +1,17 @@
 /**
  * @module runs/service
  * Runs one request of an app version on this node: makes sure the bundle is here (bundle store),
- * builds the worker job and the egress context, and hands both to the supervisor. Deliveries,
- * manifest reads and hosted ingress all come through here.
+ * names the version spec, builds the job and the egress context (which stays in the supervisor),
+ * and hands both to the supervisor. Deliveries, manifest reads and hosted ingress come through here.
  */
 import { randomBytes } from 'node:crypto';
 import { ENV_KEYS, LIMITS } from '@platform/sandbox-lib';
 import type { RuntimeConfig } from '../config.ts';
 import type { BundleStore } from '../bundles/store.ts';
 import { normalizeHost } from '../egress/hosts.ts';
-import type { RunJob } from '../protocol/messages.ts';
-import type { GuestRequestInit, RequestKind } from '../shared/bridge.ts';
-import type { RunAnswer, Supervisor } from '../supervisor/supervisor.ts';
+import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';
+import type { ManifestResult, RunResult, Supervisor } from '../supervisor/supervisor.ts';
+import { createSpecs } from './specs.ts';
 
 export interface RunInput {
   app: { id: string; slug: string; version: number };
@@ -22,9 +22,8 @@ export interface RunInput {
   egressHosts: readonly string[];
   baseUrl: string | null;
   installToken: string | null;
-  request: GuestRequestInit;
+  request: { method: string; url: string; headers: HeaderBlock; body: Buffer | string | null };
   deliveryId: string | null;
-  signingSecret: string | null;
   maxResponseBytes: number;
 }
 
@@ -32,6 +31,19 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
   const prefix = randomBytes(4).toString('hex');
   let seq = 0;
   const { config } = deps;
+  const specs = createSpecs();
+  // Normalized allow-lists by their raw text: the same few lists come with every request.
+  const hostLists = new Map<string, readonly string[]>();
+  const normalized = (hosts: readonly string[]): readonly string[] => {
+    const key = hosts.join(',');
+    let list = hostLists.get(key);
+    if (list === undefined) {
+      list = hosts.map(normalizeHost);
+      if (hostLists.size >= 10_000) hostLists.clear();
+      hostLists.set(key, list);
+    }
+    return list;
+  };
 
   const budgets = (kind: RequestKind): { cpuMs: number; deadlineMs: number } => {
     switch (kind) {
@@ -49,36 +61,35 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
     nextRequestId(): string {
       return `req_${prefix}${(++seq).toString(36)}`;
     },
-    async run(input: RunInput, requestId: string): Promise<RunAnswer> {
-      const bundlePath = await deps.bundles.ensure(input.sha256);
+    /** Evaluates a bundle in a fresh isolate and reads the manifest its code computes. */
+    async manifest(sha256: string, cpuMs: number, requestId: string): Promise<ManifestResult> {
+      const bundlePath = await deps.bundles.ensure(sha256);
+      const spec = specs.get({ appId: '_manifest', version: 0, sha256, bundlePath, env: {}, secretEnvKeys: [] });
+      return deps.supervisor.manifest({ spec, job: { id: requestId, vid: spec.vid, cpuBudgetMs: cpuMs, deadlineMs: cpuMs * 20 + 5_000 } });
+    },
+    async run(input: RunInput, requestId: string): Promise<RunResult> {
+      const bundlePath = deps.bundles.known(input.sha256) ?? await deps.bundles.ensure(input.sha256);
       const { cpuMs, deadlineMs } = budgets(input.kind);
-      const secrets = input.secretEnvKeys.map((k) => input.env[k]).filter((v): v is string => typeof v === 'string');
       // The variables every app gets from the platform (sandbox-lib's ENV_KEYS, read by its SDK).
-      const env: Record<string, string> = { ...input.env };
-      if (input.baseUrl !== null) env[ENV_KEYS.apiUrl] = input.baseUrl;
-      if (input.signingSecret !== null) env[ENV_KEYS.signingSecret] = input.signingSecret;
-      const job: RunJob = {
-        id: requestId,
-        appId: input.app.id,
-        version: { key: `${input.app.id}@${input.app.version}:${input.sha256}`, sha256: input.sha256, bundlePath },
-        kind: input.kind,
-        cpuBudgetMs: cpuMs,
-        deadlineMs,
-        maxResponseBytes: input.maxResponseBytes,
-        request: input.request,
-        env,
-        context: { kind: input.kind, requestId, deliveryId: input.deliveryId },
-        redact: input.signingSecret === null ? secrets : [...secrets, input.signingSecret],
-      };
-      const egress = {
-        appId: input.app.id,
-        egressHosts: input.egressHosts.map(normalizeHost),
-        platformOrigin: input.baseUrl === null ? null : new URL(input.baseUrl).origin,
-        installToken: input.installToken,
-        deadlineAt: deps.now() + deadlineMs,
-        sent: 0,
-      };
-      return deps.supervisor.run(job, egress, { version: input.app.version, deliveryId: input.deliveryId });
+      const env = input.baseUrl === null ? input.env : { ...input.env, [ENV_KEYS.apiUrl]: input.baseUrl };
+      const spec = specs.get({ appId: input.app.id, version: input.app.version, sha256: input.sha256, bundlePath, env, secretEnvKeys: input.secretEnvKeys });
+      return deps.supervisor.run({
+        spec,
+        job: {
+          id: requestId, vid: spec.vid, kind: input.kind, cpuBudgetMs: cpuMs, deadlineMs, maxResponseBytes: input.maxResponseBytes,
+          method: input.request.method, url: input.request.url, headers: input.request.headers, deliveryId: input.deliveryId,
+        },
+        body: input.request.body,
+        egress: {
+          appId: input.app.id,
+          egressHosts: normalized(input.egressHosts),
+          platformOrigin: input.baseUrl === null ? null : new URL(input.baseUrl).origin,
+          installToken: input.installToken,
+          deadlineAt: deps.now() + deadlineMs,
+          sent: 0,
+        },
+        meta: { appId: input.app.id, version: input.app.version, deliveryId: input.deliveryId, kind: input.kind },
+      });
     },
   };
 }

@@ -39,3 +39,5 @@ export function createLogBuffer(redact: string[], now: () => number) {
     },
   };
 }
+
+export type LogBuffer = ReturnType<typeof createLogBuffer>;

@@ -2,19 +2,21 @@
  * @module sandbox/manifest-run
  * Evaluates a bundle in a fresh isolate that belongs to no pool and reads the manifest its code
  * computes, under one CPU budget for evaluation and reading together; the isolate is then disposed.
+ * The manifest JSON leaves as the body of the `end` message.
  */
 import type { RequestScope } from '../capabilities/types.ts';
-import type { FromWorker, ManifestJob, RunError } from '../protocol/messages.ts';
-import type { Executor } from './executor.ts';
-import type { SlotHandler } from './host-bridge.ts';
+import type { FromWorker, ManifestJob, Outcome, RunError, VersionSpec } from '../protocol/messages.ts';
 import { createLogBuffer } from './log-buffer.ts';
-import { StartupError, type Pool } from './pool.ts';
+import type { SlotHandler } from './host-bridge.ts';
+import type { Journal } from './journal.ts';
+import { compileBundle } from './cold-start.ts';
+import { runSlice } from './slice.ts';
+import type { Background } from './background.ts';
 import type { Slot } from './slot.ts';
-import { stopSlot, type StopResult } from './stop.ts';
 
-export async function runManifest(deps: { pool: Pool; executor: Executor; send: (m: FromWorker) => void; now: () => number }, job: ManifestJob): Promise<void> {
+export function runManifest(deps: { blank: () => Slot; background: Background; journal: Journal; send: (m: FromWorker, body?: string | null) => void; now: () => number }, spec: VersionSpec, job: ManifestJob): void {
   const started = deps.now();
-  const account = { usedUs: 0, limitUs: job.cpuBudgetMs * 1000 };
+  const account = { usedNs: 0, limitNs: job.cpuBudgetMs * 1e6 };
   const logs = createLogBuffer([], deps.now);
   const scope: RequestScope = {
     requestId: job.id,
@@ -25,39 +27,48 @@ export async function runManifest(deps: { pool: Pool; executor: Executor; send: 
     setTimer: () => {},
     clearTimer: () => {},
   };
-  const handler: SlotHandler = { scope, core: () => {}, charge: (us) => { account.usedUs += us; } };
-  const finish = (outcome: 'ok' | 'error' | 'cpu_limit' | 'memory_limit', result: { error?: RunError; manifestJson?: string }): void => {
-    deps.send({ t: 'result', id: job.id, ...result, report: { outcome, cpuMs: account.usedUs / 1000, wallMs: deps.now() - started, coldStartMs: null, ...logs.take() } });
+  const handler: SlotHandler = { scope, core: () => {}, charge: (us) => { account.usedNs += us * 1000; } };
+  const finish = (outcome: Outcome, error: RunError | null, manifestJson: string | null = null): void => {
+    const report = { outcome, cpuMs: Math.round(account.usedNs / 1000) / 1000, wallMs: deps.now() - started, coldStartMs: null, ...logs.take() };
+    deps.send(error === null ? { t: 'end', id: job.id, report } : { t: 'end', id: job.id, report, error }, manifestJson);
   };
-  let slot: Slot | null = null;
+  const invalid = (message: string): RunError => ({ tag: 'PlatformAppBundleInvalidError', message: message.slice(0, 2000) });
+
+  let slot: Slot;
   try {
-    slot = await deps.pool.startDetached(job.version, handler, account);
-    const s = slot;
-    let stopped: ReturnType<typeof stopSlot> | null = null;
-    const read = await deps.executor.submit({ account, run: () => s.readManifest(), onOverBudget: () => { stopped = stopSlot(s, 'cpu', true, deps.now); } })
-      .catch(async () => {
-        const result = stopped === null ? null : await stopped;
-        if (result !== null) throw new StartupError('cpu', 'Reading the manifest used more CPU than allowed', (result as StopResult).stack);
-        throw new StartupError(s.disposed && s.killReason === null ? 'memory' : 'error', 'Reading the manifest failed');
-      });
-    if (typeof read !== 'object' || read === null) return finish('error', { error: { tag: 'PlatformAppBundleInvalidError', message: 'The manifest could not be read' } });
-    if (read.ok !== true || typeof read.json !== 'string') {
-      const message = read.ok === false && typeof read.message === 'string' ? read.message : 'The manifest could not be read';
-      return finish('error', { error: { tag: 'PlatformAppBundleInvalidError', message: message.slice(0, 2000) } });
-    }
-    finish('ok', { manifestJson: read.json });
+    slot = deps.blank();
   } catch (err) {
-    if (!(err instanceof StartupError)) {
-      deps.send({ t: 'log', level: 'error', message: 'evaluating a bundle failed', error: err instanceof Error ? err.stack ?? err.message : String(err) });
-      return finish('error', { error: { tag: 'PlatformApiInternalServerError', message: 'The bundle could not be evaluated' } });
+    deps.send({ t: 'log', level: 'error', message: 'creating an isolate failed', error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    return finish('error', { tag: 'PlatformApiInternalServerError', message: 'The bundle could not be evaluated' });
+  }
+  try {
+    slot.handler = handler;
+    let loaded;
+    try {
+      loaded = compileBundle(slot, spec, deps.background);
+    } catch (err) {
+      return finish('error', invalid(`The bundle failed to start: ${err instanceof Error ? err.message : 'unknown error'}`));
     }
-    if (err.kind === 'cpu') {
-      logs.addLimit(`Evaluating the bundle used more than ${job.cpuBudgetMs} ms of CPU${err.guestStack === null ? '' : ` and was stopped at:\n${err.guestStack}`}`);
-      return finish('cpu_limit', { error: { tag: 'PlatformRuntimeCpuLimitError', message: err.message, fields: { limitMs: job.cpuBudgetMs } } });
+    deps.journal.enter(job.seq);
+    let problem: string | null = null;
+    let read: { ok: true; json: string } | { ok: false; message: string } | null = null;
+    const result = runSlice(slot.isolate, account, () => {
+      loaded.evaluate();
+      problem = loaded.bind();
+      if (problem === null) read = slot.readManifest();
+    });
+    if (result.kind === 'cpu') {
+      logs.addLimit(`Evaluating the bundle used more than ${job.cpuBudgetMs} ms of CPU${result.stack === null ? '' : ` and was stopped at:\n${result.stack}`}`);
+      return finish('cpu_limit', { tag: 'PlatformRuntimeCpuLimitError', message: 'Evaluating the bundle used more CPU than allowed', fields: { limitMs: job.cpuBudgetMs } });
     }
-    if (err.kind === 'memory') return finish('memory_limit', { error: { tag: 'PlatformRuntimeMemoryLimitError', message: 'The bundle ran out of memory while being evaluated' } });
-    finish('error', { error: { tag: 'PlatformAppBundleInvalidError', message: err.message.slice(0, 2000) } });
+    if (result.kind === 'memory') return finish('memory_limit', { tag: 'PlatformRuntimeMemoryLimitError', message: 'The bundle ran out of memory while being evaluated' });
+    if (result.kind !== 'ok') return finish('error', invalid(`The bundle failed to start: ${result.kind === 'error' ? result.message : 'its isolate was disposed'}`));
+    if (problem !== null) return finish('error', invalid(problem));
+    const manifest = read as { ok: true; json: string } | { ok: false; message: string } | null;
+    if (manifest === null || typeof manifest !== 'object') return finish('error', invalid('The manifest could not be read'));
+    if (manifest.ok !== true || typeof manifest.json !== 'string') return finish('error', invalid(manifest.ok === false && typeof manifest.message === 'string' ? manifest.message : 'The manifest could not be read'));
+    finish('ok', null, manifest.json);
   } finally {
-    slot?.dispose('shutdown');
+    slot.dispose('shutdown');
   }
 }

@@ -1,223 +1,190 @@
 /**
  * @module sandbox/request-run
- * One request in a worker: get a slot, enter the guest (dispatch), feed it timer and fetch results
- * as further slices, and end it exactly once: answered and settled, over CPU (stack captured,
- * isolate disposed), out of memory, or past its wall deadline (isolate disposed: its state is
- * unknown). The response may leave before the end when `ctx.waitUntil` work continues.
+ * One request in a worker: get a slot (warm, cold-started, or the next one released), enter the
+ * guest synchronously, feed it timer and fetch results as further entries, and end it exactly
+ * once: answered and settled, failed, over its CPU budget (the isolate is disposed: its state is
+ * unknown), out of memory, or past its wall deadline. The response may leave before the end when
+ * `ctx.waitUntil` work continues. States and decisions: request-state.ts.
  */
-import type { RequestScope } from '../capabilities/types.ts';
-import type { GuestFetchResult, GuestResponseInit } from '../shared/bridge.ts';
 import { CORE_METHODS } from '../shared/bridge.ts';
-import type { FromWorker, Outcome, RunError, RunJob } from '../protocol/messages.ts';
-import type { WorkerLimits } from '../config.ts';
-import type { Executor } from './executor.ts';
+import type { FromWorker, Outcome, ResponseHead, RunError, RunJob, VersionSpec } from '../protocol/messages.ts';
+import { coldStart, StartupError } from './cold-start.ts';
+import type { Background } from './background.ts';
 import type { SlotHandler } from './host-bridge.ts';
+import type { Journal } from './journal.ts';
 import { createLogBuffer } from './log-buffer.ts';
-import { StartupError, type Pool } from './pool.ts';
+import { createRequestIo } from './request-io.ts';
+import type { Pool } from './pool.ts';
+import { guestError, nextStep, type RequestState } from './request-state.ts';
 import { checkResponse } from './response-check.ts';
+import { runSlice, type SliceResult } from './slice.ts';
 import type { KillReason, Slot } from './slot.ts';
-import { describeStop, stopSlot } from './stop.ts';
 
 export interface RunDeps {
   pool: Pool;
-  executor: Executor;
-  limits: WorkerLimits;
-  send: (msg: FromWorker) => void;
+  background: Background;
+  blank: () => Slot;
+  journal: Journal;
+  startupCpuMs: number;
+  send: (msg: FromWorker, body?: Buffer | string | null, encoding?: 'utf8' | 'latin1') => void;
   now: () => number;
 }
 
 export interface RunningRequest {
-  egressResult(opId: number, ok: boolean, value: GuestFetchResult | string): void;
+  egressResult(opId: number, ok: boolean, value: unknown): void;
 }
 
-export function runRequest(deps: RunDeps, job: RunJob, onEnd: () => void): RunningRequest {
+export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: string | null, bodyKind: 'text' | 'latin1', onEnd: () => void): RunningRequest {
   const started = deps.now();
   const deadlineAt = started + job.deadlineMs;
-  const account = { usedUs: 0, limitUs: job.cpuBudgetMs * 1000 };
-  const startupAccount = { usedUs: 0, limitUs: deps.limits.startupCpuMs * 1000 };
-  const logs = createLogBuffer(job.redact, deps.now);
-  const timers = new Map<number, ReturnType<typeof setTimeout>>();
-  const fetches = new Set<number>();
-  const waiting = new AbortController();
-  let slot: Slot | null = null;
-  let phase: 'starting' | 'running' | 'ended' = 'starting';
-  let slices = 0;
-  let response: GuestResponseInit | null = null;
-  let responseSent = false;
-  let failure: RunError | null = null;
-  let settled = false;
+  const account = { usedNs: 0, limitNs: job.cpuBudgetMs * 1e6 };
+  const logs = createLogBuffer(spec.redact, deps.now);
+  let state: RequestState = { phase: 'waiting' };
   let coldStartMs: number | null = null;
-  /** Set when the request was stopped while a slice ran: it ends once that slice has unwound. */
-  let stoppedWith: { outcome: Outcome; error: RunError | null; logged: boolean } | null = null;
-
-  const guestError = (message: string): RunError => ({ tag: 'PlatformRuntimeGuestError', message });
-
-  const scope: RequestScope = {
-    requestId: job.id,
-    get startup() { return phase === 'starting'; },
-    log: (level, text) => logs.add(level, text),
-    startFetch(opId, init) {
-      if (phase !== 'running') return logs.add('error', 'fetch() is not available while the bundle\'s top level runs');
-      fetches.add(opId);
-      deps.send({ t: 'egress', id: job.id, opId, init });
-    },
-    abortFetch(opId) {
-      if (fetches.delete(opId)) deps.send({ t: 'egress-abort', id: job.id, opId });
-    },
-    setTimer(opId, delayMs) {
-      if (phase !== 'running' || timers.size >= 1000) return;
-      // A timer due after the deadline could never fire inside this request: it is not armed.
-      if (deps.now() + delayMs >= deadlineAt) return;
-      timers.set(opId, setTimeout(() => {
-        timers.delete(opId);
-        slice(() => slot!.deliver(opId, true, null));
-      }, delayMs));
-    },
-    clearTimer(opId) {
-      clearTimeout(timers.get(opId));
-      timers.delete(opId);
-    },
-  };
-
-  const handler: SlotHandler = {
-    scope,
-    charge(micros) { account.usedUs += micros; },
-    core(method, args) {
-      if (phase !== 'running') return;
-      if (method === CORE_METHODS.respond && response === null && failure === null) {
-        const checked = checkResponse(args[0], job.maxResponseBytes);
-        if (typeof checked === 'string') {
-          failure = guestError(checked);
-          logs.add('error', checked);
-        } else response = checked;
-      } else if (method === CORE_METHODS.fail && response === null && failure === null) {
-        const e = (typeof args[0] === 'object' && args[0] !== null ? args[0] : {}) as { message?: unknown; stack?: unknown };
-        const message = typeof e.message === 'string' ? e.message : 'The app threw an error';
-        const stack = typeof e.stack === 'string' ? e.stack : '';
-        logs.add('error', stack.length === 0 ? message : stack.includes(message) ? stack : `${message}\n${stack}`);
-        failure = guestError('The app threw an error while handling the request; see the app log');
-      } else if (method === CORE_METHODS.done) settled = true;
-      if (slices === 0) progress();
-    },
-  };
-
-  const report = (outcome: Outcome) => ({
-    outcome,
-    cpuMs: Math.round(account.usedUs) / 1000,
-    wallMs: deps.now() - started,
-    coldStartMs,
-    ...logs.take(),
+  let deadline: ReturnType<typeof setTimeout> | null = null;
+  let stopWaiting: (() => void) | null = null;
+  const io = createRequestIo({
+    requestId: job.id, deadlineAt, logs, send: deps.send, now: deps.now,
+    active: () => state.phase === 'active',
+    fire: (opId) => { if (state.phase === 'active') enter(state.slot, (slot) => slot.deliver(opId, true, null)); },
   });
 
-  const end = (outcome: Outcome, error: RunError | null, dispose: KillReason | null): void => {
-    if (phase === 'ended') return;
-    // Only a request still waiting for a slot has anything to abort (an abort allocates an error).
-    if (phase === 'starting') waiting.abort();
-    phase = 'ended';
-    clearTimeout(deadline);
-    for (const t of timers.values()) clearTimeout(t);
-    timers.clear();
-    for (const opId of fetches) deps.send({ t: 'egress-abort', id: job.id, opId });
-    fetches.clear();
-    const msg: FromWorker = { t: 'result', id: job.id, report: report(outcome) };
-    if (!responseSent && response !== null && error === null) msg.response = response;
-    else if (!responseSent) msg.error = error ?? failure ?? guestError('The app did not answer');
-    deps.send(msg);
-    if (slot !== null) {
-      if (dispose !== null) slot.dispose(dispose);
-      deps.pool.release(slot);
-    }
-    onEnd();
+  const handler: SlotHandler = {
+    scope: io.scope,
+    charge: (micros) => { account.usedNs += micros * 1000; },
+    core(method, args) {
+      if (state.phase !== 'active') return;
+      if (method === CORE_METHODS.respond && state.response === null && state.failure === null) {
+        const checked = checkResponse(args, job.maxResponseBytes);
+        if (typeof checked === 'string') {
+          state.failure = guestError(checked);
+          logs.add('error', checked);
+        } else state.response = checked;
+      } else if (method === CORE_METHODS.fail && state.response === null && state.failure === null) {
+        const [message, stack] = args;
+        const text = typeof message === 'string' ? message : 'The app threw an error';
+        const trace = typeof stack === 'string' ? stack : '';
+        logs.add('error', trace.length === 0 ? text : trace.includes(text) ? trace : `${text}\n${trace}`);
+        state.failure = guestError('The app threw an error while handling the request; see the app log');
+      } else if (method === CORE_METHODS.done) state.settled = true;
+    },
   };
 
-  /** Called between slices: send an early response, or end when answered and settled. */
-  const progress = (): void => {
-    if (phase !== 'running') return;
-    if (stoppedWith !== null) return endStopped();
-    if (failure !== null) return end('error', null, null);
-    if (settled) return response === null ? end('error', guestError('The app finished without a response'), null) : end('ok', null, null);
-    if (response !== null && !responseSent) {
-      responseSent = true;
-      deps.send({ t: 'response', id: job.id, response });
-    }
-  };
-
-  /** Ends a stopped request once its limit event is logged and its last slice has unwound. */
-  const endStopped = (): void => {
-    if (stoppedWith !== null && stoppedWith.logged && slices === 0) end(stoppedWith.outcome, stoppedWith.error, 'deadline');
-  };
-
-  const kill = async (outcome: 'cpu_limit' | 'deadline'): Promise<void> => {
-    if (phase === 'ended' || stoppedWith !== null) return;
-    if (slot === null) return end(outcome, limitError(outcome), null);
-    const stop = outcome === 'deadline' && responseSent ? { outcome: 'ok' as const, error: null, logged: false } : { outcome, error: limitError(outcome), logged: false };
-    stoppedWith = stop;
-    const stopped = await stopSlot(slot, outcome === 'cpu_limit' ? 'cpu' : 'deadline', slices > 0, deps.now);
-    deps.executor.freeze(account);
-    const what = outcome === 'cpu_limit' ? `used more than its ${job.cpuBudgetMs} ms CPU budget` : `ran past its ${job.deadlineMs} ms deadline`;
-    logs.addLimit(describeStop(`The request ${what}`, stopped));
-    stop.logged = true;
-    endStopped();
-  };
+  const report = (outcome: Outcome) => ({ outcome, cpuMs: Math.round(account.usedNs / 1000) / 1000, wallMs: deps.now() - started, coldStartMs, ...logs.take() });
 
   const limitError = (outcome: 'cpu_limit' | 'deadline' | 'memory_limit'): RunError =>
     outcome === 'cpu_limit' ? { tag: 'PlatformRuntimeCpuLimitError', message: `The app used more than ${job.cpuBudgetMs} ms of CPU time`, fields: { limitMs: job.cpuBudgetMs } }
       : outcome === 'deadline' ? { tag: 'PlatformRuntimeDeadlineError', message: `The app did not finish within ${job.deadlineMs} ms`, fields: { deadlineMs: job.deadlineMs } }
         : { tag: 'PlatformRuntimeMemoryLimitError', message: 'The app ran out of memory' };
 
-  const slice = (run: () => Promise<unknown>): void => {
-    if (phase !== 'running') return;
-    slices++;
-    deps.executor.submit({
-      account,
-      run: () => (phase === 'running' && slot !== null && !slot.disposed ? run() : Promise.resolve()),
-      onOverBudget: () => { void kill('cpu_limit'); },
-    }).then(
-      () => { slices--; progress(); },
-      () => {
-        slices--;
-        if (phase !== 'running') return;
-        if (stoppedWith !== null) return endStopped();
-        if (slot !== null && slot.disposed && slot.killReason === null) {
-          logs.addLimit('The app ran out of memory (isolate heap limit) and its isolate was replaced.');
-          return end('memory_limit', limitError('memory_limit'), null);
-        }
-        logs.add('error', 'The platform could not enter the app');
-        end('error', guestError('The platform could not run the app'), 'evicted');
-      },
-    );
+  const sendResponse = (head: ResponseHead, responseBody: string | null, encoding: 'utf8' | 'latin1', withReport: Outcome | null): void => {
+    deps.send(withReport === null ? { t: 'response', id: job.id, response: head } : { t: 'response', id: job.id, response: head, report: report(withReport) }, responseBody, encoding);
   };
 
-  const deadline = setTimeout(() => { void kill('deadline'); }, job.deadlineMs);
-
-  void (async () => {
-    try {
-      const got = await deps.pool.acquire(job.version, handler, startupAccount, waiting.signal);
-      if (got === null) return;
-      slot = got.slot;
-      if (got.cold) coldStartMs = deps.now() - started;
-      // The deadline may have passed during a cold start.
-      if ((phase as string) === 'ended') return deps.pool.release(slot);
-      slot.handler = handler;
-      phase = 'running';
-      slice(() => slot!.dispatch(job.request, job.env, job.context));
-    } catch (err) {
-      if (!(err instanceof StartupError)) {
-        deps.send({ t: 'log', level: 'error', message: 'starting an isolate failed', error: err instanceof Error ? err.stack ?? err.message : String(err) });
-        return end('error', guestError('The platform could not start the app'), null);
-      }
-      if (err.kind === 'cpu') logs.addLimit(`Starting the bundle used more than ${deps.limits.startupCpuMs} ms of CPU and was stopped${err.guestStack === null ? '.' : ` at:\n${err.guestStack}`}`);
-      else logs.add('error', err.message);
-      const error: RunError = err.kind === 'cpu' ? { tag: 'PlatformRuntimeCpuLimitError', message: err.message, fields: { limitMs: deps.limits.startupCpuMs } }
-        : err.kind === 'memory' ? limitError('memory_limit') : { tag: 'PlatformAppBundleInvalidError', message: err.message };
-      end(err.kind === 'cpu' ? 'cpu_limit' : err.kind === 'memory' ? 'memory_limit' : 'error', error, null);
+  const end = (outcome: Outcome, error: RunError | null, dispose: KillReason | null): void => {
+    if (state.phase === 'ended') return;
+    const previous = state;
+    state = { phase: 'ended', outcome };
+    stopWaiting?.();
+    if (deadline !== null) clearTimeout(deadline);
+    io.close();
+    if (previous.phase === 'active' && previous.responseSent) deps.send({ t: 'end', id: job.id, report: report(outcome) });
+    else if (previous.phase === 'active' && previous.response !== null && error === null) sendResponse(previous.response.head, previous.response.body, previous.response.encoding, outcome);
+    else deps.send({ t: 'end', id: job.id, report: report(outcome), error: error ?? guestError('The app did not answer') });
+    if (previous.phase === 'active') {
+      if (dispose !== null) previous.slot.dispose(dispose);
+      else deps.background.served(previous.slot);
+      deps.pool.release(spec.key, previous.slot);
     }
-  })();
+    deps.background.kick();
+    onEnd();
+  };
+
+  /** Stops a request over a limit: its isolate is disposed (its state is unknown). */
+  const stop = (outcome: 'cpu_limit' | 'deadline' | 'memory_limit', note: string): void => {
+    logs.addLimit(note);
+    const answered = state.phase === 'active' && state.responseSent;
+    // Past the deadline after the response left, the request itself succeeded.
+    end(outcome === 'deadline' && answered ? 'ok' : outcome, limitError(outcome), outcome === 'cpu_limit' ? 'cpu' : outcome === 'deadline' ? 'deadline' : null);
+  };
+
+  const afterSlice = (result: SliceResult): void => {
+    if (state.phase !== 'active') return;
+    switch (result.kind) {
+      case 'cpu': return stop('cpu_limit', `The request used more than its ${job.cpuBudgetMs} ms CPU budget and was stopped${result.stack === null ? '.' : ` at:\n${result.stack}`}`);
+      case 'memory': return stop('memory_limit', 'The app ran out of memory (isolate heap limit) and its isolate was replaced.');
+      case 'disposed':
+      case 'error':
+        logs.add('error', 'The platform could not enter the app');
+        if (result.kind === 'error') deps.send({ t: 'log', level: 'error', message: 'entering an isolate failed', error: result.message });
+        return end('error', guestError('The platform could not run the app'), 'evicted');
+      case 'ok': break;
+    }
+    const next = nextStep(state);
+    if (next.step === 'end') return end(next.outcome, next.error, null);
+    if (next.step === 'send-response') {
+      state.responseSent = true;
+      const r = state.response!;
+      sendResponse(r.head, r.body, r.encoding, null);
+    }
+    // Waiting for timers, fetches or waitUntil work: the wall deadline now applies.
+    if (deadline === null) deadline = setTimeout(() => stop('deadline', `The request ran past its ${job.deadlineMs} ms deadline and was stopped.`), Math.max(0, deadlineAt - deps.now()));
+  };
+
+  const enter = (slot: Slot, call: (slot: Slot) => void): void => {
+    deps.journal.enter(job.seq);
+    afterSlice(runSlice(slot.isolate, account, () => call(slot)));
+  };
+
+  const begin = (slot: Slot): void => {
+    slot.handler = handler;
+    state = { phase: 'active', slot, response: null, responseSent: false, failure: null, settled: false };
+    enter(slot, (s) => s.dispatch({ method: job.method, url: job.url, headers: job.headers, body, bodyKind, kind: job.kind, requestId: job.id, deliveryId: job.deliveryId, envId: spec.vid, env: spec.env }));
+  };
+
+  const startupFailed = (err: unknown): void => {
+    if (!(err instanceof StartupError)) {
+      deps.send({ t: 'log', level: 'error', message: 'starting an isolate failed', error: err instanceof Error ? err.stack ?? err.message : String(err) });
+      return end('error', guestError('The platform could not start the app'), null);
+    }
+    if (err.kind === 'cpu') logs.addLimit(`Starting the bundle used more than ${deps.startupCpuMs} ms of CPU and was stopped${err.guestStack === null ? '.' : ` at:\n${err.guestStack}`}`);
+    else logs.add('error', err.message);
+    const error: RunError = err.kind === 'cpu' ? { tag: 'PlatformRuntimeCpuLimitError', message: err.message, fields: { limitMs: deps.startupCpuMs } }
+      : err.kind === 'memory' ? limitError('memory_limit') : { tag: 'PlatformAppBundleInvalidError', message: err.message };
+    end(err.kind === 'cpu' ? 'cpu_limit' : err.kind === 'memory' ? 'memory_limit' : 'error', error, null);
+  };
+
+  const acquire = (): void => {
+    if (state.phase !== 'waiting') return;
+    const taken = deps.pool.take(spec.key);
+    if (taken === 'full') {
+      if (deadline === null) deadline = setTimeout(() => end('deadline', limitError('deadline'), null), job.deadlineMs);
+      stopWaiting = deps.pool.wait(spec.key, (slot) => {
+        stopWaiting = null;
+        if (slot === null) return acquire();
+        if (state.phase !== 'waiting') return deps.pool.release(spec.key, slot);
+        begin(slot);
+      });
+      return;
+    }
+    if (taken !== 'start') return begin(taken);
+    let slot: Slot;
+    try {
+      slot = coldStart({ background: deps.background, blank: deps.blank, startupCpuMs: deps.startupCpuMs }, spec, handler, () => deps.journal.enter(job.seq));
+    } catch (err) {
+      deps.pool.abandon(spec.key);
+      return startupFailed(err);
+    }
+    coldStartMs = deps.now() - started;
+    begin(slot);
+  };
+
+  acquire();
 
   return {
     egressResult(opId, ok, value) {
-      if (!fetches.delete(opId)) return;
-      slice(() => slot!.deliver(opId, ok, value));
+      if (!io.settleFetch(opId) || state.phase !== 'active') return;
+      enter(state.slot, (slot) => slot.deliver(opId, ok, value));
     },
   };
 }

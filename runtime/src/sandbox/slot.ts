@@ -4,14 +4,15 @@
  * version's bundle. The host keeps the References to the guest runtime's entry points; the guest
  * only ever receives copies. A slot runs one request at a time.
  */
+import type { BodyKind, HeaderBlock, RequestKind } from '../shared/bridge.ts';
 import type { BundleScript } from './bundle-script.ts';
 import { createBridge, type BridgeTarget, type SlotHandler } from './host-bridge.ts';
 import type { Context, ExternalCopy, Isolate, Ivm, Reference } from './ivm.ts';
 
 /** A compiled bundle: `evaluate` runs its top level, `bind` hands its exports to the guest runtime. */
 export interface LoadedBundle {
-  evaluate: () => Promise<unknown>;
-  bind: () => Promise<string | null>;
+  evaluate: () => void;
+  bind: () => string | null;
 }
 
 export type KillReason = 'cpu' | 'deadline' | 'evicted' | 'idle' | 'startup' | 'shutdown';
@@ -32,9 +33,11 @@ export interface Slot extends BridgeTarget {
   heapCheckedAt: number;
   killReason: KillReason | null;
   readonly disposed: boolean;
-  dispatch(init: unknown, env: unknown, info: unknown): Promise<unknown>;
-  deliver(opId: number, ok: boolean, value: unknown): Promise<unknown>;
-  readManifest(): Promise<{ ok: true; json: string } | { ok: false; message: string }>;
+  /** Starts a request in the guest (synchronously: its microtasks run before this returns). */
+  dispatch(request: DispatchArgs): void;
+  /** Hands an operation's result (timer, fetch) to the guest. */
+  deliver(opId: number, ok: boolean, value: unknown): void;
+  readManifest(): { ok: true; json: string } | { ok: false; message: string };
   /** Compiles and links the bundle as a module (host work); evaluation and binding run as slices. */
   compileModule(source: string): LoadedBundle;
   /** Compiles the bundle's script form with this process's code cache for it (bundle-script.ts). */
@@ -50,6 +53,20 @@ export interface Slot extends BridgeTarget {
   dispose(reason: KillReason): void;
 }
 
+/** One request as `dispatch` passes it: primitives only (see shared/bridge.ts). */
+export interface DispatchArgs {
+  method: string;
+  url: string;
+  headers: HeaderBlock;
+  body: string | null;
+  bodyKind: BodyKind;
+  kind: RequestKind;
+  requestId: string;
+  deliveryId: string | null;
+  envId: number;
+  env: Record<string, string>;
+}
+
 const GUEST_FILE = 'platform:///guest-runtime.js';
 export const BUNDLE_FILE = 'app:///bundle.js';
 
@@ -61,14 +78,14 @@ export const BUNDLE_FILE = 'app:///bundle.js';
 let guestCache: ExternalCopy<ArrayBuffer> | undefined;
 
 export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOptions): Slot {
-  const isolate = new ivm.Isolate({ memoryLimit: options.memoryLimitMb, inspector: true, onCatastrophicError: options.onCatastrophicError });
+  const isolate = new ivm.Isolate({ memoryLimit: options.memoryLimitMb, onCatastrophicError: options.onCatastrophicError });
   let context: Context;
   const refs: Reference<unknown>[] = [];
   const keep = <T>(r: Reference<T>): Reference<T> => { refs.push(r as Reference<unknown>); return r; };
   const target: BridgeTarget = { handler: null };
   let api: { dispatch: Reference; deliver: Reference; bindModule: Reference; readManifest: Reference };
   try {
-    context = isolate.createContextSync({ inspector: true });
+    context = isolate.createContextSync();
     const script = isolate.compileScriptSync(guestSource, { filename: GUEST_FILE, ...(guestCache === undefined ? { produceCachedData: true } : { cachedData: guestCache }) });
     if (guestCache === undefined) guestCache = (script as unknown as { cachedData?: ExternalCopy<ArrayBuffer> }).cachedData;
     const exportsRef = script.runSync(context, { reference: true }) as Reference<{ setup: unknown }>;
@@ -84,6 +101,8 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
     throw err;
   }
 
+  // The env id this isolate's guest runtime holds: the env object crosses only when it changes.
+  let envId = -1;
   const slot: Slot = {
     isolate,
     get handler() { return target.handler; },
@@ -94,9 +113,16 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
     heapCheckedAt: 0,
     killReason: null,
     get disposed() { return isolate.isDisposed; },
-    dispatch: (init, env, info) => api.dispatch.apply(undefined, [init, env, info], { arguments: { copy: true } }),
-    deliver: (opId, ok, value) => api.deliver.apply(undefined, [opId, ok, value], { arguments: { copy: true } }),
-    readManifest: () => api.readManifest.apply(undefined, [], { result: { copy: true } }) as Promise<{ ok: true; json: string } | { ok: false; message: string }>,
+    dispatch(r) {
+      const args: unknown[] = [r.method, r.url, r.headers, r.body, r.bodyKind, r.kind, r.requestId, r.deliveryId, r.envId];
+      if (r.envId !== envId) {
+        args.push(new ivm.ExternalCopy(r.env).copyInto({ release: true }));
+        envId = r.envId;
+      }
+      api.dispatch.applySync(undefined, args);
+    },
+    deliver: (opId, ok, value) => { api.deliver.applySync(undefined, [opId, ok, value], { arguments: { copy: true } }); },
+    readManifest: () => api.readManifest.applySync(undefined, [], { result: { copy: true } }) as { ok: true; json: string } | { ok: false; message: string },
     compileModule(source) {
       // isolated-vm 7.0.1 compiles modules without V8's code cache, whatever `cachedData` says: none
       // is produced or passed (bundle-script.ts is how bundles get cached code).
@@ -105,8 +131,8 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
         throw new Error(`import "${specifier.slice(0, 200)}" cannot be resolved: hosted bundles must be self-contained`);
       });
       return {
-        evaluate: () => module.evaluate(),
-        bind: () => api.bindModule.apply(undefined, [module.namespace.derefInto()], { result: { copy: true } }) as Promise<string | null>,
+        evaluate: () => { module.evaluateSync(); },
+        bind: () => api.bindModule.applySync(undefined, [module.namespace.derefInto()], { result: { copy: true } }) as string | null,
       };
     },
     compileScript(script, cachedData) {
@@ -122,15 +148,15 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
         cachedDataRejected,
         // The call's promise is dropped unhandled on purpose: a rejection during evaluation then
         // fails this call through isolated-vm's unhandled-rejection check, as a module's would.
-        evaluate: async () => { (await run.apply(undefined, [], { result: { reference: true } }) as Reference).release(); },
+        evaluate: () => { (run.applySync(undefined, [], { result: { reference: true } }) as Reference).release(); },
         // The namespace object stays reachable only from the wrapper's own scope, under a name the
         // bundle does not contain (bundle-script.ts refuses bundles that do), and it holds nothing
         // but getters over the bundle's own bindings: nothing of the host reaches the guest.
-        bind: async () => {
+        bind: () => {
           const ns = namespace.applySync(undefined, [], { result: { reference: true } }) as Reference;
           run.release();
           namespace.release();
-          return api.bindModule.apply(undefined, [ns.derefInto()], { result: { copy: true } }) as Promise<string | null>;
+          return api.bindModule.applySync(undefined, [ns.derefInto()], { result: { copy: true } }) as string | null;
         },
       };
     },

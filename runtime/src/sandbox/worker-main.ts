@@ -1,70 +1,109 @@
 /**
  * @module sandbox/worker-main
- * Entry of a sandbox worker process (forked by the supervisor with --no-node-snapshot). Holds the
- * isolates, runs jobs, and talks to the supervisor over the IPC channel only. It opens no sockets:
- * outbound fetches are forwarded to the supervisor.
+ * Entry of a sandbox worker process (spawned by the supervisor with --no-node-snapshot and no
+ * environment). Holds the isolates and runs jobs synchronously on this thread, in the order they
+ * arrive; talks to the supervisor over the channel on fd 3 and writes the entry journal on fd 4.
+ * It opens no sockets: outbound fetches are forwarded to the supervisor.
  */
+import { isUtf8 } from 'node:buffer';
+import { Socket } from 'node:net';
 import type { WorkerLimits } from '../config.ts';
-import { createBatcher, unbatch } from '../protocol/batch.ts';
-import type { FromWorker, ToWorker } from '../protocol/messages.ts';
-import { createExecutor } from './executor.ts';
+import { createChannel, type FrameBody } from '../protocol/channel.ts';
+import type { FromWorker, ToWorker, VersionSpec } from '../protocol/messages.ts';
 import { assertSafeToolchain } from '../preflight.ts';
-import { loadIvm } from './ivm.ts';
+import { createBackground, type Background } from './background.ts';
+import { loadIvm, type Ivm } from './ivm.ts';
+import { createJournal, JOURNAL_FD } from './journal.ts';
 import { runManifest } from './manifest-run.ts';
 import { createPool, type Pool } from './pool.ts';
 import { runRequest, type RunningRequest } from './request-run.ts';
+import { createBlankSlot, type Slot } from './slot.ts';
 
-const send = createBatcher<FromWorker>((msg) => {
-  if (process.connected) process.send?.(msg);
-});
+const CHANNEL_FD = 3;
+/** Version specs a worker keeps; the supervisor sends one again when it is needed after eviction. */
+const MAX_VERSIONS = 4_096;
 
-const now = (): number => Date.now();
-const running = new Map<string, RunningRequest>();
-let pool: Pool | null = null;
-let limits: WorkerLimits | null = null;
-const executor = createExecutor();
-
-function fatal(message: string): void {
-  send({ t: 'fatal', message });
-  // V8 lost control of an isolate: the process is not trustworthy any more.
-  setImmediate(() => process.kill(process.pid, 'SIGKILL'));
+interface Worker {
+  ivm: Ivm;
+  limits: WorkerLimits;
+  pool: Pool;
+  background: Background;
+  blank: () => Slot;
 }
 
-process.on('message', (raw: unknown) => unbatch<ToWorker>(raw, handle));
+const now = (): number => Date.now();
+const journal = createJournal(JOURNAL_FD);
+const versions = new Map<number, VersionSpec>();
+const running = new Map<string, RunningRequest>();
+let worker: Worker | null = null;
 
-function handle(msg: ToWorker): void {
+const channel = createChannel<ToWorker, FromWorker>(new Socket({ fd: CHANNEL_FD, readable: true, writable: true }), handle, () => {
+  // The supervisor went away: nothing left to serve. SIGKILL rather than exit(): isolated-vm's
+  // teardown can wait on isolates that are still running.
+  process.kill(process.pid, 'SIGKILL');
+});
+const send = channel.send;
+
+function fatal(message: string): void {
+  send({ t: 'log', level: 'error', message: 'a sandbox worker hit a catastrophic V8 error', error: message });
+  // V8 lost control of an isolate: the process is not trustworthy any more.
+  process.kill(process.pid, 'SIGKILL');
+}
+
+/** A body as the guest receives it: text when it is UTF-8, else one byte per character. */
+function guestBody(body: FrameBody): { text: string | null; kind: 'text' | 'latin1' } {
+  if (body === null) return { text: null, kind: 'text' };
+  return isUtf8(body) ? { text: body.toString('utf8'), kind: 'text' } : { text: body.toString('latin1'), kind: 'latin1' };
+}
+
+function init(guestSource: string, limits: WorkerLimits): void {
+  assertSafeToolchain();
+  const ivm = loadIvm();
+  const blank = (): Slot => createBlankSlot(ivm, guestSource, { memoryLimitMb: limits.isolateMemoryMb, allowWasm: limits.allowWasm, onCatastrophicError: fatal });
+  const pool = createPool(limits, now);
+  const background = createBackground({ ivm, isolateMemoryMb: limits.isolateMemoryMb, blank });
+  worker = { ivm, limits, pool, background, blank };
+  background.kick();
+  setInterval(() => pool.sweep(), Math.min(10_000, Math.max(1000, limits.isolateIdleMs / 2))).unref();
+  send({ t: 'ready' });
+}
+
+function handle(msg: ToWorker, body: FrameBody): void {
   switch (msg.t) {
-    case 'init': {
-      assertSafeToolchain();
-      const ivm = loadIvm();
-      const p = createPool({ ivm, guestSource: msg.guestSource, limits: msg.limits, executor, now, onCatastrophicError: fatal });
-      pool = p;
-      limits = msg.limits;
-      p.warmSpare();
-      setInterval(() => p.sweep(), Math.min(10_000, Math.max(1000, msg.limits.isolateIdleMs / 2))).unref();
-      send({ t: 'ready' });
-      break;
-    }
+    case 'init': return init(msg.guestSource, msg.limits);
+    case 'version':
+      versions.set(msg.spec.vid, msg.spec);
+      if (versions.size > MAX_VERSIONS) versions.delete(versions.keys().next().value as number);
+      return;
     case 'run': {
-      if (pool === null || limits === null) return;
+      const spec = versions.get(msg.job.vid);
+      if (worker === null || spec === undefined) {
+        send({ t: 'end', id: msg.job.id, report: { outcome: 'crashed', cpuMs: 0, wallMs: 0, coldStartMs: null, logs: [], droppedLogs: 0 }, error: { tag: 'PlatformApiServiceUnavailableError', message: 'The sandbox worker is not ready for this app version' } });
+        return;
+      }
+      const w = worker;
+      const { text, kind } = guestBody(body);
       const job = msg.job;
-      running.set(job.id, runRequest({ pool, executor, limits, send, now }, job, () => running.delete(job.id)));
-      break;
+      running.set(job.id, runRequest({ pool: w.pool, background: w.background, blank: w.blank, journal, startupCpuMs: w.limits.startupCpuMs, send, now }, spec, job, text, kind, () => running.delete(job.id)));
+      return;
     }
-    case 'manifest':
-      if (pool !== null) void runManifest({ pool, executor, send, now }, msg.job);
-      break;
-    case 'egress-result':
-      running.get(msg.id)?.egressResult(msg.opId, msg.ok, msg.ok ? msg.result : msg.message);
-      break;
+    case 'manifest': {
+      const spec = versions.get(msg.job.vid);
+      if (worker === null || spec === undefined) return;
+      return runManifest({ blank: worker.blank, background: worker.background, journal, send, now }, spec, msg.job);
+    }
+    case 'egress-result': {
+      const request = running.get(msg.id);
+      if (request === undefined) return;
+      if (!msg.ok) return request.egressResult(msg.opId, false, msg.message);
+      const { text, kind } = guestBody(body);
+      request.egressResult(msg.opId, true, { status: msg.status, statusText: msg.statusText, headers: msg.headers, body: text ?? '', bodyKind: kind, url: msg.url, redirected: msg.redirected });
+      return;
+    }
     case 'stats': {
-      const s = pool?.stats() ?? { isolates: 0, heapBytes: 0, versions: 0 };
-      send({ t: 'stats', ...s, rssBytes: process.memoryUsage.rss() });
-      break;
+      const s = worker?.pool.stats() ?? { isolates: 0, heapBytes: 0, versions: 0 };
+      send({ t: 'stats', ...s, isolates: s.isolates + (worker?.background.hasSpare === true ? 1 : 0), rssBytes: process.memoryUsage.rss() });
+      return;
     }
   }
 }
-
-// The supervisor went away: nothing left to serve. SIGKILL rather than exit(): isolated-vm's
-// teardown can wait on isolates that are still running.
-process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));

@@ -1,8 +1,8 @@
 /**
  * @module supervisor/placement
- * Which worker runs a request for an app version: rendezvous hashing keeps each version on the
- * same worker (its isolates stay warm), and the second choice takes over when the first is busier,
- * so one hot app spreads over two workers and no further.
+ * Rendezvous hashing: every app version ranks the workers the same way on every request, so its
+ * warm isolates stay where its requests land, and a worker coming or going moves only the versions
+ * that ranked it first.
  */
 
 function fnv1a(text: string): number {
@@ -14,7 +14,8 @@ function fnv1a(text: string): number {
   return h >>> 0;
 }
 
-export function pickWorker<W extends { index: number; inFlight: number }>(key: string, candidates: readonly W[]): W | null {
+/** The two best-ranked candidates for `key` (the second is null with one candidate). */
+export function topTwo<W extends { index: number }>(key: string, candidates: readonly W[]): [W | null, W | null] {
   let first: W | null = null;
   let second: W | null = null;
   let s1 = -1;
@@ -31,6 +32,5 @@ export function pickWorker<W extends { index: number; inFlight: number }>(key: s
       s2 = score;
     }
   }
-  if (first === null) return null;
-  return second !== null && second.inFlight < first.inFlight ? second : first;
+  return [first, second];
 }

@@ -1,46 +1,31 @@
 /**
  * @module supervisor
- * Keeps the sandbox workers alive and hands them requests. A worker that exits, passes its memory
- * ceiling or stops answering is killed and replaced; its in-flight requests fail with a tagged
- * error while the other workers keep serving. Guest egress arrives here from the workers and goes
- * out through the egress service with the request's context (allow-list, install token, count).
+ * Hands requests to the sandbox workers and keeps them alive. The scheduler picks the worker
+ * (scheduler.ts), the dispatcher moves requests (dispatcher.ts); a version in quarantine runs on
+ * the quarantine worker; a worker that dies takes only the requests that had entered guest code on
+ * it (deaths.ts). A worker past its memory ceiling, or one that holds a request far past its
+ * deadline, is killed and replaced. Guest egress arrives here from the workers (egress-relay.ts),
+ * since only the supervisor holds install tokens.
  */
-import { ERROR_TAGS, PlatformError, type ErrorTag } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sandbox-lib';
 import type { Logger } from 'pino';
 import type { RuntimeConfig } from '../config.ts';
+import type { Egress, EgressContext } from '../egress/service.ts';
 import type { AppLog } from '../logs/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { FromWorker, ManifestJob, Outcome, RunError, RunJob, RunReport } from '../protocol/messages.ts';
-import type { GuestResponseInit } from '../shared/bridge.ts';
-import type { Egress, EgressContext } from '../egress/service.ts';
-import { EgressDenied } from '../egress/policy.ts';
-import { pickWorker } from './placement.ts';
-import { spawnWorker, type WorkerHandle } from './worker-handle.ts';
+import type { FrameBody } from '../protocol/channel.ts';
+import type { FromWorker, ManifestJob, RunJob, RunReport, VersionSpec } from '../protocol/messages.ts';
+import { handleDeath } from './deaths.ts';
+import { createDispatcher } from './dispatcher.ts';
+import { abortEgress, relayEgress } from './egress-relay.ts';
+import { toPlatformError, type Pending, type PendingMeta, type RunResult } from './pending.ts';
+import { createQuarantine } from './quarantine.ts';
+import { createReports } from './reports.ts';
+import { createScheduler } from './scheduler.ts';
+import { createWorkerSet, type WorkerRef } from './workers.ts';
 
-export type RunAnswer = { response: GuestResponseInit; report: Promise<RunReport> } | { error: PlatformError; report: Promise<RunReport> };
-export type ManifestAnswer = { manifest: unknown; report: RunReport } | { error: PlatformError; report: RunReport };
-
-interface Pending {
-  job: RunJob | ManifestJob;
-  egressCtx: EgressContext | null;
-  meta: { appId: string; version: number | null; deliveryId: string | null; kind: string };
-  answered: boolean;
-  answer: (a: { response?: GuestResponseInit; error?: RunError }) => void;
-  finish: (report: RunReport, manifestJson?: string, error?: RunError) => void;
-  egress: Map<number, AbortController>;
-  backstop: ReturnType<typeof setTimeout>;
-}
-
-interface Worker {
-  index: number;
-  handle: WorkerHandle;
-  exited: Promise<void>;
-  markExited: () => void;
-  pending: Map<string, Pending>;
-  killedFor: 'memory' | 'hung' | null;
-  startedAt: number;
-  inFlight: number;
-}
+export type { RunResult } from './pending.ts';
+export type ManifestResult = { manifest: unknown; report: RunReport } | { error: PlatformError; report: RunReport };
 
 export interface SupervisorDeps {
   config: RuntimeConfig;
@@ -52,209 +37,145 @@ export interface SupervisorDeps {
   now: () => number;
 }
 
-const BACKSTOP_GRACE_MS = 5_000;
-
-function toPlatformError(e: RunError): PlatformError {
-  const tag: ErrorTag = Object.hasOwn(ERROR_TAGS, e.tag) ? e.tag : 'PlatformApiInternalServerError';
-  return new PlatformError(tag, e.message, { fields: e.fields ?? {} });
+export interface RunSubmission {
+  spec: VersionSpec;
+  job: Omit<RunJob, 'seq'>;
+  body: Buffer | string | null;
+  egress: EgressContext;
+  meta: PendingMeta;
 }
 
+/** A request held past its deadline by this much is taken as a hung worker. */
+const BACKSTOP_GRACE_MS = 5_000;
+
 export function createSupervisor(deps: SupervisorDeps) {
-  const { config, logger, metrics } = deps;
-  const workers: Array<Worker | null> = Array.from({ length: config.workers }, () => null);
-  let stopping = false;
+  const { config, logger, metrics, now } = deps;
+  const reports = createReports({ metrics, appLog: deps.appLog, now });
+  const quarantine = createQuarantine(now);
+  const scheduler = createScheduler();
   const timers: Array<ReturnType<typeof setInterval>> = [];
+  let stopping = false;
+  // The dispatcher asks for the workers only once requests flow (after `start`).
+  const dispatcher = createDispatcher({ scheduler, quarantine, workers: () => workers });
 
-  const record = (meta: Pending['meta'], requestId: string, report: RunReport): void => {
-    const labels = { app: meta.appId, kind: meta.kind };
-    metrics.requestCpu.observe(labels, report.cpuMs / 1000);
-    metrics.requests.inc({ ...labels, outcome: report.outcome });
-    if (report.coldStartMs !== null) {
-      metrics.coldStarts.inc({ app: meta.appId });
-      metrics.coldStartSeconds.observe(report.coldStartMs / 1000);
-    }
-    const line = (at: number, level: string, message: string) => ({ at: new Date(at).toISOString(), appId: meta.appId, version: meta.version, requestId, deliveryId: meta.deliveryId, kind: meta.kind, level, message });
-    const lines = report.logs.map((l) => line(l.at, l.level, l.message));
-    if (report.droppedLogs > 0) lines.push(line(deps.now(), 'warn', `${report.droppedLogs} more log lines of this request were dropped (cap per request)`));
-    if (lines.length > 0) deps.appLog.append(lines);
-  };
-
-  const settle = (w: Worker, id: string): Pending | undefined => {
-    const p = w.pending.get(id);
-    if (p === undefined) return undefined;
-    w.pending.delete(id);
-    w.inFlight = w.pending.size;
-    clearTimeout(p.backstop);
-    for (const ac of p.egress.values()) ac.abort();
-    return p;
-  };
-
-  const onMessage = (w: Worker, msg: FromWorker): void => {
+  /** A worker's message about one of its requests, or about itself. */
+  const onMessage = (w: WorkerRef, msg: FromWorker, body: FrameBody): void => {
     switch (msg.t) {
-      case 'response': {
-        const p = w.pending.get(msg.id);
-        if (p !== undefined && !p.answered) { p.answered = true; p.answer({ response: msg.response }); }
-        return;
-      }
-      case 'result': {
-        const p = settle(w, msg.id);
+      case 'response':
+      case 'end': {
+        const p = w.jobs.get(msg.id);
         if (p === undefined) return;
-        if (!p.answered) { p.answered = true; p.answer({ response: msg.response, error: msg.error }); }
-        p.finish(msg.report, msg.manifestJson, msg.error);
+        if (msg.t === 'response') dispatcher.answer(p, { kind: 'response', head: msg.response, body, report: msg.report ?? null });
+        if (msg.report === undefined) return;
+        dispatcher.release(w, p);
+        const error = msg.t === 'end' && msg.error !== undefined ? toPlatformError(msg.error) : null;
+        // An end without a response (and no error named) is still an answer the caller must get.
+        if (msg.t === 'end' && p.type === 'run') dispatcher.answer(p, { kind: 'error', error: error ?? new PlatformError('PlatformRuntimeGuestError', 'The app did not answer'), report: msg.report });
+        dispatcher.finish(p, msg.report, error, msg.t === 'end' ? body : null);
         return;
       }
-      case 'egress': return startEgress(w, msg.id, msg.opId, msg.init);
-      case 'egress-abort': w.pending.get(msg.id)?.egress.get(msg.opId)?.abort(); return;
-      case 'stats':
-        metrics.isolatesLive.set({ worker: String(w.index) }, msg.isolates);
-        metrics.isolateHeap.set({ worker: String(w.index) }, msg.heapBytes);
+      case 'egress': {
+        const p = w.jobs.get(msg.id);
+        if (p !== undefined) relayEgress({ egress: deps.egress, reports }, p, msg, body, (m, b) => w.handle.send(m, b ?? null));
         return;
-      case 'fatal':
-        logger.error({ worker: w.index, message: msg.message }, 'sandbox worker hit a catastrophic V8 error');
+      }
+      case 'egress-abort': {
+        const p = w.jobs.get(msg.id);
+        if (p !== undefined) abortEgress(p, msg.opId);
+        return;
+      }
+      case 'stats':
+        metrics.isolatesLive.set({ worker: w.name }, msg.isolates);
+        metrics.isolateHeap.set({ worker: w.name }, msg.heapBytes);
         return;
       case 'log':
-        logger[msg.level]({ worker: w.index, err: msg.error }, msg.message);
+        logger[msg.level]({ worker: w.name, err: msg.error }, msg.message);
         return;
-      case 'ready': return;
+      case 'ready':
+        if (!w.quarantine) dispatcher.workerReady();
+        return;
     }
   };
 
-  const startEgress = (w: Worker, id: string, opId: number, init: Parameters<Egress['fetch']>[1]): void => {
-    const p = w.pending.get(id);
-    if (p === undefined || p.egressCtx === null || p.egress.has(opId)) return;
-    const ac = new AbortController();
-    p.egress.set(opId, ac);
-    deps.egress.fetch(p.egressCtx, init, ac.signal).then(
-      (result) => { p.egress.delete(opId); w.handle.send({ t: 'egress-result', id, opId, ok: true, result }); },
-      (err: unknown) => {
-        p.egress.delete(opId);
-        const message = err instanceof Error ? err.message : 'fetch failed';
-        if (err instanceof EgressDenied) {
-          deps.appLog.append([{ at: new Date(deps.now()).toISOString(), appId: p.meta.appId, version: p.meta.version, requestId: id, deliveryId: p.meta.deliveryId, kind: p.meta.kind, level: 'warn', message: `Outbound request blocked (${err.reason}): ${message}` }]);
-        }
-        w.handle.send({ t: 'egress-result', id, opId, ok: false, message: err instanceof EgressDenied ? `Egress denied: ${message}` : message });
-      },
-    );
-  };
+  const workers = createWorkerSet({
+    count: config.workers, limits: config.worker, guestSource: deps.guestSource, logger, now, onMessage,
+    onDeath: (w, code, signal) => handleDeath({ dispatcher, scheduler, quarantine, reports, metrics, logger, now, stopping: () => stopping }, w, code, signal),
+  });
 
-  const onExit = (w: Worker, code: number | null, signal: NodeJS.Signals | null): void => {
-    const reason = w.killedFor ?? 'exit';
-    if (workers[w.index] === w) workers[w.index] = null;
-    w.markExited();
-    if (!stopping) {
-      metrics.workerRestarts.inc({ reason });
-      logger.warn({ worker: w.index, pid: w.handle.pid, code, signal, reason, inFlight: w.pending.size }, 'sandbox worker ended; replacing it');
-    }
-    const outcome: Outcome = reason === 'memory' ? 'memory_limit' : 'crashed';
-    const error: RunError = reason === 'memory'
-      ? { tag: 'PlatformRuntimeMemoryLimitError', message: 'The sandbox worker running this request passed its memory ceiling and was replaced' }
-      : { tag: 'PlatformRuntimeCrashedError', message: 'The sandbox worker running this request ended unexpectedly' };
-    for (const id of [...w.pending.keys()]) {
-      const p = settle(w, id);
-      if (p === undefined) continue;
-      if (!p.answered) { p.answered = true; p.answer({ error }); }
-      p.finish({ outcome, cpuMs: 0, wallMs: 0, coldStartMs: null, logs: [{ level: 'limit', message: error.message, at: deps.now() }], droppedLogs: 0 }, undefined, error);
-    }
-    if (stopping) return;
-    // A worker that dies right after starting is not restarted in a tight loop.
-    const delay = deps.now() - w.startedAt < 2_000 ? 1_000 : 0;
-    setTimeout(() => { if (!stopping) spawn(w.index); }, delay).unref();
-  };
-
-  const spawn = (index: number): Worker => {
-    let markExited: () => void = () => {};
-    const exited = new Promise<void>((r) => { markExited = r; });
-    const w: Worker = { index, handle: null as unknown as WorkerHandle, exited, markExited, pending: new Map(), killedFor: null, startedAt: deps.now(), inFlight: 0 };
-    w.handle = spawnWorker({ index, guestSource: deps.guestSource, limits: config.worker, onMessage: (m) => onMessage(w, m), onExit: (c, s) => onExit(w, c, s) });
-    workers[index] = w;
-    return w;
-  };
-
-  const watch = (): void => {
-    for (const w of workers) {
-      if (w === null || w.killedFor !== null) continue;
+  /** Twice a second: requests waiting past their deadline, workers past their memory ceiling or hung. */
+  const sweep = (): void => {
+    const t = now();
+    dispatcher.sweep(t);
+    for (const w of workers.all()) {
       const rss = w.handle.rssBytes();
-      if (rss === null) continue;
-      metrics.workerRss.set({ worker: String(w.index) }, rss);
-      if (rss > config.workerMaxRssMb * 1024 * 1024) {
-        logger.warn({ worker: w.index, rss }, 'sandbox worker passed its memory ceiling; killing it');
-        w.killedFor = 'memory';
-        w.handle.kill();
+      if (rss !== null) {
+        metrics.workerRss.set({ worker: w.name }, rss);
+        if (rss > config.workerMaxRssMb * 1024 * 1024) {
+          logger.warn({ worker: w.name, rss }, 'sandbox worker passed its memory ceiling; killing it');
+          workers.kill(w, 'memory');
+        }
+      }
+      for (const p of w.jobs.values()) {
+        if (t <= p.deadlineAt + BACKSTOP_GRACE_MS) continue;
+        logger.error({ worker: w.name, requestId: p.job.id }, 'sandbox worker did not end a request after its deadline; killing it');
+        workers.kill(w, 'hung');
+        break;
       }
     }
+    metrics.quarantinedVersions.set(quarantine.count());
   };
 
-  const dispatch = async (key: string, job: RunJob | ManifestJob, egressCtx: EgressContext | null, meta: Pending['meta'],
-    onAnswer: Pending['answer'], onFinish: Pending['finish']): Promise<void> => {
-    let w = pickWorker(key, workers.filter((x): x is Worker => x !== null && x.handle.isReady));
-    if (w === null) {
-      // Every worker is restarting: wait a little for the first one back.
-      await Promise.race([new Promise((r) => setTimeout(r, 2_000)), Promise.any(workers.filter((x): x is Worker => x !== null).map((x) => x.handle.ready))]).catch(() => {});
-      w = pickWorker(key, workers.filter((x): x is Worker => x !== null && x.handle.isReady));
-    }
-    if (w === null) {
-      const error: RunError = { tag: 'PlatformApiServiceUnavailableError', message: 'No sandbox worker is available' };
-      onAnswer({ error });
-      return onFinish({ outcome: 'crashed', cpuMs: 0, wallMs: 0, coldStartMs: null, logs: [], droppedLogs: 0 }, undefined, error);
-    }
-    const worker = w;
-    const backstop = setTimeout(() => {
-      if (!worker.pending.has(job.id) || worker.killedFor !== null) return;
-      logger.error({ worker: worker.index, requestId: job.id }, 'sandbox worker did not end a request after its deadline; killing it');
-      worker.killedFor = 'hung';
-      worker.handle.kill();
-    }, job.deadlineMs + BACKSTOP_GRACE_MS);
-    worker.pending.set(job.id, { job, egressCtx, meta, answered: false, answer: onAnswer, finish: onFinish, egress: new Map(), backstop });
-    worker.inFlight = worker.pending.size;
-    worker.handle.send('request' in job ? { t: 'run', job } : { t: 'manifest', job });
-  };
+  const pending = (job: RunJob | ManifestJob, type: Pending['type'], spec: VersionSpec, body: Buffer | string | null, egress: EgressContext | null, meta: PendingMeta,
+    answerTo: (r: RunResult) => void, finish: Pending['finish']): Pending => ({
+    job, type, body, spec, egress, meta, deadlineAt: now() + job.deadlineMs, costMs: 0, state: 'queued', attempts: 0, egressOps: new Map(), answer: answerTo, finish,
+  });
 
   return {
     async start(): Promise<void> {
-      for (let i = 0; i < config.workers; i++) spawn(i);
-      await Promise.all(workers.map((w) => w?.handle.ready));
-      timers.push(setInterval(watch, 500), setInterval(() => { for (const w of workers) w?.handle.send({ t: 'stats' }); }, 2_000));
+      await workers.start();
+      timers.push(setInterval(sweep, 500), setInterval(() => { for (const w of workers.all()) w.handle.send({ t: 'stats' }); }, 2_000));
       for (const t of timers) t.unref();
     },
 
-    /** Runs one request; resolves with the guest's response or a tagged error, and the final report. */
-    run(job: RunJob, egressCtx: EgressContext, meta: { version: number; deliveryId: string | null }): Promise<RunAnswer> {
+    /** Runs one request; resolves with the guest's response or a tagged error (at the first of the two). */
+    run(input: RunSubmission): Promise<RunResult> {
       return new Promise((resolve) => {
-        let reportDone: (r: RunReport) => void = () => {};
-        const report = new Promise<RunReport>((r) => { reportDone = r; });
-        const fullMeta = { appId: job.appId, version: meta.version, deliveryId: meta.deliveryId, kind: job.kind };
-        void dispatch(job.version.key, job, egressCtx, fullMeta,
-          (a) => resolve(a.response !== undefined ? { response: a.response, report } : { error: toPlatformError(a.error ?? { tag: 'PlatformRuntimeGuestError', message: 'The app did not answer' }), report }),
-          (r) => { record(fullMeta, job.id, r); reportDone(r); });
+        dispatcher.submit(pending({ ...input.job, seq: 0 }, 'run', input.spec, input.body, input.egress, input.meta, resolve,
+          (report) => reports.record(input.meta, input.job.id, report)));
       });
     },
 
     /** Evaluates a bundle in a fresh isolate and returns the manifest its code computes. */
-    manifest(job: ManifestJob): Promise<ManifestAnswer> {
+    manifest(input: { spec: VersionSpec; job: Omit<ManifestJob, 'seq'> }): Promise<ManifestResult> {
       return new Promise((resolve) => {
-        void dispatch(job.version.key, job, null, { appId: '_manifest', version: null, deliveryId: null, kind: 'manifest' }, () => {}, (report, json, error) => {
-          if (json === undefined) return resolve({ error: toPlatformError(error ?? { tag: 'PlatformAppBundleInvalidError', message: 'The manifest could not be read' }), report });
-          try {
-            resolve({ manifest: JSON.parse(json) as unknown, report });
-          } catch {
-            resolve({ error: new PlatformError('PlatformAppBundleInvalidError', 'The manifest is not valid JSON'), report });
-          }
-        });
+        dispatcher.submit(pending({ ...input.job, seq: 0 }, 'manifest', input.spec, null, null, { appId: '_manifest', version: null, deliveryId: null, kind: 'manifest' }, () => {},
+          (report, error, body) => {
+            if (error !== null) return resolve({ error, report });
+            try {
+              resolve({ manifest: JSON.parse(body?.toString('utf8') ?? '') as unknown, report });
+            } catch {
+              resolve({ error: new PlatformError('PlatformAppBundleInvalidError', 'The manifest is not valid JSON'), report });
+            }
+          }));
       });
     },
 
     load() {
-      return workers.map((w, index) => (w === null
+      return workers.slots().map((w, index) => (w === null
         ? { index, ready: false, pid: null, inFlight: 0, rssBytes: null }
-        : { index, ready: w.handle.isReady, pid: w.handle.pid ?? null, inFlight: w.pending.size, rssBytes: w.handle.rssBytes() }));
+        : { index, ready: w.handle.isReady, pid: w.handle.pid ?? null, inFlight: w.jobs.size, rssBytes: w.handle.rssBytes() }));
+    },
+
+    /** Versions in quarantine, and requests waiting for their app's turn or a worker. */
+    status() {
+      return { quarantined: quarantine.count(), waiting: dispatcher.waiting() };
     },
 
     async stop(): Promise<void> {
       stopping = true;
       for (const t of timers) clearInterval(t);
-      const live = workers.filter((w): w is Worker => w !== null);
-      for (const w of live) w.handle.kill();
-      await Promise.all(live.map((w) => w.exited));
+      await workers.stop();
+      dispatcher.stop();
     },
   };
 }

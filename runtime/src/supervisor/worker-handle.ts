@@ -1,82 +1,111 @@
 /**
  * @module supervisor/worker-handle
- * One sandbox worker process: forked with --no-node-snapshot (isolated-vm on Node 24), IPC with
- * advanced serialization, and its resident memory read from /proc for the ceiling check.
+ * One sandbox worker process: spawned with --no-node-snapshot (isolated-vm on Node 24) and an
+ * empty environment (no secret of the node reaches the process that runs guest code), the
+ * framed channel on fd 3, the entry journal on fd 4 (a file the supervisor reads after the worker
+ * died), stderr read line by line into the node's log (and searched for why it died), and its
+ * resident memory read from /proc for the ceiling check.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { WorkerLimits } from '../config.ts';
-import { createBatcher, unbatch } from '../protocol/batch.ts';
+import { createChannel, type FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, ToWorker } from '../protocol/messages.ts';
+import { readJournal, type JournalEntry } from '../sandbox/journal.ts';
 
 const ENTRY = fileURLToPath(new URL('../sandbox/worker-main.ts', import.meta.url));
 const PAGE_BYTES = 4096;
 
+/** Why a worker died, as far as its last words on stderr tell. */
+export type DeathCause = 'memory' | 'unstoppable' | null;
+
+const CAUSES: Array<[RegExp, Exclude<DeathCause, null>]> = [
+  [/passed its CPU time limit and did not stop/, 'unstoppable'],
+  [/out-of-memory|out of memory|Heap statistics|heap limit|OOM/i, 'memory'],
+];
+
 export interface WorkerHandle {
-  readonly index: number;
   readonly pid: number | undefined;
   readonly ready: Promise<void>;
   readonly isReady: boolean;
-  send(msg: ToWorker): void;
+  send(msg: ToWorker, body?: Buffer | string | null): void;
   kill(): void;
   /** Resident bytes (Linux /proc), or null when unknown. */
   rssBytes(): number | null;
+  /** What the worker last wrote to its journal; read after it exited. */
+  journal(): JournalEntry;
+  /** The cause its stderr named, if any. */
+  readonly cause: DeathCause;
 }
 
 export function spawnWorker(options: {
-  index: number;
+  name: string;
   guestSource: string;
   limits: WorkerLimits;
-  onMessage: (msg: FromWorker) => void;
+  onMessage: (msg: FromWorker, body: FrameBody) => void;
+  onStderr: (line: string) => void;
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
 }): WorkerHandle {
-  const child: ChildProcess = fork(ENTRY, [], {
-    execPath: process.execPath,
-    execArgv: ['--no-node-snapshot', '--conditions=source', '--disable-warning=ExperimentalWarning'],
-    serialization: 'advanced',
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // Workers get no environment: no secret of the node reaches the process that runs guest code.
+  const journalPath = join(tmpdir(), `platform-worker-${process.pid}-${options.name}-${Date.now().toString(36)}.journal`);
+  const journalFd = openSync(journalPath, 'w+', 0o600);
+  const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', '--disable-warning=ExperimentalWarning', ENTRY], {
+    stdio: ['ignore', 'inherit', 'pipe', 'pipe', journalFd],
     env: {},
   });
   let isReady = false;
+  let cause: DeathCause = null;
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => { markReady = resolve; });
-  child.on('message', (raw: unknown) => unbatch<FromWorker>(raw, (msg) => {
+  const channel = createChannel<FromWorker, ToWorker>(child.stdio[3] as Duplex, (msg, body) => {
     if (msg.t === 'ready') {
       isReady = true;
       markReady();
     }
-    options.onMessage(msg);
-  }));
-  child.once('exit', (code, signal) => {
-    isReady = false;
+    options.onMessage(msg, body);
+  }, () => {});
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    for (const [pattern, c] of CAUSES) if (cause === null && pattern.test(line)) cause = c;
+    options.onStderr(line);
+  });
+  let entry: JournalEntry | null = null;
+  child.once('exit', () => { isReady = false; });
+  // 'close' comes after the exit and after every pipe was read to its end: each frame and stderr
+  // line the worker wrote before it died has been handled when its death is.
+  child.once('close', (code, signal) => {
+    try {
+      entry = readJournal(journalFd);
+    } finally {
+      closeSync(journalFd);
+      try { unlinkSync(journalPath); } catch { /* already gone */ }
+    }
     options.onExit(code, signal);
   });
   child.on('error', () => {
-    // 'exit' follows (or the fork failed, which 'exit' also reports).
+    // 'exit' follows (or the spawn failed, which 'exit' also reports).
   });
-  const send = createBatcher<ToWorker>((msg) => {
-    if (child.connected) child.send(msg);
-  });
-  send({ t: 'init', guestSource: options.guestSource, limits: options.limits });
+  channel.send({ t: 'init', guestSource: options.guestSource, limits: options.limits });
   return {
-    index: options.index,
     pid: child.pid,
     ready,
     get isReady() { return isReady; },
-    send,
+    send: (msg, body) => { if (child.exitCode === null && child.signalCode === null) channel.send(msg, body ?? null); },
     kill() {
       child.kill('SIGKILL');
     },
     rssBytes() {
       if (child.pid === undefined) return null;
       try {
-        const statm = readFileSync(`/proc/${child.pid}/statm`, 'utf8').split(' ');
-        return Number(statm[1]) * PAGE_BYTES;
+        return Number(readFileSync(`/proc/${child.pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
       } catch {
         return null;
       }
     },
+    journal: () => entry ?? { maxEntered: 0, current: 0 },
+    get cause() { return cause; },
   };
 }

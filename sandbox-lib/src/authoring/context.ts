@@ -21,6 +21,10 @@ export type AppEnv = Readonly<Record<string, unknown>>;
 /** The host's execution context (`waitUntil` keeps work alive after the response, where the host supports it). */
 export interface ExecutionContextLike {
   waitUntil?(promise: Promise<unknown>): void;
+  /** Set by the platform's runtime for hosted apps: what the request is (`interactive`, `lifecycle`, `route`, …). */
+  readonly kind?: string;
+  /** Set by the platform's runtime for a delivery it received signed from the service (hosted apps hold no signing secret). */
+  readonly deliveryId?: string | null;
 }
 
 /** Fields every delivery handler gets. */

@@ -3,6 +3,8 @@
  * The delivery pipeline of `app.fetch`. Order is the security argument: the signing secret comes
  * from the environment and the signature (with its timestamp window) is verified on the raw bytes
  * before anything of the body is parsed; an unverifiable request gets `401` and nothing else runs.
+ * Hosted on the platform, the runtime vouches for the delivery instead (`ctx.deliveryId`), and the
+ * envelope's id must be the one it vouches for.
  * The envelope's `type` (signed, in the body) decides the class, not the unsigned
  * `platform-delivery` header. Interactive ids are remembered before handling (a replay must not
  * run twice); lifecycle ids after a successful answer (a failed one is retried and must run again).
@@ -45,6 +47,19 @@ function signingSecrets(env: AppEnv): string[] {
 
 const isInteractive = (type: string): type is InteractiveType => (INTERACTIVE_TYPES as readonly string[]).includes(type);
 
+const RUNTIME_DELIVERY_KINDS = new Set(['interactive', 'command', 'lifecycle']);
+
+/**
+ * The delivery id the platform's runtime vouches for, or null. A hosted app holds no signing
+ * secret: the runtime received the delivery signed from the service, checked who sent it, and says
+ * so in `ctx` (which it builds itself; nothing of the request can set it). Requests that reach a
+ * hosted app from outside come as routes, without a delivery id.
+ */
+function vouchedDeliveryId(execution: ExecutionContextLike | undefined): string | null {
+  const id = execution?.deliveryId;
+  return typeof id === 'string' && id !== '' && RUNTIME_DELIVERY_KINDS.has(execution?.kind ?? '') ? id : null;
+}
+
 /**
  * Verifies, reads and dispatches one delivery.
  * @example return handleDelivery(request, env, ctx, tables, envDeclarations, deps);
@@ -55,14 +70,15 @@ export async function handleDelivery(
 ): Promise<Response> {
   const { log } = deps;
   if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+  const vouched = vouchedDeliveryId(execution);
   const secrets = signingSecrets(rawEnv);
-  if (secrets.length === 0) {
+  if (vouched === null && secrets.length === 0) {
     log.error(`Deliveries cannot be verified: ${ENV_KEYS.signingSecret} is not set`);
     return jsonResponse({ error: 'signing-secret-missing', message: `Set ${ENV_KEYS.signingSecret} to the app's signing secret` }, 500);
   }
   const body = await readBody(request, deps.maxBodyBytes);
   if (!body.ok) return jsonResponse({ error: 'body-too-large', message: `Deliveries are at most ${deps.maxBodyBytes} bytes here` }, 413);
-  const verdict = await verifyDelivery({ headers: request.headers, body: body.bytes, secret: secrets, now: deps.now() });
+  const verdict = vouched !== null ? { ok: true as const, id: vouched } : await verifyDelivery({ headers: request.headers, body: body.bytes, secret: secrets, now: deps.now() });
   if (!verdict.ok) {
     log.warn('Delivery refused: signature not verified', { reason: verdict.reason });
     return jsonResponse({ error: 'invalid-signature', reason: verdict.reason }, 401);

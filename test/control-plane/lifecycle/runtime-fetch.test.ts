@@ -35,7 +35,7 @@ beforeAll(async () => {
         setTimeout(() => res.writeHead(200).end('late'), 2_000).unref();
       } else if (req.url === '/internal/v1/deliveries') {
         res.writeHead(200, { 'platform-runtime-outcome': 'ok', 'platform-runtime-cpu-ms': '1.5', 'x-request-id': 'req_1' });
-        res.end(JSON.stringify({ got: JSON.parse(text).envelope.id }));
+        res.end(JSON.stringify({ got: (JSON.parse(text) as { headers: Record<string, string> }).headers['webhook-id'] }));
       }
     })();
   });
@@ -75,8 +75,8 @@ describe('runtime fetch', () => {
   it('carries the runtime client', async () => {
     const client = createRuntimeClient({ url: base, secret: 'x'.repeat(20), fetch: runtimeFetch });
     const result = await client.deliver({
-      app: { id: 'app_1', slug: 'a', version: 1 }, bundle: { sha256: 'f'.repeat(64) }, target: 'production', baseUrl: base, signingSecret: 'whsec_x',
-      kind: 'interactive', envelope: { id: 'dlv_1' },
+      app: { id: 'app_1', slug: 'a', version: 1 }, bundle: { sha256: 'f'.repeat(64) }, target: 'production', baseUrl: base,
+      kind: 'interactive', headers: { 'webhook-id': 'dlv_1' }, body: '{"id":"dlv_1"}',
     });
     expect(result).toMatchObject({ outcome: 'ok', status: 200, cpuMs: 1.5, requestId: 'req_1', error: null });
     expect(JSON.parse(result.text())).toEqual({ got: 'dlv_1' });

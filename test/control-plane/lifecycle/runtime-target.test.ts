@@ -1,14 +1,19 @@
 /**
  * What the runtime target sends a runtime node for a hosted delivery (deliveries/runtime-target.ts):
  * the version's bundle, target and outbound hosts (read once per version: version rows never
- * change; a version not found yet is read again), the environment of every delivery, the newest
- * signing secret the delivery carries, and the envelope as given.
+ * change; a version not found yet is read again), the environment of every delivery, and the
+ * delivery signed: the envelope without its install token, signed with every live secret, the
+ * token apart. No signing secret is sent.
  */
 import { describe, expect, it } from 'vitest';
+import { generateSigningSecret, verifyDelivery } from '@platform/sandbox-lib';
 import type { Db } from '@platform/control-plane';
 import { createRuntimeTarget } from '../../../control-plane/src/deliveries/runtime-target.ts';
 import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/target.ts';
 import type { RuntimeDeliveryRequest } from '@platform/runtime';
+
+const NEW = generateSigningSecret();
+const OLD = generateSigningSecret();
 
 function world() {
   const versions = new Map<string, Record<string, unknown>>();
@@ -39,14 +44,15 @@ function world() {
   const delivery = (version: number): OutgoingDelivery => ({
     id: `dlv_${version}`, deliveryClass: 'interactive', type: 'block.action',
     app: { id: 'app_1', slug: 'a', version, hosting: 'platform', endpointUrl: null }, install: { id: 'ins_1', kind: 'workspace' },
-    body: JSON.stringify({ id: `dlv_${version}` }), envelope: { id: `dlv_${version}`, object: true }, headers: {},
-    secrets: ['whsec_new', 'whsec_old'], timeoutMs: 5_000, maxResponseBytes: 1024,
+    body: JSON.stringify({ id: `dlv_${version}` }), envelope: { id: `dlv_${version}`, object: true, installToken: { token: 'platapp_t', expiresAt: 'x' } },
+    headers: { 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) },
+    secrets: [NEW, OLD], timeoutMs: 5_000, maxResponseBytes: 1024,
   });
   return { target, add, delivery, sent, reads: () => reads, setEnv: (next: Record<string, string>) => (env = next) };
 }
 
 describe('runtime target', () => {
-  it('reads a version once, the environment every time, and sends the newest secret and the envelope object', async () => {
+  it('reads a version once, the environment every time, and sends the envelope signed without its install token', async () => {
     const w = world();
     w.add(1, 'a'.repeat(64), ['api.example.com']);
     expect((await w.target.send(w.delivery(1))).ok).toBe(true);
@@ -54,10 +60,14 @@ describe('runtime target', () => {
     expect((await w.target.send(w.delivery(1))).ok).toBe(true);
     expect(w.reads()).toBe(1);
     expect(w.sent.map((r) => r.env)).toEqual([{ A: '1' }, { A: '2' }]);
-    expect(w.sent[0]).toMatchObject({
-      bundle: { sha256: 'a'.repeat(64) }, target: 'production', egressHosts: ['api.example.com'], signingSecret: 'whsec_new',
-      envelope: { id: 'dlv_1', object: true }, kind: 'interactive', baseUrl: 'https://platform.test',
+    const sent = w.sent[0]!;
+    expect(sent).toMatchObject({
+      bundle: { sha256: 'a'.repeat(64) }, target: 'production', egressHosts: ['api.example.com'], installToken: 'platapp_t',
+      kind: 'interactive', baseUrl: 'https://platform.test', body: JSON.stringify({ id: 'dlv_1', object: true }),
     });
+    expect(JSON.stringify(sent)).not.toContain(NEW);
+    // Signed with every live secret: an app mid-rotation verifies with either.
+    for (const secret of [NEW, OLD]) expect(await verifyDelivery({ headers: sent.headers, body: sent.body, secret })).toMatchObject({ ok: true, id: 'dlv_1' });
   });
 
   it('reads each version for itself, and again a version it did not find', async () => {

@@ -3,7 +3,8 @@
  * directory), bundles read from test/fixtures/runtime, and small loopback servers for egress
  * targets and a stand-in control plane. Every test stops what it starts.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { DELIVERY_HEADERS, parseSigningSecret } from '@platform/sandbox-lib';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,16 @@ import { createMemoryAppDirectory, createRuntimeClient, createRuntimeNode, loadC
 
 export const SECRET = 'test-secret-0123456789abcdef';
 export const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+/** Standard Webhooks headers signed with SIGNING_SECRET, as the control plane signs a delivery. */
+export function signedHeaders(id: string, body: string, deliveryClass: 'interactive' | 'lifecycle', installId: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const key = parseSigningSecret(SIGNING_SECRET)!;
+  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return {
+    [DELIVERY_HEADERS.id]: id, [DELIVERY_HEADERS.timestamp]: String(timestamp), [DELIVERY_HEADERS.signature]: `v1,${signature}`,
+    [DELIVERY_HEADERS.deliveryClass]: deliveryClass, [DELIVERY_HEADERS.install]: installId, 'content-type': 'application/json',
+  };
+}
 
 export function fixture(name: string): string {
   return readFileSync(new URL(`../../fixtures/runtime/bundle-${name}.js`, import.meta.url), 'utf8');
@@ -33,7 +44,11 @@ export interface TestRuntime {
   /** Pushes a bundle and makes `slug` serve it; returns the directory record. */
   deploy(slug: string, source: string, extra?: Partial<ResolvedApp>): Promise<ResolvedApp>;
   route(slug: string, path: string, init?: RequestInit): Promise<Response>;
-  delivery(app: ResolvedApp, partial: Partial<RuntimeDeliveryRequest> & { envelope: Record<string, unknown> }): RuntimeDeliveryRequest;
+  /**
+   * A delivery as the control plane sends it: the envelope without its install token (which goes
+   * in `installToken`), signed with SIGNING_SECRET (kind `mcp`: the JSON-RPC message, unsigned).
+   */
+  delivery(app: ResolvedApp, partial: Partial<Omit<RuntimeDeliveryRequest, 'body'>> & { envelope: Record<string, unknown> }): RuntimeDeliveryRequest;
   stop(): Promise<void>;
 }
 
@@ -61,18 +76,26 @@ export async function startRuntime(env: Record<string, string> = {}, deps: Parti
       return app;
     },
     route: (slug, path, init) => fetch(`${url}/apps/${slug}${path}`, init),
-    delivery: (app, partial) => ({
-      app: { id: app.appId, slug: app.slug, version: app.version },
-      bundle: { sha256: app.sha256 },
-      env: app.env,
-      secretEnvKeys: app.secretEnvKeys,
-      target: 'production',
-      egressHosts: app.egressHosts,
-      baseUrl: app.baseUrl ?? 'http://127.0.0.1:9',
-      signingSecret: SIGNING_SECRET,
-      kind: 'interactive',
-      ...partial,
-    }),
+    delivery: (app, { envelope, ...partial }) => {
+      const kind = partial.kind ?? 'interactive';
+      const { installToken, ...rest } = envelope;
+      const body = JSON.stringify(kind === 'mcp' ? envelope : rest);
+      const token = (installToken as { token?: string } | undefined)?.token;
+      return {
+        app: { id: app.appId, slug: app.slug, version: app.version },
+        bundle: { sha256: app.sha256 },
+        env: app.env,
+        secretEnvKeys: app.secretEnvKeys,
+        target: 'production',
+        egressHosts: app.egressHosts,
+        baseUrl: app.baseUrl ?? 'http://127.0.0.1:9',
+        kind,
+        headers: kind === 'mcp' ? {} : signedHeaders(String(envelope.id ?? ''), body, kind === 'lifecycle' ? 'lifecycle' : 'interactive', String((envelope.install as { id?: string } | undefined)?.id ?? 'ins_1')),
+        body,
+        ...(token === undefined ? {} : { installToken: token }),
+        ...partial,
+      };
+    },
     async stop() {
       await node.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -3,11 +3,11 @@
  * `fetch` hands the request to the host, which applies the egress policy (allow-list, SSRF guard,
  * redirects, caps, request count) and delivers the response later as a separate entry.
  */
-import type { GuestFetchResult } from '../../shared/bridge.ts';
+import type { BodyKind, HeaderBlock } from '../../shared/bridge.ts';
 import { closeOp, openOp, postHost } from '../bridge.ts';
 import { DOMException } from '../events.ts';
-import { Headers, toHeaderList } from '../headers.ts';
-import { Request, peekRequestBody, type RequestInit } from '../request.ts';
+import { Headers, toBlock } from '../headers.ts';
+import { Request, requestBodyForHost, type RequestInit } from '../request.ts';
 import { Response, networkResponse } from '../response.ts';
 import type { URL } from '../url.ts';
 import type { GuestCapability } from './types.ts';
@@ -26,17 +26,12 @@ function fetch(input: Request | string | URL, init?: RequestInit): Promise<Respo
     const id = openOp((ok, value) => {
       signal.removeEventListener('abort', onAbort);
       if (!ok) return reject(new TypeError(typeof value === 'string' ? value : 'fetch failed'));
-      const r = value as GuestFetchResult;
-      resolve(networkResponse(r.status, r.statusText, r.headers, r.body, r.url, r.redirected));
+      const r = value as { status: number; statusText: string; headers: HeaderBlock; body: string; bodyKind: BodyKind; url: string; redirected: boolean };
+      resolve(networkResponse(r.status, r.statusText, r.headers, r.body, r.bodyKind, r.url, r.redirected));
     });
     signal.addEventListener('abort', onAbort, { once: true });
-    postHost('fetch', 'start', id, {
-      method: request.method,
-      url: request.url,
-      headers: toHeaderList(request.headers),
-      body: peekRequestBody(request),
-      redirect: request.redirect,
-    });
+    const body = requestBodyForHost(request);
+    postHost('fetch', 'start', id, request.method, request.url, toBlock(request.headers), body?.text ?? null, body?.kind ?? 'text', request.redirect);
   });
 }
 

@@ -1,0 +1,42 @@
+/**
+ * @module sandbox/journal
+ * The entry journal of a worker: before each entry into guest code (a request's start, a timer or
+ * fetch result delivered to it) the worker writes, at offset 0 of a file the supervisor opened for
+ * it (fd 4), the highest job `seq` it ever entered and the `seq` it enters now. A write is in the
+ * kernel before the guest runs, so when the worker dies the supervisor still reads which of its
+ * jobs may have run guest code (seq ≤ the highest: they fail) and which never did (they run again
+ * elsewhere), and which one was running (the culprit). One 16-byte write per entry (~1–2 µs).
+ */
+import { readSync, writeSync } from 'node:fs';
+
+export const JOURNAL_FD = 4;
+const BYTES = 16;
+
+export interface JournalEntry {
+  maxEntered: number;
+  current: number;
+}
+
+export function createJournal(fd: number | null) {
+  const buf = Buffer.alloc(BYTES);
+  let maxEntered = 0;
+  return {
+    enter(seq: number): void {
+      if (fd === null) return;
+      if (seq > maxEntered) maxEntered = seq;
+      buf.writeDoubleLE(maxEntered, 0);
+      buf.writeDoubleLE(seq, 8);
+      writeSync(fd, buf, 0, BYTES, 0);
+    },
+  };
+}
+
+export type Journal = ReturnType<typeof createJournal>;
+
+/** What a (dead) worker last wrote; zeros when it never entered guest code. */
+export function readJournal(fd: number): JournalEntry {
+  const buf = Buffer.alloc(BYTES);
+  const n = readSync(fd, buf, 0, BYTES, 0);
+  if (n < BYTES) return { maxEntered: 0, current: 0 };
+  return { maxEntered: buf.readDoubleLE(0), current: buf.readDoubleLE(8) };
+}

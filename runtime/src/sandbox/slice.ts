@@ -1,0 +1,57 @@
+/**
+ * @module sandbox/slice
+ * One synchronous entry into an isolate under the request's CPU budget. The budget is enforced by
+ * the patched isolated-vm (runtime/native): the isolate's CPU time limit is set to what is left of
+ * the budget before the call, and a call that passes it is terminated with the guest's stack.
+ * `cpuTime` is the guest thread's own CPU clock, so time spent waiting for a core is not charged.
+ */
+import { CPU_LIMIT_MESSAGE, type Isolate } from './ivm.ts';
+
+/** A request's CPU account in nanoseconds: guest time of its slices plus host time charged to it. */
+export interface CpuAccount {
+  usedNs: number;
+  limitNs: number;
+}
+
+export type SliceResult =
+  | { kind: 'ok' }
+  | { kind: 'cpu'; stack: string | null }
+  | { kind: 'memory' }
+  | { kind: 'disposed' }
+  | { kind: 'error'; message: string };
+
+const BOUNDARY = '(<isolated-vm boundary>)';
+
+/** The guest's frames of a stopped call's stack (isolated-vm appends the host's after a boundary line). */
+export function guestStack(stack: unknown): string | null {
+  if (typeof stack !== 'string') return null;
+  const frames = stack.split('\n').slice(1);
+  // No boundary: the call was refused before any guest code ran (its limit was already reached),
+  // and every frame is the host's, which the app's author must not see.
+  const end = frames.findIndex((line) => line.includes(BOUNDARY));
+  if (end === -1) return null;
+  const guest = frames.slice(0, end).filter((line) => line.trim().startsWith('at '));
+  return guest.length === 0 ? null : guest.join('\n');
+}
+
+export function classify(err: unknown): SliceResult {
+  const message = err instanceof Error ? err.message : String(err);
+  if (message === CPU_LIMIT_MESSAGE) return { kind: 'cpu', stack: guestStack((err as Error).stack) };
+  if (message.includes('due to memory limit')) return { kind: 'memory' };
+  if (message.startsWith('Isolate was disposed') || message === 'Isolate is disposed') return { kind: 'disposed' };
+  return { kind: 'error', message };
+}
+
+export function runSlice(isolate: Isolate, account: CpuAccount, enter: () => void): SliceResult {
+  if (isolate.isDisposed) return { kind: 'disposed' };
+  const before = isolate.cpuTime;
+  isolate.setCpuTimeLimit(before + BigInt(Math.max(0, Math.ceil(account.limitNs - account.usedNs))));
+  try {
+    enter();
+    return { kind: 'ok' };
+  } catch (err) {
+    return classify(err);
+  } finally {
+    if (!isolate.isDisposed) account.usedNs += Number(isolate.cpuTime - before);
+  }
+}

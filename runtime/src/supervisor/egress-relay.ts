@@ -1,0 +1,45 @@
+/**
+ * @module supervisor/egress-relay
+ * Guest fetches arrive here from workers and go out through the egress service with the request's
+ * context (allow-list, install token, count), which only the supervisor holds. The answer goes back
+ * to the worker with the body as the frame's bytes. Denials are noted in the app's log.
+ */
+import type { Egress } from '../egress/service.ts';
+import { EgressDenied } from '../egress/policy.ts';
+import type { FromWorker, ToWorker } from '../protocol/messages.ts';
+import { fromHeaderBlock, toHeaderBlock } from '../shared/bridge.ts';
+import type { Pending } from './pending.ts';
+import type { Reports } from './reports.ts';
+
+type EgressMessage = Extract<FromWorker, { t: 'egress' }>;
+
+export function relayEgress(deps: { egress: Egress; reports: Reports }, pending: Pending, msg: EgressMessage, body: Buffer | null,
+  reply: (msg: ToWorker, body?: Buffer | null) => void): void {
+  if (pending.egress === null || pending.egressOps.has(msg.opId)) return;
+  const ac = new AbortController();
+  pending.egressOps.set(msg.opId, ac);
+  const init = { method: msg.method, url: msg.url, headers: fromHeaderBlock(msg.headers), body, redirect: msg.redirect };
+  deps.egress.fetch(pending.egress, init, ac.signal).then(
+    (r) => {
+      pending.egressOps.delete(msg.opId);
+      reply({ t: 'egress-result', id: pending.job.id, opId: msg.opId, ok: true, status: r.status, statusText: r.statusText, headers: toHeaderBlock(r.headers), url: r.url, redirected: r.redirected },
+        Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+    },
+    (err: unknown) => {
+      pending.egressOps.delete(msg.opId);
+      const message = err instanceof Error ? err.message : 'fetch failed';
+      if (err instanceof EgressDenied) deps.reports.note(pending.meta, pending.job.id, 'warn', `Outbound request blocked (${err.reason}): ${message}`);
+      reply({ t: 'egress-result', id: pending.job.id, opId: msg.opId, ok: false, message: err instanceof EgressDenied ? `Egress denied: ${message}` : message });
+    },
+  );
+}
+
+export function abortEgress(pending: Pending, opId?: number): void {
+  if (opId !== undefined) {
+    pending.egressOps.get(opId)?.abort();
+    pending.egressOps.delete(opId);
+    return;
+  }
+  for (const ac of pending.egressOps.values()) ac.abort();
+  pending.egressOps.clear();
+}

@@ -1,0 +1,50 @@
+/**
+ * @module supervisor/reports
+ * What a finished request leaves behind: its CPU and outcome in the metrics (label children cached
+ * per app and kind: looking them up by labels on every request costs more than the request's own
+ * bookkeeping), cold starts, and its log lines in the app's log.
+ */
+import type { AppLog } from '../logs/app-log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { RunReport } from '../protocol/messages.ts';
+import type { PendingMeta } from './pending.ts';
+
+type Child<T extends { labels: (...v: string[]) => unknown }> = ReturnType<T['labels']>;
+
+export function createReports(deps: { metrics: Metrics; appLog: AppLog; now: () => number }) {
+  const cpu = new Map<string, Child<Metrics['requestCpu']>>();
+  const outcomes = new Map<string, Child<Metrics['requests']>>();
+  const MAX_CHILDREN = 20_000;
+  const cached = <C>(map: Map<string, C>, key: string, make: () => C): C => {
+    let c = map.get(key);
+    if (c === undefined) {
+      if (map.size >= MAX_CHILDREN) map.clear();
+      c = make();
+      map.set(key, c);
+    }
+    return c;
+  };
+
+  return {
+    record(meta: PendingMeta, requestId: string, report: RunReport): void {
+      const { metrics } = deps;
+      cached(cpu, `${meta.appId}\0${meta.kind}`, () => metrics.requestCpu.labels(meta.appId, meta.kind)).observe(report.cpuMs / 1000);
+      cached(outcomes, `${meta.appId}\0${meta.kind}\0${report.outcome}`, () => metrics.requests.labels(meta.appId, meta.kind, report.outcome)).inc();
+      if (report.coldStartMs !== null) {
+        metrics.coldStarts.inc({ app: meta.appId });
+        metrics.coldStartSeconds.observe(report.coldStartMs / 1000);
+      }
+      if (report.logs.length === 0 && report.droppedLogs === 0) return;
+      const line = (at: number, level: string, message: string) => ({ at: new Date(at).toISOString(), appId: meta.appId, version: meta.version, requestId, deliveryId: meta.deliveryId, kind: meta.kind, level, message });
+      const lines = report.logs.map((l) => line(l.at, l.level, l.message));
+      if (report.droppedLogs > 0) lines.push(line(deps.now(), 'warn', `${report.droppedLogs} more log lines of this request were dropped (cap per request)`));
+      deps.appLog.append(lines);
+    },
+    /** A line of the platform's own in the app's log (quarantine, blocked egress). */
+    note(meta: PendingMeta, requestId: string, level: string, message: string): void {
+      deps.appLog.append([{ at: new Date(deps.now()).toISOString(), appId: meta.appId, version: meta.version, requestId, deliveryId: meta.deliveryId, kind: meta.kind, level, message }]);
+    },
+  };
+}
+
+export type Reports = ReturnType<typeof createReports>;
