@@ -31,7 +31,8 @@ export function createBundleStore(deps: BundleStoreDeps) {
   let memoryUsed = 0;
   const inFlight = new Map<string, Promise<string>>();
   const doFetch = deps.fetch ?? fetch;
-  const pathOf = (sha: string): string => join(dir, `${sha}.js`);
+  const prefix = join(dir, '/');
+  const pathOf = (sha: string): string => `${prefix}${sha}.js`;
 
   const remember = (sha: string, bytes: Uint8Array): void => {
     if (memory.has(sha) || bytes.byteLength > deps.memoryBytes) return;

@@ -7,7 +7,6 @@
  * MCP requests are posted to `/mcp`.
  */
 import { DELIVERY_HEADERS, HOSTED_DELIVERY_PATH } from '@platform/sandbox-lib';
-import { toHeaderBlock } from '../shared/bridge.ts';
 import type { RunResult } from '../supervisor/supervisor.ts';
 import type { RunService } from '../runs/service.ts';
 import type { DeliveryRequest } from './schemas.ts';
@@ -19,9 +18,10 @@ const JSON_TYPE = 'application/json';
 export function createDeliveryService(deps: { runs: RunService; appOrigin: (slug: string) => string }) {
   return {
     async deliver(input: DeliveryRequest): Promise<{ requestId: string; result: RunResult }> {
-      const headers = Object.entries(input.headers);
-      if (input.headers['content-type'] === undefined) headers.push(['content-type', JSON_TYPE]);
-      if (input.kind === 'mcp' && input.headers.accept === undefined) headers.push(['accept', `${JSON_TYPE}, text/event-stream`]);
+      let headers = '';
+      for (const name in input.headers) headers += headers === '' ? `${name}\n${input.headers[name]}` : `\n${name}\n${input.headers[name]}`;
+      if (input.headers['content-type'] === undefined) headers += `${headers === '' ? '' : '\n'}content-type\n${JSON_TYPE}`;
+      if (input.kind === 'mcp' && input.headers.accept === undefined) headers += `\naccept\n${JSON_TYPE}, text/event-stream`;
       const path = input.kind === 'mcp' ? MCP_PATH : HOSTED_DELIVERY_PATH;
       const requestId = deps.runs.nextRequestId();
       const result = await deps.runs.run({
@@ -33,7 +33,7 @@ export function createDeliveryService(deps: { runs: RunService; appOrigin: (slug
         egressHosts: input.egressHosts,
         baseUrl: input.baseUrl,
         installToken: input.installToken ?? null,
-        request: { method: 'POST', url: `${deps.appOrigin(input.app.slug)}${path}`, headers: toHeaderBlock(headers), body: input.body },
+        request: { method: 'POST', url: `${deps.appOrigin(input.app.slug)}${path}`, headers, body: input.body },
         deliveryId: input.kind === 'mcp' ? null : input.headers[DELIVERY_HEADERS.id]!,
         maxResponseBytes: RESPONSE_MAX_BYTES,
       }, requestId);

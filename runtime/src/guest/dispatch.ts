@@ -46,13 +46,19 @@ function fail(err: unknown): void {
   postHost(CORE, CORE_METHODS.fail, message, stack);
 }
 
-function respond(value: unknown): void {
-  if (!isResponse(value)) return fail(new TypeError('The fetch handler must return a Response (or a promise of one)'));
+/** Hands the response to the host; `settled` when no `waitUntil` work is pending (one call instead of two). */
+function respond(value: unknown, settled: boolean): boolean {
+  if (!isResponse(value)) {
+    fail(new TypeError('The fetch handler must return a Response (or a promise of one)'));
+    return false;
+  }
   try {
     const parts = responseParts(value);
-    postHost(CORE, CORE_METHODS.respond, parts.status, parts.statusText, parts.headers, parts.body, parts.bodyKind);
+    postHost(CORE, CORE_METHODS.respond, parts.status, parts.statusText, parts.headers, parts.body, parts.bodyKind, settled);
+    return settled;
   } catch (err) {
     fail(err);
+    return false;
   }
 }
 
@@ -93,7 +99,8 @@ export function dispatch(method: string, url: string, headers: HeaderBlock, body
       passThroughOnException(): void {},
     });
     const result = handler.fetch(request, envObject, ctx);
-    Promise.resolve(result).then(respond, fail).finally(() => settle(waits));
+    Promise.resolve(result).then((value) => respond(value, waits.length === 0), (err: unknown) => { fail(err); return false; })
+      .then((done) => { if (!done) return settle(waits); });
   } catch (err) {
     fail(err);
     void settle(waits);

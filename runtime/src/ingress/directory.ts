@@ -21,12 +21,17 @@ export interface ResolvedApp {
 
 export interface AppDirectory {
   resolve(slug: string): Promise<ResolvedApp | null>;
+  /** The answer when it is at hand without waiting (cached), else undefined: the hot path's way around `resolve`. */
+  cached?(slug: string): ResolvedApp | null | undefined;
 }
 
 export function createMemoryAppDirectory(initial: ResolvedApp[] = []) {
   const apps = new Map(initial.map((a) => [a.slug, a]));
   return {
     async resolve(slug: string): Promise<ResolvedApp | null> {
+      return apps.get(slug) ?? null;
+    },
+    cached(slug: string): ResolvedApp | null {
       return apps.get(slug) ?? null;
     },
     set(app: ResolvedApp): void {

@@ -23,6 +23,10 @@ export function createHttpAppDirectory(deps: { controlPlaneUrl: string; secret: 
   const cache = new Map<string, { at: number; app: ResolvedApp | null }>();
   const doFetch = deps.fetch ?? fetch;
   return {
+    cached(slug) {
+      const hit = cache.get(slug);
+      return hit !== undefined && deps.now() - hit.at < deps.ttlMs ? hit.app : undefined;
+    },
     async resolve(slug) {
       const hit = cache.get(slug);
       if (hit !== undefined && deps.now() - hit.at < deps.ttlMs) return hit.app;

@@ -13,7 +13,6 @@ import { writeAnswer } from '../http/answer.ts';
 import { readIncoming } from '../http/body.ts';
 import { writeError } from '../http/errors.ts';
 import type { RunService } from '../runs/service.ts';
-import { toHeaderBlock } from '../shared/bridge.ts';
 import type { AppDirectory } from './directory.ts';
 
 const ROUTE_RESPONSE_MAX_BYTES = 10 * 1024 * 1024;
@@ -29,19 +28,28 @@ export interface IngressDeps {
   logger: Logger;
 }
 
-/** The client's headers as the guest sees them, plus where the request came from. */
+/** The client's headers as the guest sees them (a header block), plus where the request came from. */
 function forwardedHeaders(req: IncomingMessage, prefix: string): string {
-  const out: Array<[string, string]> = [];
+  let block = '';
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     if (DROP.has(name) || name.startsWith('platform-') || name.startsWith('webhook-') || name.startsWith('x-forwarded-')) continue;
-    out.push([name, raw[i + 1]!]);
+    block += `${name}\n${raw[i + 1]!}\n`;
   }
-  out.push(['x-forwarded-host', req.headers.host ?? ''], ['x-forwarded-proto', 'encrypted' in req.socket ? 'https' : 'http'], ['x-forwarded-prefix', prefix]);
   const client = req.socket.remoteAddress;
-  if (client !== undefined) out.push(['x-forwarded-for', client]);
-  return toHeaderBlock(out);
+  block += `x-forwarded-host\n${req.headers.host ?? ''}\nx-forwarded-proto\n${'encrypted' in req.socket ? 'https' : 'http'}\nx-forwarded-prefix\n${prefix}`;
+  return client === undefined ? block : `${block}\nx-forwarded-for\n${client}`;
+}
+
+/** Path and query as the guest's URL parser will read them (dot segments, percent-encoded dots resolved). */
+function normalized(pathAndQuery: string): { path: string; search: string } {
+  const q = pathAndQuery.indexOf('?');
+  const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
+  // Nothing to resolve in a path without dots, percent signs or backslashes: no parse needed.
+  if (path !== '' && !/[.%\\]/.test(path)) return { path, search: q === -1 ? '' : pathAndQuery.slice(q) };
+  const url = new URL(path === '' ? `/${pathAndQuery}` : pathAndQuery, 'http://app.invalid');
+  return { path: url.pathname, search: url.search };
 }
 
 export function createIngress(deps: IngressDeps) {
@@ -49,12 +57,11 @@ export function createIngress(deps: IngressDeps) {
     let requestId: string | null = null;
     try {
       if (!LIMITS.identifiers.appSlug.test(slug)) throw new PlatformError('PlatformAppNotFoundError', 'No such app');
-      const app = await deps.directory.resolve(slug);
+      const app = deps.directory.cached?.(slug) ?? await deps.directory.resolve(slug);
       if (app === null) throw new PlatformError('PlatformAppNotFoundError', 'No such app, or it has no production version');
-      // Normalized the way the guest's URL parser will see it (dot segments, percent-encoded dots),
-      // so the /platform refusal below cannot be walked around.
-      const parsed = new URL(pathAndQuery === '' || pathAndQuery.startsWith('?') ? `/${pathAndQuery}` : pathAndQuery, 'http://app.invalid');
-      const appPath = parsed.pathname;
+      // Checked on the path the guest will see, so the /platform refusal cannot be walked around.
+      const { path, search } = normalized(pathAndQuery);
+      const appPath = path === '' ? '/' : path;
       if (appPath === HOSTED_DELIVERY_PATH || appPath.startsWith(`${HOSTED_DELIVERY_PATH}/`)) {
         throw new PlatformError('PlatformApiNotFoundError', 'Deliveries reach hosted apps only through the platform');
       }
@@ -62,6 +69,7 @@ export function createIngress(deps: IngressDeps) {
       const body = method === 'GET' || method === 'HEAD' ? null : await readIncoming(req, deps.maxBodyBytes);
       requestId = deps.runs.nextRequestId();
       const result = await deps.runs.run({
+        source: app,
         app: { id: app.appId, slug: app.slug, version: app.version },
         sha256: app.sha256,
         kind: appPath === '/mcp' || appPath.startsWith('/mcp/') ? 'mcp' : 'route',
@@ -70,7 +78,7 @@ export function createIngress(deps: IngressDeps) {
         egressHosts: app.egressHosts,
         baseUrl: app.baseUrl,
         installToken: null,
-        request: { method, url: `${deps.appOrigin(slug)}${appPath}${parsed.search}`, headers: forwardedHeaders(req, prefix), body },
+        request: { method, url: `${deps.appOrigin(slug)}${appPath}${search}`, headers: forwardedHeaders(req, prefix), body },
         deliveryId: null,
         maxResponseBytes: ROUTE_RESPONSE_MAX_BYTES,
       }, requestId);

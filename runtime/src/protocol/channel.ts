@@ -5,8 +5,8 @@
  * message, the body carries request and response bodies untouched. Node's own IPC channel costs
  * more per message (its serializer and message events) and has no place for raw bytes.
  *
- * Each `send` is one write: a frame handed to the kernel before the sender dies is still read by
- * the other side, which the supervisor relies on to know what a crashed worker had finished.
+ * Frames sent in the same turn of the event loop are written together. What a worker had finished
+ * when it died is read from its entry journal, not from this channel (sandbox/journal.ts).
  */
 import type { Duplex } from 'node:stream';
 
@@ -24,6 +24,13 @@ export interface Channel<Out> {
 
 export function createChannel<In, Out>(stream: Duplex, onMessage: (head: In, body: FrameBody) => void, onBroken: (reason: string) => void): Channel<Out> {
   let pending: Buffer | null = null;
+  // Frames sent in one turn of the event loop leave in one write (the messages of a burst of
+  // requests, the results of a batch of jobs): one system call and one wake-up of the other side.
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    stream.uncork();
+  };
   stream.on('data', (chunk: Buffer) => {
     let buf = pending === null ? chunk : Buffer.concat([pending, chunk]);
     let offset = 0;
@@ -56,6 +63,11 @@ export function createChannel<In, Out>(stream: Duplex, onMessage: (head: In, bod
       frame.write(json, HEADER_BYTES, 'utf8');
       if (typeof body === 'string') frame.write(body, HEADER_BYTES + headBytes, encoding);
       else if (body !== null) body.copy(frame, HEADER_BYTES + headBytes);
+      if (!corked) {
+        corked = true;
+        stream.cork();
+        process.nextTick(uncork);
+      }
       stream.write(frame);
     },
     close() {

@@ -9,6 +9,7 @@ import { ENV_KEYS, LIMITS } from '@platform/sandbox-lib';
 import type { RuntimeConfig } from '../config.ts';
 import type { BundleStore } from '../bundles/store.ts';
 import { normalizeHost } from '../egress/hosts.ts';
+import type { VersionSpec } from '../protocol/messages.ts';
 import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';
 import type { ManifestResult, RunResult, Supervisor } from '../supervisor/supervisor.ts';
 import { createSpecs } from './specs.ts';
@@ -25,6 +26,17 @@ export interface RunInput {
   request: { method: string; url: string; headers: HeaderBlock; body: Buffer | string | null };
   deliveryId: string | null;
   maxResponseBytes: number;
+  /**
+   * An object that stands for this app version and env while it lives (ingress passes its cached
+   * directory record): what is derived from them is then derived once, not per request.
+   */
+  source?: object;
+}
+
+interface Derived {
+  spec: VersionSpec;
+  egressHosts: readonly string[];
+  platformOrigin: string | null;
 }
 
 export function createRunService(deps: { config: RuntimeConfig; supervisor: Supervisor; bundles: BundleStore; now: () => number }) {
@@ -45,15 +57,55 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
     return list;
   };
 
-  const budgets = (kind: RequestKind): { cpuMs: number; deadlineMs: number } => {
-    switch (kind) {
-      case 'interactive': return { cpuMs: config.cpuMs.request, deadlineMs: LIMITS.actions.interactiveWaitMs };
-      case 'command': return { cpuMs: config.cpuMs.request, deadlineMs: LIMITS.actions.invocationWaitMs };
-      case 'lifecycle': return { cpuMs: config.cpuMs.request, deadlineMs: LIMITS.deliveries.lifecycleAckMs };
-      case 'mcp': return { cpuMs: config.cpuMs.mcp, deadlineMs: config.deadlinesMs.mcp };
-      case 'route': return { cpuMs: config.cpuMs.request, deadlineMs: config.deadlinesMs.route };
+  const origins = new Map<string, string>();
+  const originOf = (baseUrl: string): string => {
+    let origin = origins.get(baseUrl);
+    if (origin === undefined) {
+      origin = new URL(baseUrl).origin;
+      if (origins.size >= 1_000) origins.clear();
+      origins.set(baseUrl, origin);
     }
+    return origin;
   };
+  const bySource = new WeakMap<object, Derived>();
+  const derive = (input: RunInput, bundlePath: string): Derived => {
+    const known = input.source === undefined ? undefined : bySource.get(input.source);
+    if (known !== undefined && known.spec.bundlePath === bundlePath) return known;
+    // The variables every app gets from the platform (sandbox-lib's ENV_KEYS, read by its SDK).
+    const baseUrl = input.baseUrl;
+    const platformEnv = (): Record<string, string> => (baseUrl === null ? {} : { [ENV_KEYS.apiUrl]: baseUrl });
+    const derived: Derived = {
+      spec: specs.get({ appId: input.app.id, version: input.app.version, sha256: input.sha256, bundlePath, env: input.env, secretEnvKeys: input.secretEnvKeys, platformEnv, platformKey: baseUrl ?? '' }),
+      egressHosts: normalized(input.egressHosts),
+      platformOrigin: input.baseUrl === null ? null : originOf(input.baseUrl),
+    };
+    if (input.source !== undefined) bySource.set(input.source, derived);
+    return derived;
+  };
+
+  const submit = (input: RunInput, requestId: string, bundlePath: string): Promise<RunResult> => {
+    const { cpuMs, deadlineMs } = budgets(input.kind);
+    const { spec, egressHosts, platformOrigin } = derive(input, bundlePath);
+    return deps.supervisor.run({
+      spec,
+      job: {
+        id: requestId, vid: spec.vid, kind: input.kind, cpuBudgetMs: cpuMs, deadlineMs, maxResponseBytes: input.maxResponseBytes,
+        method: input.request.method, url: input.request.url, headers: input.request.headers, deliveryId: input.deliveryId,
+      },
+      body: input.request.body,
+      egress: { appId: input.app.id, egressHosts, platformOrigin, installToken: input.installToken, deadlineAt: deps.now() + deadlineMs, sent: 0 },
+      meta: { appId: input.app.id, version: input.app.version, deliveryId: input.deliveryId, kind: input.kind },
+    });
+  };
+
+  const BUDGETS: Readonly<Record<RequestKind, { cpuMs: number; deadlineMs: number }>> = {
+    interactive: { cpuMs: config.cpuMs.request, deadlineMs: LIMITS.actions.interactiveWaitMs },
+    command: { cpuMs: config.cpuMs.request, deadlineMs: LIMITS.actions.invocationWaitMs },
+    lifecycle: { cpuMs: config.cpuMs.request, deadlineMs: LIMITS.deliveries.lifecycleAckMs },
+    mcp: { cpuMs: config.cpuMs.mcp, deadlineMs: config.deadlinesMs.mcp },
+    route: { cpuMs: config.cpuMs.request, deadlineMs: config.deadlinesMs.route },
+  };
+  const budgets = (kind: RequestKind): { cpuMs: number; deadlineMs: number } => BUDGETS[kind];
 
   return {
     budgets,
@@ -64,32 +116,14 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
     /** Evaluates a bundle in a fresh isolate and reads the manifest its code computes. */
     async manifest(sha256: string, cpuMs: number, requestId: string): Promise<ManifestResult> {
       const bundlePath = await deps.bundles.ensure(sha256);
-      const spec = specs.get({ appId: '_manifest', version: 0, sha256, bundlePath, env: {}, secretEnvKeys: [] });
+      const spec = specs.get({ appId: '_manifest', version: 0, sha256, bundlePath, env: {}, secretEnvKeys: [], platformEnv: () => ({}), platformKey: '' });
       return deps.supervisor.manifest({ spec, job: { id: requestId, vid: spec.vid, cpuBudgetMs: cpuMs, deadlineMs: cpuMs * 20 + 5_000 } });
     },
-    async run(input: RunInput, requestId: string): Promise<RunResult> {
-      const bundlePath = deps.bundles.known(input.sha256) ?? await deps.bundles.ensure(input.sha256);
-      const { cpuMs, deadlineMs } = budgets(input.kind);
-      // The variables every app gets from the platform (sandbox-lib's ENV_KEYS, read by its SDK).
-      const env = input.baseUrl === null ? input.env : { ...input.env, [ENV_KEYS.apiUrl]: input.baseUrl };
-      const spec = specs.get({ appId: input.app.id, version: input.app.version, sha256: input.sha256, bundlePath, env, secretEnvKeys: input.secretEnvKeys });
-      return deps.supervisor.run({
-        spec,
-        job: {
-          id: requestId, vid: spec.vid, kind: input.kind, cpuBudgetMs: cpuMs, deadlineMs, maxResponseBytes: input.maxResponseBytes,
-          method: input.request.method, url: input.request.url, headers: input.request.headers, deliveryId: input.deliveryId,
-        },
-        body: input.request.body,
-        egress: {
-          appId: input.app.id,
-          egressHosts: normalized(input.egressHosts),
-          platformOrigin: input.baseUrl === null ? null : new URL(input.baseUrl).origin,
-          installToken: input.installToken,
-          deadlineAt: deps.now() + deadlineMs,
-          sent: 0,
-        },
-        meta: { appId: input.app.id, version: input.app.version, deliveryId: input.deliveryId, kind: input.kind },
-      });
+    run(input: RunInput, requestId: string): Promise<RunResult> {
+      // A bundle in memory needs no await (the hot path); others are fetched or read first.
+      const bundlePath = deps.bundles.known(input.sha256);
+      if (bundlePath !== null) return submit(input, requestId, bundlePath);
+      return deps.bundles.ensure(input.sha256).then((path) => submit(input, requestId, path));
     },
   };
 }

@@ -16,6 +16,10 @@ export interface SpecInput {
   bundlePath: string;
   env: Record<string, string>;
   secretEnvKeys: readonly string[];
+  /** Variables the platform adds to every app's env (sandbox-lib's ENV_KEYS), made only for a new spec. */
+  platformEnv: () => Record<string, string>;
+  /** What `platformEnv` depends on, as a string (part of the cache key). */
+  platformKey: string;
 }
 
 export function createSpecs(max = MAX_SPECS) {
@@ -24,15 +28,17 @@ export function createSpecs(max = MAX_SPECS) {
   return {
     get(input: SpecInput): VersionSpec {
       const key = `${input.appId}@${input.version}:${input.sha256}`;
-      const cacheKey = `${key}\0${input.bundlePath}\0${JSON.stringify(input.env)}\0${input.secretEnvKeys.join(',')}`;
+      // The bundle path follows from the sha256 on a node; the env and what the platform adds do not.
+      const cacheKey = `${key}\0${JSON.stringify(input.env)}\0${input.secretEnvKeys.join(',')}\0${input.platformKey}`;
       const hit = specs.get(cacheKey);
-      if (hit !== undefined) {
+      if (hit !== undefined && hit.bundlePath === input.bundlePath) {
         specs.delete(cacheKey);
         specs.set(cacheKey, hit);
         return hit;
       }
       const redact = input.secretEnvKeys.map((k) => input.env[k]).filter((v): v is string => typeof v === 'string');
-      const spec: VersionSpec = { vid: nextVid++, key, appId: input.appId, sha256: input.sha256, bundlePath: input.bundlePath, env: input.env, redact };
+      const env = { ...input.env, ...input.platformEnv() };
+      const spec: VersionSpec = { vid: nextVid++, key, appId: input.appId, sha256: input.sha256, bundlePath: input.bundlePath, env, redact };
       specs.set(cacheKey, spec);
       if (specs.size > max) specs.delete(specs.keys().next().value as string);
       return spec;

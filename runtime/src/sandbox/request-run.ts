@@ -12,8 +12,8 @@ import { coldStart, StartupError } from './cold-start.ts';
 import type { Background } from './background.ts';
 import type { SlotHandler } from './host-bridge.ts';
 import type { Journal } from './journal.ts';
-import { createLogBuffer } from './log-buffer.ts';
-import { createRequestIo } from './request-io.ts';
+import { createLogBuffer, type LogBuffer } from './log-buffer.ts';
+import { createRequestIo, type RequestIo } from './request-io.ts';
 import type { Pool } from './pool.ts';
 import { guestError, nextStep, type RequestState } from './request-state.ts';
 import { checkResponse } from './response-check.ts';
@@ -38,19 +38,22 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   const started = deps.now();
   const deadlineAt = started + job.deadlineMs;
   const account = { usedNs: 0, limitNs: job.cpuBudgetMs * 1e6 };
-  const logs = createLogBuffer(spec.redact, deps.now);
   let state: RequestState = { phase: 'waiting' };
   let coldStartMs: number | null = null;
   let deadline: ReturnType<typeof setTimeout> | null = null;
   let stopWaiting: (() => void) | null = null;
-  const io = createRequestIo({
-    requestId: job.id, deadlineAt, logs, send: deps.send, now: deps.now,
+  // Made when first needed: most requests log nothing and wait on nothing.
+  let logBuffer: LogBuffer | null = null;
+  const logs = (): LogBuffer => (logBuffer ??= createLogBuffer(spec.redact, deps.now));
+  let requestIo: RequestIo | null = null;
+  const io = (): RequestIo => (requestIo ??= createRequestIo({
+    requestId: job.id, deadlineAt, logs: logs(), send: deps.send, now: deps.now,
     active: () => state.phase === 'active',
     fire: (opId) => { if (state.phase === 'active') enter(state.slot, (slot) => slot.deliver(opId, true, null)); },
-  });
+  }));
 
   const handler: SlotHandler = {
-    scope: io.scope,
+    get scope() { return io().scope; },
     charge: (micros) => { account.usedNs += micros * 1000; },
     core(method, args) {
       if (state.phase !== 'active') return;
@@ -58,19 +61,26 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
         const checked = checkResponse(args, job.maxResponseBytes);
         if (typeof checked === 'string') {
           state.failure = guestError(checked);
-          logs.add('error', checked);
-        } else state.response = checked;
+          logs().add('error', checked);
+        } else {
+          state.response = checked;
+          // The guest says no `waitUntil` work was pending: the request is done with its answer.
+          if (args[5] === true) state.settled = true;
+        }
       } else if (method === CORE_METHODS.fail && state.response === null && state.failure === null) {
         const [message, stack] = args;
         const text = typeof message === 'string' ? message : 'The app threw an error';
         const trace = typeof stack === 'string' ? stack : '';
-        logs.add('error', trace.length === 0 ? text : trace.includes(text) ? trace : `${text}\n${trace}`);
+        logs().add('error', trace.length === 0 ? text : trace.includes(text) ? trace : `${text}\n${trace}`);
         state.failure = guestError('The app threw an error while handling the request; see the app log');
       } else if (method === CORE_METHODS.done) state.settled = true;
     },
   };
 
-  const report = (outcome: Outcome) => ({ outcome, cpuMs: Math.round(account.usedNs / 1000) / 1000, wallMs: deps.now() - started, coldStartMs, ...logs.take() });
+  const report = (outcome: Outcome) => ({
+    outcome, cpuMs: Math.round(account.usedNs / 1000) / 1000, wallMs: deps.now() - started, coldStartMs,
+    ...(logBuffer === null ? { logs: [], droppedLogs: 0 } : logBuffer.take()),
+  });
 
   const limitError = (outcome: 'cpu_limit' | 'deadline' | 'memory_limit'): RunError =>
     outcome === 'cpu_limit' ? { tag: 'PlatformRuntimeCpuLimitError', message: `The app used more than ${job.cpuBudgetMs} ms of CPU time`, fields: { limitMs: job.cpuBudgetMs } }
@@ -87,7 +97,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
     state = { phase: 'ended', outcome };
     stopWaiting?.();
     if (deadline !== null) clearTimeout(deadline);
-    io.close();
+    requestIo?.close();
     if (previous.phase === 'active' && previous.responseSent) deps.send({ t: 'end', id: job.id, report: report(outcome) });
     else if (previous.phase === 'active' && previous.response !== null && error === null) sendResponse(previous.response.head, previous.response.body, previous.response.encoding, outcome);
     else deps.send({ t: 'end', id: job.id, report: report(outcome), error: error ?? guestError('The app did not answer') });
@@ -102,7 +112,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
 
   /** Stops a request over a limit: its isolate is disposed (its state is unknown). */
   const stop = (outcome: 'cpu_limit' | 'deadline' | 'memory_limit', note: string): void => {
-    logs.addLimit(note);
+    logs().addLimit(note);
     const answered = state.phase === 'active' && state.responseSent;
     // Past the deadline after the response left, the request itself succeeded.
     end(outcome === 'deadline' && answered ? 'ok' : outcome, limitError(outcome), outcome === 'cpu_limit' ? 'cpu' : outcome === 'deadline' ? 'deadline' : null);
@@ -115,7 +125,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
       case 'memory': return stop('memory_limit', 'The app ran out of memory (isolate heap limit) and its isolate was replaced.');
       case 'disposed':
       case 'error':
-        logs.add('error', 'The platform could not enter the app');
+        logs().add('error', 'The platform could not enter the app');
         if (result.kind === 'error') deps.send({ t: 'log', level: 'error', message: 'entering an isolate failed', error: result.message });
         return end('error', guestError('The platform could not run the app'), 'evicted');
       case 'ok': break;
@@ -147,8 +157,8 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
       deps.send({ t: 'log', level: 'error', message: 'starting an isolate failed', error: err instanceof Error ? err.stack ?? err.message : String(err) });
       return end('error', guestError('The platform could not start the app'), null);
     }
-    if (err.kind === 'cpu') logs.addLimit(`Starting the bundle used more than ${deps.startupCpuMs} ms of CPU and was stopped${err.guestStack === null ? '.' : ` at:\n${err.guestStack}`}`);
-    else logs.add('error', err.message);
+    if (err.kind === 'cpu') logs().addLimit(`Starting the bundle used more than ${deps.startupCpuMs} ms of CPU and was stopped${err.guestStack === null ? '.' : ` at:\n${err.guestStack}`}`);
+    else logs().add('error', err.message);
     const error: RunError = err.kind === 'cpu' ? { tag: 'PlatformRuntimeCpuLimitError', message: err.message, fields: { limitMs: deps.startupCpuMs } }
       : err.kind === 'memory' ? limitError('memory_limit') : { tag: 'PlatformAppBundleInvalidError', message: err.message };
     end(err.kind === 'cpu' ? 'cpu_limit' : err.kind === 'memory' ? 'memory_limit' : 'error', error, null);
@@ -183,7 +193,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
 
   return {
     egressResult(opId, ok, value) {
-      if (!io.settleFetch(opId) || state.phase !== 'active') return;
+      if (requestIo === null || !requestIo.settleFetch(opId) || state.phase !== 'active') return;
       enter(state.slot, (slot) => slot.deliver(opId, ok, value));
     },
   };

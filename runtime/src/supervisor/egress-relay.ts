@@ -15,18 +15,19 @@ type EgressMessage = Extract<FromWorker, { t: 'egress' }>;
 
 export function relayEgress(deps: { egress: Egress; reports: Reports }, pending: Pending, msg: EgressMessage, body: Buffer | null,
   reply: (msg: ToWorker, body?: Buffer | null) => void): void {
-  if (pending.egress === null || pending.egressOps.has(msg.opId)) return;
+  if (pending.egress === null || pending.egressOps?.has(msg.opId) === true) return;
   const ac = new AbortController();
-  pending.egressOps.set(msg.opId, ac);
+  const ops = pending.egressOps ??= new Map();
+  ops.set(msg.opId, ac);
   const init = { method: msg.method, url: msg.url, headers: fromHeaderBlock(msg.headers), body, redirect: msg.redirect };
   deps.egress.fetch(pending.egress, init, ac.signal).then(
     (r) => {
-      pending.egressOps.delete(msg.opId);
+      ops.delete(msg.opId);
       reply({ t: 'egress-result', id: pending.job.id, opId: msg.opId, ok: true, status: r.status, statusText: r.statusText, headers: toHeaderBlock(r.headers), url: r.url, redirected: r.redirected },
         Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
     },
     (err: unknown) => {
-      pending.egressOps.delete(msg.opId);
+      ops.delete(msg.opId);
       const message = err instanceof Error ? err.message : 'fetch failed';
       if (err instanceof EgressDenied) deps.reports.note(pending.meta, pending.job.id, 'warn', `Outbound request blocked (${err.reason}): ${message}`);
       reply({ t: 'egress-result', id: pending.job.id, opId: msg.opId, ok: false, message: err instanceof EgressDenied ? `Egress denied: ${message}` : message });
@@ -35,11 +36,13 @@ export function relayEgress(deps: { egress: Egress; reports: Reports }, pending:
 }
 
 export function abortEgress(pending: Pending, opId?: number): void {
+  const ops = pending.egressOps;
+  if (ops === null) return;
   if (opId !== undefined) {
-    pending.egressOps.get(opId)?.abort();
-    pending.egressOps.delete(opId);
+    ops.get(opId)?.abort();
+    ops.delete(opId);
     return;
   }
-  for (const ac of pending.egressOps.values()) ac.abort();
-  pending.egressOps.clear();
+  for (const ac of ops.values()) ac.abort();
+  ops.clear();
 }

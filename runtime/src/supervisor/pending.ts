@@ -32,7 +32,8 @@ export interface Pending {
   state: 'queued' | 'dispatched' | 'answered' | 'done';
   /** Times it was placed on a worker (a worker died before entering it: it runs again). */
   attempts: number;
-  egressOps: Map<number, AbortController>;
+  /** Outbound fetches in progress (made on the first one). */
+  egressOps: Map<number, AbortController> | null;
   /** Called once with the first answer. */
   answer: (result: RunResult) => void;
   /** Called once with the final report (and the manifest JSON for manifest jobs). */

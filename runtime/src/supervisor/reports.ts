@@ -12,15 +12,21 @@ import type { PendingMeta } from './pending.ts';
 type Child<T extends { labels: (...v: string[]) => unknown }> = ReturnType<T['labels']>;
 
 export function createReports(deps: { metrics: Metrics; appLog: AppLog; now: () => number }) {
-  const cpu = new Map<string, Child<Metrics['requestCpu']>>();
-  const outcomes = new Map<string, Child<Metrics['requests']>>();
-  const MAX_CHILDREN = 20_000;
-  const cached = <C>(map: Map<string, C>, key: string, make: () => C): C => {
-    let c = map.get(key);
+  // app → kind (→ outcome) → label child: nested maps, so no key string is built per request.
+  const cpu = new Map<string, Map<string, Child<Metrics['requestCpu']>>>();
+  const outcomes = new Map<string, Map<string, Child<Metrics['requests']>>>();
+  const MAX_APPS = 10_000;
+  const cached = <C>(map: Map<string, Map<string, C>>, app: string, key: string, make: () => C): C => {
+    let byKey = map.get(app);
+    if (byKey === undefined) {
+      if (map.size >= MAX_APPS) map.clear();
+      byKey = new Map();
+      map.set(app, byKey);
+    }
+    let c = byKey.get(key);
     if (c === undefined) {
-      if (map.size >= MAX_CHILDREN) map.clear();
       c = make();
-      map.set(key, c);
+      byKey.set(key, c);
     }
     return c;
   };
@@ -28,8 +34,8 @@ export function createReports(deps: { metrics: Metrics; appLog: AppLog; now: () 
   return {
     record(meta: PendingMeta, requestId: string, report: RunReport): void {
       const { metrics } = deps;
-      cached(cpu, `${meta.appId}\0${meta.kind}`, () => metrics.requestCpu.labels(meta.appId, meta.kind)).observe(report.cpuMs / 1000);
-      cached(outcomes, `${meta.appId}\0${meta.kind}\0${report.outcome}`, () => metrics.requests.labels(meta.appId, meta.kind, report.outcome)).inc();
+      cached(cpu, meta.appId, meta.kind, () => metrics.requestCpu.labels(meta.appId, meta.kind)).observe(report.cpuMs / 1000);
+      cached(outcomes, meta.appId, `${meta.kind} ${report.outcome}`, () => metrics.requests.labels(meta.appId, meta.kind, report.outcome)).inc();
       if (report.coldStartMs !== null) {
         metrics.coldStarts.inc({ app: meta.appId });
         metrics.coldStartSeconds.observe(report.coldStartMs / 1000);

@@ -127,7 +127,7 @@ export function createSupervisor(deps: SupervisorDeps) {
 
   const pending = (job: RunJob | ManifestJob, type: Pending['type'], spec: VersionSpec, body: Buffer | string | null, egress: EgressContext | null, meta: PendingMeta,
     answerTo: (r: RunResult) => void, finish: Pending['finish']): Pending => ({
-    job, type, body, spec, egress, meta, deadlineAt: now() + job.deadlineMs, costMs: 0, state: 'queued', attempts: 0, egressOps: new Map(), answer: answerTo, finish,
+    job, type, body, spec, egress, meta, deadlineAt: now() + job.deadlineMs, costMs: 0, state: 'queued', attempts: 0, egressOps: null, answer: answerTo, finish,
   });
 
   return {
@@ -140,7 +140,8 @@ export function createSupervisor(deps: SupervisorDeps) {
     /** Runs one request; resolves with the guest's response or a tagged error (at the first of the two). */
     run(input: RunSubmission): Promise<RunResult> {
       return new Promise((resolve) => {
-        dispatcher.submit(pending({ ...input.job, seq: 0 }, 'run', input.spec, input.body, input.egress, input.meta, resolve,
+        (input.job as RunJob).seq = 0;
+        dispatcher.submit(pending(input.job as RunJob, 'run', input.spec, input.body, input.egress, input.meta, resolve,
           (report) => reports.record(input.meta, input.job.id, report)));
       });
     },
