@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, createPgliteDb, migrate, type Db } from '@platform/control-plane';
-import { createClientServices } from '../../control-plane/src/client-api/services.ts';
+import { createClientServices } from '../../control-plane/src/wiring/workspace.ts';
 import { seedDemo } from '../../control-plane/src/seed/demo.ts';
 import { writeCredentials } from '../../control-plane/src/seed/credentials.ts';
 

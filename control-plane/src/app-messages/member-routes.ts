@@ -4,7 +4,7 @@
  * `POST /client/v1/streams/{streamId}/revoke` (owners and admins).
  */
 import { z } from 'zod';
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { Id, Timestamp } from '../client-api/common.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';

@@ -4,10 +4,10 @@
  * Answers the block as the member sees it, like `GET /client/v1/blocks/{blockId}`.
  */
 import { z } from 'zod';
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { Id } from '../client-api/common.ts';
 import { BlockViewResponse } from '../interactions/schemas.ts';
-import type { MemberBlocks } from './feature.ts';
+import type { MemberBlocks } from '../wiring/blocks.ts';
 
 const one = (v: Record<string, unknown>, keys: readonly string[]) => keys.filter((k) => v[k] !== undefined).length === 1;
 

@@ -2,7 +2,7 @@
  * @module calls/routes
  * `/circles/{circleId}/calls` and `/calls/{callId}`.
  */
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { CLIENT_LIMITS } from '../client-limits.ts';
 import { CallResponse, RecapBody, StartCallBody } from './schemas.ts';
 import type { CallsService } from './service.ts';

@@ -6,7 +6,7 @@
  */
 import { CheckTreesRequestSchema, CheckTreesResponseSchema, LIMITS, validateTree } from '@platform/sandbox-lib';
 import type { V0Api } from '../v0/api.ts';
-import type { V0Deps } from '../v0/deps.ts';
+import type { V0Deps } from '../wiring/v0-deps.ts';
 import { callerKey } from '../rate-limit/caller-key.ts';
 import { rateLimit } from '../rate-limit/rate-limit.ts';
 

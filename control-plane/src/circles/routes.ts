@@ -2,7 +2,7 @@
  * @module circles/routes
  * `/circles`: circles, their members, connections and app invitations.
  */
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { PageQuery } from '../client-api/common.ts';
 import { MemberPage } from '../members/schemas.ts';
 import { AppInvitationList, AppInvitationResponse, CirclePage, CircleResponse, ConnectCircleBody, CreateCircleBody } from './schemas.ts';

@@ -2,7 +2,7 @@
  * @module conversations/routes
  * Conversations under `/circles/{circleId}/conversations` and `/conversations/{conversationId}`.
  */
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { PageQuery } from '../client-api/common.ts';
 import { ConversationPage, ConversationResponse, CreateConversationBody, UpdateConversationBody } from './schemas.ts';
 import type { ConversationsService } from './service.ts';

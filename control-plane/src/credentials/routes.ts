@@ -5,7 +5,7 @@
  */
 import { AccessTokenRequestSchema, AccessTokenResponseSchema } from '@platform/sandbox-lib';
 import type { V0Api } from '../v0/api.ts';
-import type { V0Deps } from '../v0/deps.ts';
+import type { V0Deps } from '../wiring/v0-deps.ts';
 import { WhoamiResponse } from './schemas.ts';
 import { createAccessTokenService } from './service.ts';
 

@@ -2,7 +2,7 @@
  * @module decisions/routes
  * `/circles/{circleId}/decisions` and `/decisions/{decisionId}`.
  */
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { CLIENT_LIMITS } from '../client-limits.ts';
 import { PageQuery } from '../client-api/common.ts';
 import { DecisionPage, DecisionResponse, PublishDecisionBody, UpdateDecisionBody } from './schemas.ts';

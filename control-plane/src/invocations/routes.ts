@@ -5,8 +5,8 @@
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
 import type { V0Api } from '../v0/api.ts';
-import type { V0Deps } from '../v0/deps.ts';
-import { createInvocations } from './feature.ts';
+import type { V0Deps } from '../wiring/v0-deps.ts';
+import { createInvocations } from '../wiring/invocations.ts';
 
 const R = API_ROUTES.invocationRespond;
 

@@ -4,7 +4,7 @@
  * deliveries were paused), and the address it is sent to.
  */
 import { z } from 'zod';
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { PageQuery, decodeCursor, encodeCursor } from '../client-api/common.ts';
 import type { MailService } from './service.ts';
 

@@ -2,7 +2,7 @@
  * @module members/routes
  * `/members` and `/me`.
  */
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { PageQuery } from '../client-api/common.ts';
 import { CreateMemberBody, CreateMemberResponse, MeResponse, MemberPage, MemberResponse } from './schemas.ts';
 import type { MembersService } from './service.ts';

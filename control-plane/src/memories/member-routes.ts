@@ -2,7 +2,7 @@
  * @module memories/member-routes
  * `GET /client/v1/memories`: the workspace memories the calling member sees, newest first, in pages.
  */
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { PageQuery } from '../client-api/common.ts';
 import { MemoryPage } from './schemas.ts';
 import { createMemoriesService, type MemoriesServiceDeps } from './service.ts';

@@ -6,7 +6,7 @@
 import { API_ROUTES, LIMITS } from '@platform/sandbox-lib';
 import { CLIENT_LIMITS } from '../client-limits.ts';
 import type { V0Api } from '../v0/api.ts';
-import type { V0Deps } from '../v0/deps.ts';
+import type { V0Deps } from '../wiring/v0-deps.ts';
 import { createMemoriesService } from './service.ts';
 
 const R = API_ROUTES.memory;

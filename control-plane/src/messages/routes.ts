@@ -2,7 +2,7 @@
  * @module messages/routes
  * Messages in conversations, chat messages in circles, replies, filing, and direct messages.
  */
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { PageQuery } from '../client-api/common.ts';
 import { CLIENT_LIMITS } from '../client-limits.ts';
 import { DirectMessageBody, FileMessageBody, MessagePage, MessageResponse, PostMessageBody } from './schemas.ts';

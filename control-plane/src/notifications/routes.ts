@@ -5,7 +5,7 @@
  */
 import { API_ROUTES, LIMITS } from '@platform/sandbox-lib';
 import type { V0Api } from '../v0/api.ts';
-import type { V0Deps } from '../v0/deps.ts';
+import type { V0Deps } from '../wiring/v0-deps.ts';
 import { createNotificationsService } from './service.ts';
 
 const R = API_ROUTES.notification;

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '@platform/sandbox-lib';
-import type { ClientApi } from '../client-api/api.ts';
-import type { ClientServices } from '../client-api/services.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientServices } from '../wiring/workspace.ts';
 import { Id } from '../client-api/common.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';

@@ -13,7 +13,7 @@
  */
 import { LIMITS } from '@platform/sandbox-lib';
 import { visibleCircle } from '../circles/access.ts';
-import type { ClientServices } from '../client-api/services.ts';
+import type { ClientServices } from '../wiring/workspace.ts';
 import type { Db } from '../db/db.ts';
 import { links } from '../events/content.ts';
 import { circleForReach } from '../events/store.ts';

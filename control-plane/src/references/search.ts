@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { LIMITS, PlatformError, ReferenceKindSchema, ReferenceSearchResultSchema } from '@platform/sandbox-lib';
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { Id } from '../client-api/common.ts';
 import { CLIENT_LIMITS } from '../client-limits.ts';
 import type { Db } from '../db/db.ts';

@@ -8,7 +8,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
 import type { Actor } from '../members/actor.ts';
-import { createClientServices } from '../client-api/services.ts';
+import { createClientServices } from '../wiring/workspace.ts';
 
 const META_KEY = 'demo_workspace';
 

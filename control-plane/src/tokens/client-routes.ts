@@ -4,7 +4,7 @@
  * for one turn of an agent builder sandbox (previews of apps the member owns; guards/deploy.ts).
  */
 import { z } from 'zod';
-import type { ClientApi } from '../client-api/api.ts';
+import type { ClientApi } from '../wiring/client-routes.ts';
 import { Timestamp } from '../client-api/common.ts';
 import type { TokenService } from './service.ts';
 

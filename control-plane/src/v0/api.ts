@@ -3,7 +3,7 @@
  * The app API under `/v0` (app endpoints and tooling), built with the same route builder as the
  * client API and serving its OpenAPI document at `/v0/openapi.json`. Routes pick a credential
  * scheme from v0/auth.ts and receive a `Caller`; every feature registers its routes in
- * v0/routes.ts.
+ * wiring/v0-routes.ts.
  */
 import { createApi, type Api } from '../http/api.ts';
 import { v0AuthSchemes, type CallerResolver, type V0Auth } from './auth.ts';

@@ -1,5 +1,5 @@
 /**
- * @module apps/features
+ * @module wiring/apps
  * Wires the apps features once (apps, domains, env vars, versions, dev apps, installs, the internal
  * API's resolver) and hands out what other parts use: `signingSecretsFor` (the delivery engine),
  * `installConfigFor` (envelopes), `schemaValidators` (blocks). Holds no logic of its own.
@@ -25,9 +25,9 @@ import type { ManifestReader } from '../versions/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../versions/manifest-reader-runtime.ts';
 import { createVersionsService, type VersionsService } from '../versions/service.ts';
 import { createSchemaValidatorCache, type VersionValidators } from '../versions/validators.ts';
-import { createAppsService, type AppsService } from './service.ts';
-import { signingSecretsFor } from './signing.ts';
-import type { AppRow } from './store.ts';
+import { createAppsService, type AppsService } from '../apps/service.ts';
+import { signingSecretsFor } from '../apps/signing.ts';
+import type { AppRow } from '../apps/store.ts';
 
 /** Seams a test or another deployment may replace; each has a default built from config. */
 export interface AppFeatureOptions {

@@ -1,19 +1,19 @@
 /**
- * @module v0/deps
+ * @module wiring/v0-deps
  * What `/v0` features are built from. One object, created once in app.ts; features take what they
  * need from it.
  */
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { ClientServices } from '../client-api/services.ts';
+import type { ClientServices } from './workspace.ts';
 import type { Secrets } from '../crypto/secrets.ts';
 import type { Db } from '../db/db.ts';
 import type { Kv } from '../kv/kv.ts';
 import type { Logger } from '../log/logger.ts';
 import type { TokenService } from '../tokens/service.ts';
 import type { CiIdentitiesService } from '../ci-identities/service.ts';
-import type { AppFeatures } from '../apps/features.ts';
-import type { BlocksFeature } from '../blocks/feature.ts';
+import type { AppFeatures } from './apps.ts';
+import type { BlocksFeature } from './blocks.ts';
 import type { EventProducer } from '../events/index.ts';
 
 export interface V0Deps {
@@ -26,9 +26,9 @@ export interface V0Deps {
   services: ClientServices;
   tokens: TokenService;
   ciIdentities: CiIdentitiesService;
-  /** Apps, versions, env vars, dev apps and installs (apps/features.ts). */
+  /** Apps, versions, env vars, dev apps and installs (wiring/apps.ts). */
   apps: AppFeatures;
-  /** The blocks API and the interactive delivery engine (blocks/feature.ts). */
+  /** The blocks API and the interactive delivery engine (wiring/blocks.ts). */
   blocks: BlocksFeature;
   /** Lifecycle events recorded in the transaction of their cause; `committed()` wakes the delivery loops. */
   events: EventProducer;

@@ -1,5 +1,5 @@
 /**
- * @module blocks/feature
+ * @module wiring/blocks
  * Wires the blocks features once: the interactive delivery engine (with its recorder and
  * metrics), block definitions, rendering, the app API service and the member's side. Holds no
  * logic of its own. `settled()` waits for background renders and writes the queued delivery
@@ -22,9 +22,9 @@ import type { TokenService } from '../tokens/service.ts';
 import type { VersionValidators } from '../versions/validators.ts';
 import type { BlockView } from '../interactions/schemas.ts';
 import type { Actor } from '../members/actor.ts';
-import { createBlockDefinitions } from './definitions.ts';
-import { insertBlockAsMember, type MemberInsertBody } from './member-insert.ts';
-import { createBlocksService, type BlocksService } from './service.ts';
+import { createBlockDefinitions } from '../blocks/definitions.ts';
+import { insertBlockAsMember, type MemberInsertBody } from '../blocks/member-insert.ts';
+import { createBlocksService, type BlocksService } from '../blocks/service.ts';
 
 export interface BlocksFeatureDeps {
   db: Db;

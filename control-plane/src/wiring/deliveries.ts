@@ -1,5 +1,5 @@
 /**
- * @module outbox/lifecycle
+ * @module wiring/deliveries
  * Wires the lifecycle delivery features once (the waker, the delivery loops, install health and
  * the owner mail, retention, the development relay and the delivery targets, the Deliveries page)
  * and hands out what others use: `wake` (services, after committing events), `targets` (the
@@ -25,12 +25,12 @@ import { createGuardedAgent } from '../outbound/index.ts';
 import { createRelayHub, type RelayHub } from '../relay/hub.ts';
 import { createRelayServer, type RelayServer } from '../relay/server.ts';
 import { createRelayTarget } from '../relay/target.ts';
-import { createDeliveryHealth } from './health.ts';
-import { createOutboxMetrics } from './metrics.ts';
-import { pruneDeliveries } from './retention.ts';
-import { dueNow, notifyWorkers, workerChannel } from './store.ts';
-import { createWaker } from './waker.ts';
-import { createOutboxWorker, type OutboxWorker } from './worker.ts';
+import { createDeliveryHealth } from '../outbox/health.ts';
+import { createOutboxMetrics } from '../outbox/metrics.ts';
+import { pruneDeliveries } from '../outbox/retention.ts';
+import { dueNow, notifyWorkers, workerChannel } from '../outbox/store.ts';
+import { createWaker } from '../outbox/waker.ts';
+import { createOutboxWorker, type OutboxWorker } from '../outbox/worker.ts';
 
 /** Seams a test or another deployment may replace. */
 export interface LifecycleOptions {

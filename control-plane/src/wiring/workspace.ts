@@ -1,5 +1,5 @@
 /**
- * @module client-api/services
+ * @module wiring/workspace
  * The services behind the client API, wired once. Other parts (the demo seed, later the /v0 API)
  * use the same services, so the rules live in one place.
  */

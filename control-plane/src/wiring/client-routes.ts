@@ -1,5 +1,5 @@
 /**
- * @module client-api/api
+ * @module wiring/client-routes
  * The workspace client API under `/client/v1`: every feature's routes registered into one API
  * builder, which also serves `/client/v1/openapi.json`.
  */
@@ -14,12 +14,12 @@ import { operatorAuthScheme, type OperatorAccess } from '../workspaces/operator-
 import { registerCircleRoutes } from '../circles/routes.ts';
 import { registerConversationRoutes } from '../conversations/routes.ts';
 import { registerMessageRoutes } from '../messages/routes.ts';
-import type { ClientServices } from './services.ts';
+import type { ClientServices } from './workspace.ts';
 import { registerCiIdentityClientRoutes } from '../ci-identities/client-routes.ts';
 import type { CiIdentitiesService } from '../ci-identities/service.ts';
 import { registerAgentTokenClientRoutes } from '../tokens/client-routes.ts';
 import type { TokenService } from '../tokens/service.ts';
-import type { AppFeatures } from '../apps/features.ts';
+import type { AppFeatures } from './apps.ts';
 import { registerAppRoutes } from '../apps/routes.ts';
 import { registerDomainRoutes } from '../domains/routes.ts';
 import { registerInstallRoutes } from '../installs/routes.ts';
@@ -27,8 +27,8 @@ import { registerCallRoutes } from '../calls/routes.ts';
 import { registerDecisionRoutes } from '../decisions/routes.ts';
 import { registerDeliveryRoutes } from '../deliveries/routes.ts';
 import { registerMailRoutes } from '../mail/routes.ts';
-import type { Lifecycle } from '../outbox/lifecycle.ts';
-import type { BlocksFeature } from '../blocks/feature.ts';
+import type { Lifecycle } from './deliveries.ts';
+import type { BlocksFeature } from './blocks.ts';
 import { registerInteractionRoutes } from '../interactions/routes.ts';
 import { registerMemberBlockRoutes } from '../blocks/member-routes.ts';
 

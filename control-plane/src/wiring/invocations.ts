@@ -1,9 +1,9 @@
 /**
- * @module invocations/feature
+ * @module wiring/invocations
  * Wires the invocations service from what app.ts and `/v0` already hold: the blocks feature's
  * engine (deliveries, records) and its insert path's pieces. Holds no logic.
  */
-import type { BlocksFeature } from '../blocks/feature.ts';
+import type { BlocksFeature } from './blocks.ts';
 import { createBlockDefinitions } from '../blocks/definitions.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
@@ -11,7 +11,7 @@ import type { EventProducer } from '../events/index.ts';
 import { createReachGuard } from '../guards/index.ts';
 import type { TokenService } from '../tokens/service.ts';
 import type { VersionValidators } from '../versions/validators.ts';
-import { createInvocationsService, type InvocationsService } from './service.ts';
+import { createInvocationsService, type InvocationsService } from '../invocations/service.ts';
 
 export interface InvocationsFeatureDeps {
   db: Db;
