@@ -2,9 +2,9 @@
  * @module api-keys/auth
  * The member API key credential, as an auth scheme of the API builder.
  */
-import type { AuthScheme } from '../http/api.ts';
-import { bearerToken, tokenInvalid } from '../http/bearer.ts';
-import type { Actor } from '../members/actor.ts';
+import type { AuthScheme } from '../core/http/api.ts';
+import { bearerToken, tokenInvalid } from '../core/http/bearer.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import type { ApiKeysService } from './service.ts';
 
 export function memberAuthScheme(keys: ApiKeysService): AuthScheme<Actor> {

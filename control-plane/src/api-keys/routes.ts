@@ -2,7 +2,7 @@
  * @module api-keys/routes
  * `/api-keys`: a member manages their own keys.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import { ApiKeyList, CreateApiKeyBody, CreateApiKeyResponse } from './schemas.ts';
 import type { ApiKeysService } from './service.ts';
 

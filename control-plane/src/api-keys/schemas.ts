@@ -3,8 +3,8 @@
  * Wire shapes of member API keys. The key itself appears only in the answer that creates it.
  */
 import { z } from 'zod';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import { Id, Timestamp, visibleText } from '../client-api/common.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import { Id, Timestamp, visibleText } from '../core/http/common.ts';
 
 export const ApiKeyInfo = z
   .object({

@@ -3,12 +3,12 @@
  * Issuing, listing, revoking and checking member API keys.
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import { generateApiKey, hashApiKey, looksLikeApiKey } from '../crypto/api-keys.ts';
-import type { Db } from '../db/db.ts';
-import { newId } from '../ids.ts';
-import type { Actor } from '../members/actor.ts';
-import { iso, isoOrNull } from '../client-api/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from '../core/crypto/api-keys.ts';
+import type { Db } from '../core/db/db.ts';
+import { newId } from '../core/ids/ids.ts';
+import type { Actor } from '../core/auth/actor.ts';
+import { iso, isoOrNull } from '../core/http/common.ts';
 import type { ApiKeyInfo } from './schemas.ts';
 import { findActiveKeyOwner, insertApiKey, listApiKeys, revokeApiKey, touchApiKey, type ApiKeyRow } from './store.ts';
 

@@ -2,8 +2,8 @@
  * @module api-keys/store
  * SQL of member API keys. Keys are looked up by their sha256; revoked keys stay listed.
  */
-import type { Db } from '../db/db.ts';
-import type { Role } from '../members/actor.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Role } from '../core/auth/actor.ts';
 
 export interface ApiKeyRow {
   id: string;

@@ -12,7 +12,7 @@
  */
 import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
 import { plainText } from '../events/content.ts';
-import { toRequestIssues } from '../http/read-json.ts';
+import { toRequestIssues } from '../core/http/read-json.ts';
 import { Document } from '../messages/schemas.ts';
 
 /** A message body as stored: exactly one of the two is set. */

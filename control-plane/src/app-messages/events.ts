@@ -13,7 +13,7 @@
  *   Other apps do receive them, and tell app messages apart by `author.kind`.
  */
 import type { EventType } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { links, mentions } from '../events/content.ts';
 import { eventBatch, findRecipients } from '../events/index.ts';
 import { referenceMatches } from '../events/messages.ts';

@@ -4,10 +4,10 @@
  * `POST /client/v1/streams/{streamId}/revoke` (owners and admins).
  */
 import { z } from 'zod';
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { Id, Timestamp } from '../client-api/common.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { Id, Timestamp } from '../core/http/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { createStreamAdmin } from './stream-admin.ts';
 
 const Stream = z.object({

@@ -5,8 +5,8 @@
  * reading them (the client API shows the app as author, events say `author.kind: app`).
  */
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/db.ts';
-import { base32 } from '../ids.ts';
+import type { Db } from '../core/db/db.ts';
+import { base32 } from '../core/ids/ids.ts';
 import type { AppMessageBody } from './content.ts';
 import { appMessagePosted } from './events.ts';
 import { insertAppMessage, type AppAuthorSnapshot } from './store.ts';

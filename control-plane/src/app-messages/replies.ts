@@ -7,10 +7,10 @@
  * absent, each with its own tag, exactly as block inserts do (blocks/targets.ts).
  */
 import { PlatformError, type ReplyRequest } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
 import { resolvePlace, targetGone } from '../blocks/targets.ts';
-import type { Clock } from '../clock.ts';
-import { isForeignKeyViolation, type Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import { isForeignKeyViolation, type Db } from '../core/db/db.ts';
 import type { EventProducer } from '../events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
 import { replyDocument } from './content.ts';

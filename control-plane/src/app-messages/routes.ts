@@ -4,8 +4,8 @@
  * (docs/decisions/contract.md, docs/decisions/app-messages.md).
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import type { V0Api } from '../v0/api.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { AppMessagesService } from './service.ts';
 
 const R = API_ROUTES;

@@ -6,7 +6,7 @@
  * member's message causes.
  */
 import type { StreamEventRequest, ReplyRequest } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
 import { createReachGuard } from '../guards/index.ts';
 import { postReply, type ReplyAnswer } from './replies.ts';
 import { postStreamEvent, type StreamEventAnswer, type StreamsDeps } from './streams.ts';

@@ -3,7 +3,7 @@
  * SQL of app messages (migration 012): the app as it appears, messages with the app as author,
  * streams, their thread keys and conversations, and the idempotency keys of stream events.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 /** How the app looks in a workspace: its name, and its icon (asset id) in the version the install runs. */
 export interface AppFace {

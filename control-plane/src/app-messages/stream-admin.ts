@@ -6,9 +6,9 @@
  * already posted is removed (docs/decisions/app-messages.md).
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { requireAdmin, type Actor } from '../members/actor.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { requireAdmin, type Actor } from '../core/auth/actor.ts';
 import { findVisibleStream, listCircleStreams, revokeStream, type StreamListRow } from './store.ts';
 
 export interface StreamView {

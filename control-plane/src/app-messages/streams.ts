@@ -18,14 +18,14 @@
  *    the other's.
  */
 import { LIMITS, PlatformError, type StreamEventRequest } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { plainText } from '../events/content.ts';
 import type { EventProducer } from '../events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
-import type { Kv } from '../kv/kv.ts';
-import { rateLimit } from '../rate-limit/rate-limit.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import { rateLimit } from '../core/rate-limit/rate-limit.ts';
 import { streamBody, type AppMessageBody } from './content.ts';
 import { newConversationId, newStreamId, postAsApp } from './post.ts';
 import { findIdempotentAnswer, findStream, findThread, findAppFace, insertStreamConversation, lockStream, saveIdempotentAnswer } from './store.ts';

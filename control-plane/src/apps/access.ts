@@ -4,7 +4,7 @@
  * the app does not exist (the same answer as for an app that really does not).
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { findApp, type AppRow } from './store.ts';
 
 /** The member behind a request: client-API actors and `/v0` member callers both fit. */

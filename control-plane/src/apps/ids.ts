@@ -1,10 +1,10 @@
 /**
  * @module apps/ids
- * Identifiers of the apps features, in the form of `ids.ts` (kind prefix, 128 random bits in
+ * Identifiers of the apps features, in the form of `core/ids/ids.ts` (kind prefix, 128 random bits in
  * lowercase base32): apps, their client ids, installs and outbox events.
  */
 import { randomBytes } from 'node:crypto';
-import { base32 } from '../ids.ts';
+import { base32 } from '../core/ids/ids.ts';
 
 const make = (prefix: string) => (): string => `${prefix}_${base32(randomBytes(16))}`;
 

@@ -3,7 +3,7 @@
  * `/apps` of the client API (developer area): create, read, list, credentials and their rotation;
  * `/app-settings`: whether the workspace allows apps.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import { AppCredentials, AppList, AppResponse, AppSettings, AppSettingsBody, ClientSecretResponse, CreateAppBody, CreateAppResponse } from './schemas.ts';
 import type { AppsService } from './service.ts';
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AppSlugSchema, EndpointUrlSchema } from '@platform/sandbox-lib';
-import { Id, Timestamp, visibleText } from '../client-api/common.ts';
+import { Id, Timestamp, visibleText } from '../core/http/common.ts';
 
 export const APP_NAME_MAX = 80;
 

@@ -5,11 +5,11 @@
  * setting that turns apps off.
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../core/clock/clock.ts';
 import { generateClientSecret } from '../credentials/client-secret.ts';
-import type { Secrets } from '../crypto/secrets.ts';
-import { isUniqueViolation, type Db } from '../db/db.ts';
-import { iso } from '../client-api/common.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import { isUniqueViolation, type Db } from '../core/db/db.ts';
+import { iso } from '../core/http/common.ts';
 import { appNotFound, appsUnavailable, canManage, isWorkspaceAdmin, managedApp, type MemberRef } from './access.ts';
 import { checkIdentity } from './identity.ts';
 import { newAppId, newClientId } from './ids.ts';

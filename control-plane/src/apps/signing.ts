@@ -5,7 +5,7 @@
  * the app can switch to the new secret whenever it likes without dropping a delivery.
  */
 import { generateSigningSecret } from '@platform/sandbox-lib';
-import type { Secrets } from '../crypto/secrets.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
 import type { AppRow } from './store.ts';
 
 /** How long the previous secret keeps signing after a rotation. */

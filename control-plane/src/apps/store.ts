@@ -2,7 +2,7 @@
  * @module apps/store
  * SQL of apps (table of 005_apps.sql) and of the workspace setting that turns apps off.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface AppRow {
   id: string;

@@ -6,7 +6,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { ActionDefinition, BlockDefinition, Manifest } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { findVersion } from '../versions/store.ts';
 import { createVersionCache } from '../versions/version-cache.ts';
 import type { VersionValidators } from '../versions/validators.ts';

@@ -1,10 +1,10 @@
 /**
  * @module blocks/ids
- * Identifiers of the blocks features, in the form of `ids.ts` (kind prefix, 128 random bits in
+ * Identifiers of the blocks features, in the form of `core/ids/ids.ts` (kind prefix, 128 random bits in
  * lowercase base32): blocks, the invocations of their actions (one per click), notifications.
  */
 import { randomBytes } from 'node:crypto';
-import { base32 } from '../ids.ts';
+import { base32 } from '../core/ids/ids.ts';
 
 const make = (prefix: string) => (): string => `${prefix}_${base32(randomBytes(16))}`;
 

@@ -10,9 +10,9 @@
  * types the running version marks `insertable`.
  */
 import { PlatformError, invalidRequest, type BlockRecord } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
-import type { Clock } from '../clock.ts';
-import { isForeignKeyViolation, type Db } from '../db/db.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import { isForeignKeyViolation, type Db } from '../core/db/db.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import { failureError } from '../engine/failures.ts';
 import { findInstallTarget } from '../engine/target.ts';

@@ -4,8 +4,8 @@
  * Answers the block as the member sees it, like `GET /client/v1/blocks/{blockId}`.
  */
 import { z } from 'zod';
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { Id } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { Id } from '../core/http/common.ts';
 import { BlockViewResponse } from '../interactions/schemas.ts';
 import type { MemberBlocks } from '../wiring/blocks.ts';
 

@@ -7,7 +7,7 @@
  * `GET /v0/blocks/{id}`, queries, bulk updates, the member's view and actions), so nothing is
  * delivered about it again.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import type { EventActor, EventProducer } from '../events/index.ts';
 import { BLOCK_COLUMNS, type BlockRow } from './store.ts';
 import { deliveredBlock } from './view.ts';

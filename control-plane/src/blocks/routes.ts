@@ -4,7 +4,7 @@
  * (docs/decisions/contract.md): insert, query, read, update, replace, revalidate, bulk update.
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { BlocksService } from './service.ts';
 
 const R = API_ROUTES;

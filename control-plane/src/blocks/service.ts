@@ -6,8 +6,8 @@
  * the action ran on). Blocks of other installs answer as if absent.
  */
 import type { BlockRecord } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
-import { decodeCursor, encodeCursor } from '../client-api/common.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
+import { decodeCursor, encodeCursor } from '../core/http/common.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import type { EventProducer } from '../events/index.ts';
 import type { ReachGuard } from '../guards/index.ts';

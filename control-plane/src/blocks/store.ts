@@ -4,7 +4,7 @@
  * delivery about it needs (install and app columns, engine/target.ts), paging an install's blocks
  * by state, and the state writes of the app API (single and bulk).
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { TARGET_COLUMNS, type TargetColumns } from '../engine/target.ts';
 
 export interface Pending {

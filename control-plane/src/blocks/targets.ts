@@ -11,9 +11,9 @@
  * never `replyTo` (a reply arrives as its circle and, if it has one, its conversation).
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
 import { findConversation } from '../conversations/store.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import type { ReachGuard } from '../guards/index.ts';
 import { findMessage } from '../messages/store.ts';
 import type { MessagePlace } from './store.ts';

@@ -8,9 +8,9 @@
  * update answers `PlatformAppBlockFinalError`, the bulk update skips them.
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { InstallCaller, InteractionCaller } from '../auth/caller.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { InstallCaller, InteractionCaller } from '../core/auth/caller.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { findInstallTarget } from '../engine/target.ts';
 import { installRevoked, requireScope } from '../guards/index.ts';
 import type { Renderer } from '../rendering/service.ts';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { LIMITS, invalidRequest } from '@platform/sandbox-lib';
-import { payloadTooLarge, readCapped } from '../http/read-json.ts';
+import { payloadTooLarge, readCapped } from '../core/http/read-json.ts';
 
 export const BUNDLE_CONTENT_TYPES = ['application/javascript', 'text/javascript'] as const;
 

@@ -2,8 +2,8 @@
  * @module calls/routes
  * `/circles/{circleId}/calls` and `/calls/{callId}`.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { CLIENT_LIMITS } from '../client-limits.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
 import { CallResponse, RecapBody, StartCallBody } from './schemas.ts';
 import type { CallsService } from './service.ts';
 

@@ -4,7 +4,7 @@
  * (the cause of `call.recapReady`).
  */
 import { z } from 'zod';
-import { Id, Timestamp, visibleText } from '../client-api/common.ts';
+import { Id, Timestamp, visibleText } from '../core/http/common.ts';
 
 export const CALL_LIMITS = { title: 200, recap: 20_000, participants: 50 } as const;
 

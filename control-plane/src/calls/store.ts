@@ -2,7 +2,7 @@
  * @module calls/store
  * SQL of calls and their participants.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface CallRow {
   id: string;

@@ -5,10 +5,10 @@
  * location). Any tooling credential or an install token; 60 requests a minute per caller.
  */
 import { CheckTreesRequestSchema, CheckTreesResponseSchema, LIMITS, validateTree } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from '../wiring/v0-deps.ts';
-import { callerKey } from '../rate-limit/caller-key.ts';
-import { rateLimit } from '../rate-limit/rate-limit.ts';
+import { callerKey } from '../core/rate-limit/caller-key.ts';
+import { rateLimit } from '../core/rate-limit/rate-limit.ts';
 
 // A tree is at most 64 KB and an action table at most 64 × 2 KB of args: a body four times their
 // sum still gets a verdict (a tree a little over the size limit hears the size message), anything

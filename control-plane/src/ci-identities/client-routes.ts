@@ -3,7 +3,7 @@
  * `/client/v1/apps/{appId}/ci-identities`: the app's owner or a workspace owner or admin manages
  * the CI identities the app trusts.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import { CiIdentityList, CreateCiIdentityBody, CreateCiIdentityResponse } from './schemas.ts';
 import type { CiIdentitiesService } from './service.ts';
 

@@ -10,8 +10,8 @@
  * size cap on the document.
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import type { Clock } from '../clock.ts';
-import { readCapped } from '../http/read-json.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import { readCapped } from '../core/http/read-json.ts';
 
 // Asymmetric algorithms only: a symmetric one would let anyone holding the "key" (the JWKS is public) sign.
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];

@@ -3,7 +3,7 @@
  * `POST /v0/apps/{app_id}/deploy-tokens`: the CI token exchange (ours; the spec leaves its shape
  * open). No credential but the OIDC identity token in the body.
  */
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import { DeployTokenRequest, DeployTokenResponse } from './schemas.ts';
 import type { CiIdentitiesService } from './service.ts';
 

@@ -3,7 +3,7 @@
  * Wire shapes of trusted CI identities (client API) and of the CI token exchange (`/v0`).
  */
 import { z } from 'zod';
-import { Id, Timestamp } from '../client-api/common.ts';
+import { Id, Timestamp } from '../core/http/common.ts';
 
 export const CI_IDENTITY_LIMITS = {
   perApp: 20,

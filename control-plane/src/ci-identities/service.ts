@@ -10,12 +10,12 @@
  */
 import { decodeJwt } from 'jose';
 import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { assertCanManageApp } from '../guards/deploy.ts';
 import { randomBytes } from 'node:crypto';
-import { base32 } from '../ids.ts';
-import type { Actor } from '../members/actor.ts';
+import { base32 } from '../core/ids/ids.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { isAcceptableIssuerUrl, OidcRejected, type OidcVerifier } from './oidc.ts';
 import { CI_IDENTITY_LIMITS, type CiIdentityInfo } from './schemas.ts';

@@ -2,7 +2,7 @@
  * @module ci-identities/store
  * SQL of trusted CI identities (table of 006_credentials.sql).
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface CiIdentityRow {
   id: string;

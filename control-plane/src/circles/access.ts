@@ -4,8 +4,8 @@
  * belong to; anything else answers as if it did not exist. Nobody posts in a read-only circle.
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { findCircle, type CircleRow } from './store.ts';
 
 export function circleNotFound(): PlatformError {

@@ -2,8 +2,8 @@
  * @module circles/routes
  * `/circles`: circles, their members, connections and app invitations.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { PageQuery } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { PageQuery } from '../core/http/common.ts';
 import { MemberPage } from '../members/schemas.ts';
 import { AppInvitationList, AppInvitationResponse, CirclePage, CircleResponse, ConnectCircleBody, CreateCircleBody } from './schemas.ts';
 import type { CirclesService } from './service.ts';

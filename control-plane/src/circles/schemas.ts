@@ -3,8 +3,8 @@
  * Wire shapes of circles, their members and app invitations.
  */
 import { z } from 'zod';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import { Id, Timestamp, page, visibleText } from '../client-api/common.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import { Id, Timestamp, page, visibleText } from '../core/http/common.ts';
 
 export const Visibility = z.enum(['public', 'private']);
 

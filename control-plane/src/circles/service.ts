@@ -4,15 +4,15 @@
  * connection, and inviting apps into private circles.
  */
 import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { newId } from '../ids.ts';
-import { isAdmin, requireAdmin, type Actor } from '../members/actor.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { newId } from '../core/ids/ids.ts';
+import { isAdmin, requireAdmin, type Actor } from '../core/auth/actor.ts';
 import { memberNotFound, memberView } from '../members/service.ts';
 import { findMember } from '../members/store.ts';
 import { findWorkspace } from '../workspaces/store.ts';
-import { decodeCursor, iso, toPage, type PageQuery } from '../client-api/common.ts';
-import { CLIENT_LIMITS } from '../client-limits.ts';
+import { decodeCursor, iso, toPage, type PageQuery } from '../core/http/common.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
 import { visibleCircle } from './access.ts';
 import type { Circle } from './schemas.ts';
 import * as store from './store.ts';

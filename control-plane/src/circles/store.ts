@@ -2,8 +2,8 @@
  * @module circles/store
  * SQL of circles, circle membership and app invitations.
  */
-import type { Cursor } from '../client-api/common.ts';
-import type { Db } from '../db/db.ts';
+import type { Cursor } from '../core/http/common.ts';
+import type { Db } from '../core/db/db.ts';
 import type { MemberRow } from '../members/store.ts';
 
 export interface CircleRow {

@@ -5,8 +5,8 @@
 import { PlatformError } from '@platform/sandbox-lib';
 import { canSee } from '../circles/access.ts';
 import { findCircle, type CircleRow } from '../circles/store.ts';
-import type { Db } from '../db/db.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { findConversation, type ConversationRow } from './store.ts';
 
 export function conversationNotFound(): PlatformError {

@@ -2,8 +2,8 @@
  * @module conversations/routes
  * Conversations under `/circles/{circleId}/conversations` and `/conversations/{conversationId}`.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { PageQuery } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { PageQuery } from '../core/http/common.ts';
 import { ConversationPage, ConversationResponse, CreateConversationBody, UpdateConversationBody } from './schemas.ts';
 import type { ConversationsService } from './service.ts';
 

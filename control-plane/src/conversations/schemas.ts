@@ -4,8 +4,8 @@
  * `agreed` records whether the conversation reached agreement (null: not decided).
  */
 import { z } from 'zod';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import { Id, Timestamp, page, visibleText } from '../client-api/common.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import { Id, Timestamp, page, visibleText } from '../core/http/common.ts';
 
 export const Conversation = z
   .object({

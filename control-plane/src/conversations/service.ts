@@ -2,12 +2,12 @@
  * @module conversations/service
  * Conversations in circles: start one, list, read, and change its title, status or agreement.
  */
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { newId } from '../ids.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { newId } from '../core/ids/ids.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { assertWritable, visibleCircle } from '../circles/access.ts';
-import { decodeCursor, iso, toPage, type PageQuery } from '../client-api/common.ts';
+import { decodeCursor, iso, toPage, type PageQuery } from '../core/http/common.ts';
 import { createEventProducer, type EventProducer } from '../events/index.ts';
 import { lockConversation } from '../events/store.ts';
 import { conversationNotFound, visibleConversation } from './access.ts';

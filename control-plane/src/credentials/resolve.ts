@@ -16,13 +16,13 @@
 import type { Context } from 'hono';
 import { PlatformError } from '@platform/sandbox-lib';
 import type { ApiKeysService } from '../api-keys/service.ts';
-import type { Caller, InstallCaller, InteractionCaller } from '../auth/caller.ts';
-import { API_KEY_PREFIX } from '../crypto/api-keys.ts';
-import type { Db } from '../db/db.ts';
-import { tokenInvalid, tokenMissing } from '../http/bearer.ts';
+import type { Caller, InstallCaller, InteractionCaller } from '../core/auth/caller.ts';
+import { API_KEY_PREFIX } from '../core/crypto/api-keys.ts';
+import type { Db } from '../core/db/db.ts';
+import { tokenInvalid, tokenMissing } from '../core/http/bearer.ts';
 import { TokenRejected, type TokenService } from '../tokens/service.ts';
 import type { InstallClaims } from '../tokens/claims.ts';
-import type { CallerResolver } from '../v0/auth.ts';
+import type { CallerResolver } from '../core/http/v0-auth.ts';
 import { clientSecretMatches } from './client-secret.ts';
 import { findAppByClientId, findInstallForAuth, memberInWorkspace } from './store.ts';
 

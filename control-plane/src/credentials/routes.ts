@@ -4,7 +4,7 @@
  * `GET /v0/whoami` (ours): the caller behind any credential.
  */
 import { AccessTokenRequestSchema, AccessTokenResponseSchema } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from '../wiring/v0-deps.ts';
 import { WhoamiResponse } from './schemas.ts';
 import { createAccessTokenService } from './service.ts';

@@ -4,8 +4,8 @@
  * credentials were presented (else it does not exist for the caller) and be active.
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { ClientCredentialsCaller } from '../auth/caller.ts';
-import type { Db } from '../db/db.ts';
+import type { ClientCredentialsCaller } from '../core/auth/caller.ts';
+import type { Db } from '../core/db/db.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { installRevoked } from './resolve.ts';
 import { findInstallForAuth } from './store.ts';

@@ -3,7 +3,7 @@
  * The rows credential checks read: an install (its status and approved scopes apply at once to
  * every token already issued), an app by client id, a member.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface InstallAuthRow {
   id: string;

@@ -2,9 +2,9 @@
  * @module decisions/routes
  * `/circles/{circleId}/decisions` and `/decisions/{decisionId}`.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import { PageQuery } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import { PageQuery } from '../core/http/common.ts';
 import { DecisionPage, DecisionResponse, PublishDecisionBody, UpdateDecisionBody } from './schemas.ts';
 import type { DecisionsService } from './service.ts';
 

@@ -5,7 +5,7 @@
  * `decision.published` and `decision.updated`.
  */
 import { z } from 'zod';
-import { Id, Timestamp, page, visibleText } from '../client-api/common.ts';
+import { Id, Timestamp, page, visibleText } from '../core/http/common.ts';
 
 export const DECISION_LIMITS = { title: 200, text: 10_000 } as const;
 

@@ -5,14 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { base32 } from '../ids.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { base32 } from '../core/ids/ids.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { assertWritable, canSee, visibleCircle } from '../circles/access.ts';
 import { findCircle } from '../circles/store.ts';
 import { visibleConversation } from '../conversations/access.ts';
-import { decodeCursor, iso, toPage, type PageQuery } from '../client-api/common.ts';
+import { decodeCursor, iso, toPage, type PageQuery } from '../core/http/common.ts';
 import { createEventProducer, type EventProducer } from '../events/index.ts';
 import type { Decision } from './schemas.ts';
 import * as store from './store.ts';

@@ -2,8 +2,8 @@
  * @module decisions/store
  * SQL of decisions.
  */
-import type { Cursor } from '../client-api/common.ts';
-import type { Db } from '../db/db.ts';
+import type { Cursor } from '../core/http/common.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface DecisionRow {
   id: string;

@@ -2,7 +2,7 @@
  * @module deliveries/routes
  * The Deliveries page of the client API: `/apps/{appId}/deliveries…`.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import { DeliveryDetail, DeliveryListQuery, DeliveryPage, DeliveryResponse, InstallDeliveryStates, ResumeBody, ResumeResponse } from './schemas.ts';
 import type { DeliveriesService } from './service.ts';
 

@@ -13,7 +13,7 @@
  * are read for every delivery.
  */
 import type { RuntimeClient, RuntimeDeliveryKind } from '@platform/runtime';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { findVersion, type VersionRow } from '../versions/store.ts';
 import type { DeliveryOutcome, DeliveryTarget, OutgoingDelivery } from './target.ts';
 

@@ -3,8 +3,8 @@
  * Wire shapes of the Deliveries page (client API, for the app's developer).
  */
 import { z } from 'zod';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import { Id, Timestamp } from '../client-api/common.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import { Id, Timestamp } from '../core/http/common.ts';
 
 export const DELIVERY_OUTCOMES = ['pending', 'delivered', 'paused', 'dead', 'cancelled', 'failed'] as const;
 

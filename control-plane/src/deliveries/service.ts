@@ -6,10 +6,10 @@
  * once, with a fresh retry schedule) and redelivering one delivery (same `webhook-id`).
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { managedApp, type MemberRef } from '../apps/access.ts';
-import { decodeCursor, encodeCursor, iso, isoOrNull } from '../client-api/common.ts';
+import { decodeCursor, encodeCursor, iso, isoOrNull } from '../core/http/common.ts';
 import { findInstall } from '../installs/store.ts';
 import { appInstallHealth, resumeInstall } from '../outbox/pause-store.ts';
 import { notifyWorkers } from '../outbox/store.ts';

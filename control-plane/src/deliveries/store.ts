@@ -4,7 +4,7 @@
  * cursor), one delivery with its attempts and payload, re-queuing one, and recording interactive
  * deliveries (the blocks feature sends them; they are listed with the lifecycle ones).
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'paused' | 'dead' | 'cancelled' | 'failed';
 

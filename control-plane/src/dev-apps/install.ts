@@ -4,7 +4,7 @@
  * (recording `app.installed`), then kept on the version just synced. The developer approves by
  * syncing, so it holds the version's scopes as they are.
  */
-import { isUniqueViolation, type Db } from '../db/db.ts';
+import { isUniqueViolation, type Db } from '../core/db/db.ts';
 import { newInstallId } from '../apps/ids.ts';
 import type { AppRow } from '../apps/store.ts';
 import { recordInstallEvent } from '../installs/outbox.ts';

@@ -3,7 +3,7 @@
  * `PUT /v0/apps/dev` (spec: sync the development app).
  */
 import { DevSyncQuerySchema, DevSyncRequestSchema, DevSyncResponseSchema, LIMITS } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { DevAppsService } from './service.ts';
 
 export function registerDevAppRoutes(api: V0Api, devApps: DevAppsService): void {

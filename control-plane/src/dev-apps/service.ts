@@ -6,10 +6,10 @@
  * runs it.
  */
 import { PlatformError, manifestErrorToPlatformError, validateManifest, type Manifest } from '@platform/sandbox-lib';
-import type { AgentCaller, DeployCaller, MemberCaller } from '../auth/caller.ts';
-import type { Clock } from '../clock.ts';
-import type { Secrets } from '../crypto/secrets.ts';
-import { isUniqueViolation, type Db } from '../db/db.ts';
+import type { AgentCaller, DeployCaller, MemberCaller } from '../core/auth/caller.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import { isUniqueViolation, type Db } from '../core/db/db.ts';
 import { canDevSync, mayRevealSigningSecret } from '../guards/index.ts';
 import { appsUnavailable } from '../apps/access.ts';
 import { devSlugSuffix } from '../apps/ids.ts';

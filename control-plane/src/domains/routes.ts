@@ -3,7 +3,7 @@
  * `/apps/{appId}/domains` of the client API: claim a domain, read the TXT record to publish,
  * verify it, drop it.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import { AddDomainBody, DomainList, DomainResponse } from './schemas.ts';
 import type { DomainsService } from './service.ts';
 

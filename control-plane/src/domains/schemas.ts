@@ -3,7 +3,7 @@
  * Wire shapes of an app's verified domains.
  */
 import { z } from 'zod';
-import { Timestamp } from '../client-api/common.ts';
+import { Timestamp } from '../core/http/common.ts';
 
 export const Domain = z
   .object({

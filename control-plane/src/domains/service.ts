@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PlatformError, hostCovers, invalidRequest, isHostname, isPublicSuffix } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { iso, isoOrNull } from '../client-api/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { iso, isoOrNull } from '../core/http/common.ts';
 import { managedApp, type MemberRef } from '../apps/access.ts';
 import { DnsUnavailableError, type TxtResolver } from './dns.ts';
 import type { Domain } from './schemas.ts';

@@ -2,7 +2,7 @@
  * @module domains/store
  * SQL of the domains an app claims and verifies.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface DomainRow {
   app_id: string;

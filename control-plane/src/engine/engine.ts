@@ -10,10 +10,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LIMITS, isPlatformError, type InteractiveResult, type InteractiveType } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../core/clock/clock.ts';
 import type { DeliveryTarget } from '../deliveries/target.ts';
-import { base32 } from '../ids.ts';
-import type { Logger } from '../log/logger.ts';
+import { base32 } from '../core/ids/ids.ts';
+import type { Logger } from '../core/log/logger.ts';
 import { signedHeaders } from '../outbound/index.ts';
 import { envelopeObject } from '../outbox/envelope.ts';
 import type { TokenService } from '../tokens/service.ts';

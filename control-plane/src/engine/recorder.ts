@@ -8,8 +8,8 @@
  * nothing but itself. Records still queued when a process dies are lost: the page is a log, not
  * the truth about the block.
  */
-import type { Db } from '../db/db.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Logger } from '../core/log/logger.ts';
 import { recordInteractiveDelivery, type InteractiveRecord } from '../deliveries/store.ts';
 
 export interface DeliveryRecorder {

@@ -5,7 +5,7 @@
  * signing secrets). Features that already read these columns in their own query (the blocks
  * feature joins them onto a block) build the same shape from their row.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface InstallTarget {
   installId: string;

@@ -10,9 +10,9 @@
  * newer drop. Entries are kept only while the subscription is up, and for `ttlMs` at most, which
  * bounds how long a replica that lost a message (a Redis reconnect) can serve an old environment.
  */
-import type { Clock } from '../clock.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
 import type { Target } from '../versions/store.ts';
 
 export interface Environment {

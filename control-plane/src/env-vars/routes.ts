@@ -5,8 +5,8 @@
  * the app, an agent builder token for an app the member owns); production needs production access.
  */
 import { z } from 'zod';
-import { parseWith } from '../http/read-json.ts';
-import type { V0Api } from '../v0/api.ts';
+import { parseWith } from '../core/http/read-json.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import { EnvKeyParamSchema, EnvTargetSchema, EnvVarListSchema, EnvVarSchema, EnvVarSetSchema } from './schemas.ts';
 import type { EnvVarsService } from './service.ts';
 

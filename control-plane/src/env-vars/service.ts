@@ -6,10 +6,10 @@
  * most 5 KB (the schema).
  */
 import { LIMITS, PlatformError } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Secrets } from '../crypto/secrets.ts';
-import type { Db } from '../db/db.ts';
-import { iso } from '../client-api/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import type { Db } from '../core/db/db.ts';
+import { iso } from '../core/http/common.ts';
 import { deployableApp, type ToolingCaller } from '../versions/access.ts';
 import { latestVersion, type Target } from '../versions/store.ts';
 import type { EnvironmentCache } from './cache.ts';

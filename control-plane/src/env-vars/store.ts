@@ -2,7 +2,7 @@
  * @module env-vars/store
  * SQL of environment variables per app and target. Values are stored sealed, secret or not.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import type { Target } from '../versions/store.ts';
 
 export interface EnvVarRow {

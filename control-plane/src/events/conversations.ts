@@ -6,7 +6,7 @@
  * the same version. A change that changes nothing records nothing and keeps the version.
  */
 import type { EventType } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { findRecipients } from './fan-out.ts';
 import { eventBatch, type EventActor } from './record.ts';
 import { bumpConversationVersion } from './store.ts';

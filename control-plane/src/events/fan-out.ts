@@ -8,7 +8,7 @@
  * circle (install events, a block in a preview) has no reach check.
  */
 import { EVENTS, parseReferencePattern, type EventType, type ReferencePattern } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { canReach } from '../reach/reach.ts';
 import { candidateInstalls, circleForReach, type CandidateRow } from './store.ts';
 

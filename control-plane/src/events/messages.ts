@@ -15,7 +15,7 @@
  * Direct messages are in no circle and cause no event.
  */
 import { matchReferencePattern, type EventType } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { links, mentions } from './content.ts';
 import { findRecipients, type Recipient } from './fan-out.ts';
 import { eventBatch, type EventActor, type EventBatch } from './record.ts';

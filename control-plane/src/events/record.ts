@@ -6,7 +6,7 @@
  */
 import type { EventType } from '@platform/sandbox-lib';
 import { newEventId } from '../apps/ids.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { findRecipients, type Recipient } from './fan-out.ts';
 import { insertOutboxRows, type OutboxRow } from './store.ts';
 

@@ -5,7 +5,7 @@
  * written in bulk, and the version counters of messages and conversations.
  */
 import type { ConversationRow } from '../conversations/store.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface CandidateRow {
   install_id: string;

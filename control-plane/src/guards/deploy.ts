@@ -15,7 +15,7 @@
  * verdict (pure, table-tested); the `assert…` ones throw the spec's error and return the app.
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../core/auth/caller.ts';
 
 export type DeployTarget = 'preview' | 'production';
 export type DeployVerdict = 'allowed' | 'not-found' | 'target-forbidden';

@@ -5,8 +5,8 @@
  * error (each endpoint has its tag: `PlatformAppCircleNotFoundError`, a conversation's, …).
  */
 import type { PlatformError } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
-import type { Db } from '../db/db.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
+import type { Db } from '../core/db/db.ts';
 import { canReach } from '../reach/reach.ts';
 
 export interface ReachableCircle {

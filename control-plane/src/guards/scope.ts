@@ -4,7 +4,7 @@
  * admin approved, read from the install row when the token was checked (credentials/resolve.ts).
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
 
 /**
  * Throws `403 PlatformAppScopeMissingError` (body field `scope`) unless the install was granted `scope`.

@@ -7,7 +7,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
-import type { Secrets } from '../crypto/secrets.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
 import type { InstallRow } from './store.ts';
 
 export type InstallConfig = Record<string, unknown>;

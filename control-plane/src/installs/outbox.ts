@@ -11,7 +11,7 @@
  * the install and matches what deliveries carried before it was stored here.
  */
 import type { AccessWidening } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { newEventId } from '../apps/ids.ts';
 import { insertOutboxEvent, type InstallRow } from './store.ts';
 

@@ -7,7 +7,7 @@
  * version, marks the new one pending and records `app.reconsentRequired`.
  */
 import { accessWidening } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { findVersion, type VersionRow } from '../versions/store.ts';
 import { recordReconsentRequired } from './outbox.ts';
 import { lockLiveInstallsOfApp, moveInstall, setPendingVersion } from './store.ts';

@@ -4,7 +4,7 @@
  * approval), `/installs` (list, read, approve a pending version, config, uninstall) and the
  * operator's `/installs/{installId}/suspend` and `/resume`.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import { ApproveBody, ConfigBody, ConsentResponse, InstallBody, InstallList, InstallResponse } from './schemas.ts';
 import type { InstallsService } from './service.ts';
 

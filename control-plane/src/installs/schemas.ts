@@ -4,7 +4,7 @@
  * version that widens access, the install config, uninstalling and suspending.
  */
 import { z } from 'zod';
-import { Id, Timestamp } from '../client-api/common.ts';
+import { Id, Timestamp } from '../core/http/common.ts';
 
 const Json = z.record(z.string(), z.unknown());
 

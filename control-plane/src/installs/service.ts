@@ -5,9 +5,9 @@
  * Each install runs one version and holds the scopes approved for it.
  */
 import { PlatformError, accessWidening, type Manifest } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Secrets } from '../crypto/secrets.ts';
-import { isUniqueViolation, type Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import { isUniqueViolation, type Db } from '../core/db/db.ts';
 import { appNotFound, appsUnavailable, isWorkspaceAdmin, type MemberRef } from '../apps/access.ts';
 import { newInstallId } from '../apps/ids.ts';
 import { appsEnabled, findApp, type AppRow } from '../apps/store.ts';

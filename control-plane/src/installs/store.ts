@@ -2,7 +2,7 @@
  * @module installs/store
  * SQL of installs (table of 005_apps.sql) and of the outbox events their changes record.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export type InstallStatus = 'active' | 'uninstalled' | 'suspended';
 export type InstallKind = 'workspace' | 'dev';

@@ -2,7 +2,7 @@
  * @module installs/view
  * An install as the client API shows it: its config without secret fields.
  */
-import { iso } from '../client-api/common.ts';
+import { iso } from '../core/http/common.ts';
 import type { AppRow } from '../apps/store.ts';
 import { redactConfig, type InstallConfig } from './config.ts';
 import type { Install } from './schemas.ts';

@@ -8,7 +8,7 @@
  */
 import { LIMITS, graphemeLength, invalidRequest } from '@platform/sandbox-lib';
 import type { BlockType } from '../blocks/definitions.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { setPick } from './inputs.ts';
 import type { FieldInfo } from './tree-index.ts';
 

@@ -13,7 +13,7 @@
  * tallies it delivers and the view it answers).
  */
 import type { InputDefinition } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export type Tallies = Record<string, Record<string, number>>;
 

@@ -8,10 +8,10 @@
  * (the endpoint's recipient rule, notifications/recipients.ts: a member of the workspace, and for a
  * development install only its developer). What was dropped and why is logged for the developer.
  */
-import type { Db } from '../db/db.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Logger } from '../log/logger.ts';
-import { rateLimit, RateLimitExceededError } from '../rate-limit/rate-limit.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
+import { rateLimit, RateLimitExceededError } from '../core/rate-limit/rate-limit.ts';
 import { LIMITS } from '@platform/sandbox-lib';
 import { newNotificationId } from '../blocks/ids.ts';
 import { mayNotify } from '../notifications/recipients.ts';

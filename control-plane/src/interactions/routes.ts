@@ -4,7 +4,7 @@
  * delivery is not an HTTP error for the member's client: the answer is `200` with `outcome:
  * failed`, the last good tree and the inline error to show.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import type { InteractionsService } from './service.ts';
 import { ActionOutcomeResponse, BlockViewResponse, ChangeRequest, ClickRequest, SearchRequest, SearchResponse, SubmitRequest } from './schemas.ts';
 

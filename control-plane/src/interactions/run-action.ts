@@ -9,11 +9,11 @@
  * applied to the block as it is then, unless it became final meanwhile.
  */
 import { LIMITS, type ActionDefinition } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Logger } from '../log/logger.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import type { TokenService } from '../tokens/service.ts';
 import type { BlockType } from '../blocks/definitions.ts';
 import { newInvocationId } from '../blocks/ids.ts';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LIMITS, NOTICE_TONES } from '@platform/sandbox-lib';
-import { Id, Timestamp } from '../client-api/common.ts';
+import { Id, Timestamp } from '../core/http/common.ts';
 
 const Ref = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).describe('An action reference of the current revision (`a0`, …)');
 const Revision = z.int().min(1).describe('The revision of the tree the member acted on');

@@ -7,7 +7,7 @@
  * A destructive action needs `confirmed: true`: clients show the tree's `confirm` first.
  */
 import { LIMITS, PlatformError, invalidRequest, jsonSize, type ActionDefinition } from '@platform/sandbox-lib';
-import type { Actor } from '../members/actor.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import type { BlockDefinitions, BlockType } from '../blocks/definitions.ts';
 import type { Json } from '../blocks/store.ts';
 import { blockFinal } from '../blocks/updates.ts';

@@ -5,7 +5,7 @@
  * and the three ways a click ends (result applied, deferred, failed). Each is one statement
  * that holds only while the block is not final, and answers the row as it now is.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { BLOCK_COLUMNS, type ActionTable, type BlockWithTarget, type InlineError, type Json, type OpenLink, type Pending } from '../blocks/store.ts';
 import { TARGET_COLUMNS } from '../engine/target.ts';
 import type { InputCounts } from './inputs.ts';

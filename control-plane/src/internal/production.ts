@@ -4,7 +4,7 @@
  * docs/runtime.md): which version and bundle, the hosts its code may call, the production
  * environment values (decrypted) with the keys that are secret, and the API origin its code calls.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { findAppBySlug } from '../apps/store.ts';
 import type { EnvVarsService } from '../env-vars/service.ts';
 import { latestVersion } from '../versions/store.ts';

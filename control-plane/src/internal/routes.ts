@@ -9,9 +9,9 @@
  */
 import { Hono } from 'hono';
 import { PlatformError } from '@platform/sandbox-lib';
-import { secretsEqual } from '../crypto/api-keys.ts';
-import { bearerToken, tokenInvalid } from '../http/bearer.ts';
-import type { AppEnv } from '../http/env.ts';
+import { secretsEqual } from '../core/crypto/api-keys.ts';
+import { bearerToken, tokenInvalid } from '../core/http/bearer.ts';
+import type { AppEnv } from '../core/http/env.ts';
 import { SHA256_HEX, type BundleStore } from '../bundles/store.ts';
 import type { ProductionResolver } from './production.ts';
 

@@ -10,7 +10,7 @@
  * Content is held to the rules of `POST /v0/replies`; an answer breaking them fails the run.
  */
 import { isPlatformError, LIMITS, type InvocationAnswer } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
 import { insertBlockAs, type InsertDeps } from '../blocks/insert.ts';
 import { replyDocument } from '../app-messages/content.ts';
 import { newMessageId, postAsApp } from '../app-messages/post.ts';

@@ -7,7 +7,7 @@
  * CONTEXT_MESSAGES_MAX messages (the latest), each text at most CONTEXT_TEXT_MAX characters.
  */
 import type { ContextMessage } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { plainText } from '../events/content.ts';
 import { conversationMessages, findConversationRow, surroundingOf, threadOf, type ContextRow } from './store.ts';
 

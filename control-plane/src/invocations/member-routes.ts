@@ -4,7 +4,7 @@
  * (its private answer, notice, failure card, or the pending indicator of a deferral). A failed
  * delivery is not an HTTP error: the run answers `status: failed` with its `error` (the failure card).
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import type { InvocationsService } from './service.ts';
 import { InvocationResponse, RunCommandRequest, RunMessageActionRequest } from './schemas.ts';
 

@@ -8,9 +8,9 @@
  */
 import { invalidRequest, type CommandDefinition, type OptionValue } from '@platform/sandbox-lib';
 import { findCircle } from '../circles/store.ts';
-import type { Db } from '../db/db.ts';
-import type { Actor } from '../members/actor.ts';
-import { graphemeLength } from '../text.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Actor } from '../core/auth/actor.ts';
+import { graphemeLength } from '../core/http/text.ts';
 import { memberName } from './store.ts';
 
 /** Ours: the spec gives no bound; a string option is text a member types, like a TextInput value. */

@@ -4,7 +4,7 @@
  * with an install token; the body names the run by its interaction token.
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from '../wiring/v0-deps.ts';
 import { createInvocations } from '../wiring/invocations.ts';
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { NOTICE_TONES } from '@platform/sandbox-lib';
-import { Id, Timestamp } from '../client-api/common.ts';
+import { Id, Timestamp } from '../core/http/common.ts';
 
 const InstallChoice = {
   appId: Id.optional().describe('The app; its workspace install is used (its development install when it has only that)'),

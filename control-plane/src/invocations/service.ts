@@ -7,7 +7,7 @@
  * card. The app finishes a deferred run once with `POST /v0/invocations/respond`.
  */
 import { PlatformError, invalidRequest, type CommandDefinition, type InvocationAnswer, type InvocationRespondRequest, type MessageActionDefinition } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
 import { newInvocationId } from '../blocks/ids.ts';
 import type { InsertDeps } from '../blocks/insert.ts';
 import { assertWritable, visibleCircle } from '../circles/access.ts';
@@ -15,9 +15,9 @@ import { visibleConversation } from '../conversations/access.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import { memberText } from '../engine/failures.ts';
 import type { InstallTarget } from '../engine/target.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { directChatId } from '../messages/store.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../core/ids/ids.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { TokenRejected } from '../tokens/service.ts';
 import { applyAnswer, DEFERRED_MS, type Place } from './apply.ts';

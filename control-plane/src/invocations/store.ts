@@ -5,7 +5,7 @@
  * in direct chats (which the app-messages feature never writes: apps reach no direct message on
  * their own).
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { TARGET_COLUMNS, targetFromRow, type InstallTarget, type TargetColumns } from '../engine/target.ts';
 
 export type RunKind = 'command' | 'messageAction';

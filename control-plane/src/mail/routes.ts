@@ -4,8 +4,8 @@
  * deliveries were paused), and the address it is sent to.
  */
 import { z } from 'zod';
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { PageQuery, decodeCursor, encodeCursor } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { PageQuery, decodeCursor, encodeCursor } from '../core/http/common.ts';
 import type { MailService } from './service.ts';
 
 const MailItem = z.object({

@@ -7,10 +7,10 @@
  * mailbox, which the console shows.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { base32 } from '../ids.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { base32 } from '../core/ids/ids.ts';
+import type { Logger } from '../core/log/logger.ts';
 import { claimQueued, insertMail, listMail, mailAddress, markMail, setMailAddress, type MailRow } from './store.ts';
 import type { MailTransport } from './transport.ts';
 

@@ -2,7 +2,7 @@
  * @module mail/store
  * SQL of mail: members' addresses and every mail written (the mailbox).
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export type MailStatus = 'queued' | 'sent' | 'stored' | 'failed';
 

@@ -2,8 +2,8 @@
  * @module members/routes
  * `/members` and `/me`.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { PageQuery } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { PageQuery } from '../core/http/common.ts';
 import { CreateMemberBody, CreateMemberResponse, MeResponse, MemberPage, MemberResponse } from './schemas.ts';
 import type { MembersService } from './service.ts';
 

@@ -3,9 +3,9 @@
  * Wire shapes of members.
  */
 import { z } from 'zod';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import { Id, Timestamp, page, visibleText } from '../client-api/common.ts';
-import { ROLES } from './actor.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import { Id, Timestamp, page, visibleText } from '../core/http/common.ts';
+import { ROLES } from '../core/auth/actor.ts';
 
 export const Role = z.enum(ROLES);
 

@@ -4,12 +4,12 @@
  */
 import { PlatformError } from '@platform/sandbox-lib';
 import type { ApiKeysService } from '../api-keys/service.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { newId } from '../ids.ts';
-import { decodeCursor, iso, toPage, type PageQuery } from '../client-api/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { newId } from '../core/ids/ids.ts';
+import { decodeCursor, iso, toPage, type PageQuery } from '../core/http/common.ts';
 import { findWorkspace } from '../workspaces/store.ts';
-import { requireAdmin, type Actor, type Role } from './actor.ts';
+import { requireAdmin, type Actor, type Role } from '../core/auth/actor.ts';
 import type { Member } from './schemas.ts';
 import { findMember, insertMember, listMembers, type MemberRow } from './store.ts';
 

@@ -2,9 +2,9 @@
  * @module members/store
  * SQL of members.
  */
-import type { Db } from '../db/db.ts';
-import type { Cursor } from '../client-api/common.ts';
-import type { Role } from './actor.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Cursor } from '../core/http/common.ts';
+import type { Role } from '../core/auth/actor.ts';
 
 export interface MemberRow {
   id: string;

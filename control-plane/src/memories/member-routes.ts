@@ -2,8 +2,8 @@
  * @module memories/member-routes
  * `GET /client/v1/memories`: the workspace memories the calling member sees, newest first, in pages.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { PageQuery } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { PageQuery } from '../core/http/common.ts';
 import { MemoryPage } from './schemas.ts';
 import { createMemoriesService, type MemoriesServiceDeps } from './service.ts';
 

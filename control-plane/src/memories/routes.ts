@@ -4,8 +4,8 @@
  * `201 { id, createdAt }`.
  */
 import { API_ROUTES, LIMITS } from '@platform/sandbox-lib';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import type { V0Api } from '../v0/api.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from '../wiring/v0-deps.ts';
 import { createMemoriesService } from './service.ts';
 

@@ -4,7 +4,7 @@
  * memory record). The app's side is sandbox-lib's `MemoryRequestSchema` / `MemoryResponseSchema`.
  */
 import { z } from 'zod';
-import { Id, Timestamp, page } from '../client-api/common.ts';
+import { Id, Timestamp, page } from '../core/http/common.ts';
 import { CreditedApp } from '../notifications/schemas.ts';
 
 export const Memory = z

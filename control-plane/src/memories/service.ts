@@ -6,15 +6,15 @@
  * developer, the way its reach is the developer's (docs/decisions/notifications-memories.md).
  */
 import { LIMITS, type MemoryRequest } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
-import type { PageQuery } from '../client-api/common.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
+import type { PageQuery } from '../core/http/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { requireScope } from '../guards/index.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { decodeSeqCursor, toSeqPage } from '../notifications/page.ts';
-import { rateLimit } from '../rate-limit/rate-limit.ts';
+import { rateLimit } from '../core/rate-limit/rate-limit.ts';
 import { newMemoryId } from './ids.ts';
 import type { Memory } from './schemas.ts';
 import { appOwner, insertMemory, listMemories, type MemoryRow } from './store.ts';

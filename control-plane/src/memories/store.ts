@@ -2,7 +2,7 @@
  * @module memories/store
  * SQL of workspace memories (013_memories_inbox_order.sql).
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface NewMemory {
   id: string;

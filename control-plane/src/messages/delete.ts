@@ -11,11 +11,11 @@ import { PlatformError } from '@platform/sandbox-lib';
 import { removeBlocksOfMessages } from '../blocks/removal.ts';
 import { assertWritable } from '../circles/access.ts';
 import type { CircleRow } from '../circles/store.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import type { EventProducer } from '../events/index.ts';
 import { bumpMessageVersion } from '../events/store.ts';
-import { isAdmin, type Actor } from '../members/actor.ts';
+import { isAdmin, type Actor } from '../core/auth/actor.ts';
 import * as store from './store.ts';
 
 export interface DeleteDeps {

@@ -2,9 +2,9 @@
  * @module messages/routes
  * Messages in conversations, chat messages in circles, replies, filing, and direct messages.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { PageQuery } from '../client-api/common.ts';
-import { CLIENT_LIMITS } from '../client-limits.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { PageQuery } from '../core/http/common.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
 import { DirectMessageBody, FileMessageBody, MessagePage, MessageResponse, PostMessageBody } from './schemas.ts';
 import type { MessagesService } from './service.ts';
 

@@ -4,10 +4,10 @@
  * `{ type: "doc", content: [...] }`) and `markdown`.
  */
 import { z } from 'zod';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import { Id, Timestamp, page } from '../client-api/common.ts';
-import { jsonDepth } from '../json.ts';
-import { graphemeLength } from '../text.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import { Id, Timestamp, page } from '../core/http/common.ts';
+import { jsonDepth } from '../core/http/json.ts';
+import { graphemeLength } from '../core/http/text.ts';
 
 const NodeType = z.string().min(1).max(64);
 const Attrs = z.record(z.string().max(64), z.unknown());

@@ -5,16 +5,16 @@
  * and direct messages between two members.
  */
 import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { newId } from '../ids.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { newId } from '../core/ids/ids.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { memberNotFound } from '../members/service.ts';
 import { findMember } from '../members/store.ts';
 import { assertWritable, canSee, visibleCircle } from '../circles/access.ts';
 import { findCircle, type CircleRow } from '../circles/store.ts';
 import { visibleConversation } from '../conversations/access.ts';
-import { decodeCursor, iso, isoOrNull, toPage, type PageQuery } from '../client-api/common.ts';
+import { decodeCursor, iso, isoOrNull, toPage, type PageQuery } from '../core/http/common.ts';
 import { createEventProducer, type EventProducer, type MessageFacts } from '../events/index.ts';
 import { bumpMessageVersion, lockMessageVersion } from '../events/store.ts';
 import type { Document, Message } from './schemas.ts';

@@ -2,8 +2,8 @@
  * @module messages/store
  * SQL of messages and direct chats.
  */
-import type { Cursor } from '../client-api/common.ts';
-import type { Db } from '../db/db.ts';
+import type { Cursor } from '../core/http/common.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface MessageRow {
   id: string;

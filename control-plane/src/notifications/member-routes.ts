@@ -2,8 +2,8 @@
  * @module notifications/member-routes
  * `GET /client/v1/notifications`: the calling member's inbox, newest first, in pages.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { PageQuery } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { PageQuery } from '../core/http/common.ts';
 import { InboxPage } from './schemas.ts';
 import { createNotificationsService, type NotificationsServiceDeps } from './service.ts';
 

@@ -2,10 +2,10 @@
  * @module notifications/page
  * Newest-first pages keyed by (created_at, seq), for lists whose rows may share a timestamp (the
  * inbox here, workspace memories too). The cursor is the client API's opaque form
- * (client-api/common.ts) with `seq` in place of the id.
+ * (core/http/common.ts) with `seq` in place of the id.
  */
 import { invalidRequest } from '@platform/sandbox-lib';
-import { decodeCursor, encodeCursor } from '../client-api/common.ts';
+import { decodeCursor, encodeCursor } from '../core/http/common.ts';
 
 export interface SeqKey {
   at: Date;

@@ -4,7 +4,7 @@
  * url? (https) }` → `201 { id }`.
  */
 import { API_ROUTES, LIMITS } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from '../wiring/v0-deps.ts';
 import { createNotificationsService } from './service.ts';
 

@@ -4,7 +4,7 @@
  * `text` and a link). The app's side is sandbox-lib's `NotificationRequestSchema`.
  */
 import { z } from 'zod';
-import { Id, Timestamp, page } from '../client-api/common.ts';
+import { Id, Timestamp, page } from '../core/http/common.ts';
 
 /** The app a notification or memory is credited to (its name as it is now). */
 export const CreditedApp = z.object({ id: Id, name: z.string() }).meta({ id: 'CreditedApp' });

@@ -7,16 +7,16 @@
  * budget under interactions/notify.ts's key). Refused requests are not counted and write nothing.
  */
 import { LIMITS, PlatformError, type NotificationRequest } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
 import { newNotificationId } from '../blocks/ids.ts';
-import type { PageQuery } from '../client-api/common.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { PageQuery } from '../core/http/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { requireScope } from '../guards/index.ts';
 import { notificationsRateKey } from '../interactions/notify.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Actor } from '../members/actor.ts';
-import { rateLimit } from '../rate-limit/rate-limit.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Actor } from '../core/auth/actor.ts';
+import { rateLimit } from '../core/rate-limit/rate-limit.ts';
 import { decodeSeqCursor, toSeqPage } from './page.ts';
 import { mayNotify } from './recipients.ts';
 import type { InboxNotification } from './schemas.ts';

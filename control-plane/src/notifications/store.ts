@@ -3,7 +3,7 @@
  * SQL of inbox notifications (the `notifications` table of 010_blocks.sql, ordered by `seq` of
  * 013): what a recipient check reads, the endpoint's insert, and a member's inbox page.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface RecipientFacts {
   memberWorkspaceId: string | null;

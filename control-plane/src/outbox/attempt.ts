@@ -5,7 +5,7 @@
  * answer into the outcome the loop records. Any `2xx` within 15 s acknowledges; `410` pauses the
  * install; anything else is retried on the schedule, then dead.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../core/clock/clock.ts';
 import type { DeliveryTarget } from '../deliveries/target.ts';
 import { signedHeaders } from '../outbound/index.ts';
 import { envelopeJson } from './envelope.ts';

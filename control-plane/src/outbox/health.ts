@@ -9,9 +9,9 @@
  *
  * Paused deliveries wait; the developer resumes them from the app's Deliveries page.
  */
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Logger } from '../core/log/logger.ts';
 import type { MailService } from '../mail/service.ts';
 import { clearFailing, installOwner, markFailing, pauseInstall, type PauseReason } from './pause-store.ts';
 import { SCHEDULE } from './schedule.ts';

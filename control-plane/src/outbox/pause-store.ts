@@ -5,7 +5,7 @@
  * and holds the install's pending deliveries (`paused`); resuming makes them due again with a
  * fresh retry schedule.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export type PauseReason = 'gone' | 'failing';
 

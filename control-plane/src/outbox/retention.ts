@@ -7,7 +7,7 @@
  * rows other workers hold, and at most `MAX_BATCHES` per kind per run, so a run never holds locks
  * for long and several replicas may prune at once.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export const BATCH = 1_000;
 export const MAX_BATCHES = 20;

@@ -9,7 +9,7 @@
  * carried a lease was abandoned by a worker that stopped mid-attempt; that attempt is recorded
  * without an outcome. An outcome is applied only while the row still carries the worker's lease.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface ClaimedRow {
   id: string;

@@ -13,7 +13,7 @@
  * A wake that arrives while every loop is busy is kept, so the next wait returns at once.
  */
 import pg from 'pg';
-import type { Logger } from '../log/logger.ts';
+import type { Logger } from '../core/log/logger.ts';
 
 export interface Waker {
   /** Resolves on the next wake, or after `timeoutMs`. */

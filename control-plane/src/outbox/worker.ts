@@ -9,10 +9,10 @@
  * Several loops, in one process or many, share the table: claims skip rows other workers hold.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import type { DeliveryTarget } from '../deliveries/target.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Logger } from '../core/log/logger.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { attemptDelivery, type InstallContext } from './attempt.ts';
 import type { DeliveryHealth } from './health.ts';

@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '@platform/sandbox-lib';
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import type { ClientServices } from '../wiring/workspace.ts';
-import { Id } from '../client-api/common.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import { Id } from '../core/http/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Logger } from '../core/log/logger.ts';
 import { createMemberLinks } from './links.ts';
 import { createReferenceResolver } from './resolve.ts';
 import { registerReferenceSearchRoute } from './search.ts';

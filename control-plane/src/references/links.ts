@@ -14,10 +14,10 @@
 import { LIMITS } from '@platform/sandbox-lib';
 import { visibleCircle } from '../circles/access.ts';
 import type { ClientServices } from '../wiring/workspace.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { links } from '../events/content.ts';
 import { circleForReach } from '../events/store.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { claimingInstalls, matchLinks, type LinkMatch, type LinkPlace } from './matching.ts';
 import type { ReferenceResolver } from './resolve.ts';
 import type { LinkCard } from './view.ts';

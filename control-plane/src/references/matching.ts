@@ -7,7 +7,7 @@
  * `matchReferencePattern` as the events feature uses it. One link gives at most one card.
  */
 import { matchReferencePattern } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { targetFromRow, type InstallTarget } from '../engine/target.ts';
 import { parseReferenceKinds, type ReferenceKindPatterns } from '../events/fan-out.ts';
 import { canReach } from '../reach/reach.ts';

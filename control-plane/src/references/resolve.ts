@@ -12,10 +12,10 @@
  * revalidated record whose new resolve is unavailable keeps showing its last good fields.
  */
 import { LIMITS, type ReferenceResolution } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Logger } from '../core/log/logger.ts';
 import { checkTree, treeProblem } from '../rendering/tree-check.ts';
 import type { LinkMatch } from './matching.ts';
 import { cachedLinks, storeDenied, storeGranted, type RecordRow } from './store.ts';

@@ -4,7 +4,7 @@
  * resolve), with the paths and shapes of `API_ROUTES`; install token with `references:write`.
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from '../wiring/v0-deps.ts';
 import { createSearchKinds } from '../search/kinds.ts';
 import { createReferencesService } from './service.ts';

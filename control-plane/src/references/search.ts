@@ -13,16 +13,16 @@
  */
 import { z } from 'zod';
 import { LIMITS, PlatformError, ReferenceKindSchema, ReferenceSearchResultSchema } from '@platform/sandbox-lib';
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { Id } from '../client-api/common.ts';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import type { Db } from '../db/db.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { Id } from '../core/http/common.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import type { Db } from '../core/db/db.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import { TARGET_COLUMNS, targetFromRow, type InstallTarget, type TargetColumns } from '../engine/target.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { mayNotify } from '../notifications/recipients.ts';
 import { createSearchKinds, type SearchKinds } from '../search/kinds.ts';
-import { graphemeLength } from '../text.ts';
+import { graphemeLength } from '../core/http/text.ts';
 
 const MAX_RESULTS = LIMITS.references.searchResultsPerQuery;
 export const SEARCH_DEFAULT_LIMIT = 20;

@@ -13,9 +13,9 @@
  * The kind must be one of the installed version's reference kinds.
  */
 import { invalidRequest, type ReferencePushRequest } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { requireScope } from '../guards/index.ts';
 import { checkTree } from '../rendering/tree-check.ts';
 import { kindUnknown, type SearchKinds } from '../search/kinds.ts';

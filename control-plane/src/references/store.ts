@@ -4,9 +4,9 @@
  * running version declares reference kinds, with the facts the reach rule needs.
  */
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { TARGET_COLUMNS, type TargetColumns } from '../engine/target.ts';
-import { base32 } from '../ids.ts';
+import { base32 } from '../core/ids/ids.ts';
 
 export const newReferenceId = (): string => `ref_${base32(randomBytes(16))}`;
 

@@ -13,8 +13,8 @@
  * A newer connection for the same install replaces the older one.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kv, Unsubscribe } from '../kv/kv.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Kv, Unsubscribe } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
 import type { DeliveryOutcome, OutgoingDelivery } from '../deliveries/target.ts';
 import type { RelayConnection } from './connection.ts';
 

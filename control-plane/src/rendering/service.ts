@@ -11,9 +11,9 @@
  * minute later, not on every view. Renders carry no actor: the tree is shared by every viewer,
  * so it must not be drawn for one of them.
  */
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Logger } from '../core/log/logger.ts';
 import type { BlockDefinitions } from '../blocks/definitions.ts';
 import { findBlock, type BlockWithTarget } from '../blocks/store.ts';
 import { deliveredBlock } from '../blocks/view.ts';

@@ -4,7 +4,7 @@
  * version and revision, not final): a render that lost a race with an action, an update or a
  * newer render is dropped instead of drawing an older state over a newer one.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import type { ActionTable, InlineError, Json } from '../blocks/store.ts';
 
 export interface RenderedFields {

@@ -3,8 +3,8 @@
  * `GET /client/v1/search`: a member searches the objects apps added with `PUT /v0/search/objects`,
  * seeing only the ones they may see.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
-import type { Db } from '../db/db.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import type { Db } from '../core/db/db.ts';
 import { createMemberSearch } from './member-search.ts';
 import { MemberSearchQuery, SearchResultPage } from './schemas.ts';
 

@@ -6,7 +6,7 @@
  * of a bulk sync.
  */
 import { PlatformError, type Manifest } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import { installRevoked } from '../guards/index.ts';
 import { findVersion } from '../versions/store.ts';
 import { createVersionCache } from '../versions/version-cache.ts';

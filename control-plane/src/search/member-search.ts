@@ -6,8 +6,8 @@
  * carries the offset of the next page.
  */
 import { invalidRequest } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import type { MemberSearchQuery, SearchResult } from './schemas.ts';
 import { searchVisibleObjects, type VisibleSearchRow } from './store.ts';
 

@@ -4,7 +4,7 @@
  * updates and removes its own search objects (install token with `search:write`).
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from '../wiring/v0-deps.ts';
 import { createSearchKinds } from './kinds.ts';
 import { createSearchService } from './service.ts';

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { LIMITS, ReferenceKindSchema } from '@platform/sandbox-lib';
-import { Id, Timestamp } from '../client-api/common.ts';
-import { graphemeLength } from '../text.ts';
+import { Id, Timestamp } from '../core/http/common.ts';
+import { graphemeLength } from '../core/http/text.ts';
 
 export const SEARCH_QUERY_MAX = 200;
 export const SEARCH_PAGE_DEFAULT = 20;

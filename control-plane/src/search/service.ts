@@ -8,9 +8,9 @@
  * docs/decisions/search.md.
  */
 import { PlatformError, type SearchObjectPutRequest } from '@platform/sandbox-lib';
-import type { InstallCaller } from '../auth/caller.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { InstallCaller } from '../core/auth/caller.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { requireScope } from '../guards/index.ts';
 import { canReach } from '../reach/reach.ts';
 import { kindUnknown, type SearchKinds } from './kinds.ts';

@@ -3,7 +3,7 @@
  * SQL of search objects (table of 014_search_objects.sql). Every statement is keyed by the install:
  * an object is only ever read, replaced or deleted by the install that stored it.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface SearchObjectRow {
   install_id: string;

@@ -5,9 +5,9 @@
  * as the API, inside one transaction under an advisory lock, so two processes starting at once
  * against one database seed it once, and a crash half-way leaves nothing behind.
  */
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { createClientServices } from '../wiring/workspace.ts';
 
 const META_KEY = 'demo_workspace';

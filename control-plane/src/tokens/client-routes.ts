@@ -4,8 +4,8 @@
  * for one turn of an agent builder sandbox (previews of apps the member owns; guards/deploy.ts).
  */
 import { z } from 'zod';
-import type { ClientApi } from '../wiring/client-routes.ts';
-import { Timestamp } from '../client-api/common.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { Timestamp } from '../core/http/common.ts';
 import type { TokenService } from './service.ts';
 
 const AgentBuilderTokenResponse = z.object({

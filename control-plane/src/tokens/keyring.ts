@@ -16,10 +16,10 @@
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import type { Clock } from '../clock.ts';
-import type { Secrets } from '../crypto/secrets.ts';
-import type { Db } from '../db/db.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Logger } from '../core/log/logger.ts';
 import { MAX_TOKEN_TTL_MS } from './kinds.ts';
 import { deleteDeadSigningKeys, endVerification, insertSigningKey, liveSigningKeys, lockSigningKeys, type SigningKeyRow } from './store.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Hono } from 'hono';
 import { JwksResponseSchema } from '@platform/sandbox-lib';
-import type { AppEnv } from '../http/env.ts';
+import type { AppEnv } from '../core/http/env.ts';
 import type { TokenService } from './service.ts';
 
 export const JWKS_PATH = '/.well-known/platform/jwks.json';

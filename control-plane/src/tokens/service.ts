@@ -12,7 +12,7 @@
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../core/clock/clock.ts';
 import { fromPayload, toPayload, type ClaimsOf, type VerifiedToken } from './claims.ts';
 import { signEs256 } from './jws.ts';
 import { ALG, type KeyRing, type PublicJwk } from './keyring.ts';

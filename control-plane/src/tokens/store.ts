@@ -3,7 +3,7 @@
  * SQL of the signing keys. Rows are written under an advisory lock (keyring.ts) so replicas that
  * rotate at once agree on one new key.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface SigningKeyRow {
   kid: string;

@@ -5,8 +5,8 @@
  * may not deploy the app gets `PlatformAppNotFoundError` as if it did not exist; one who may deploy
  * it but not to production gets `PlatformAppDeployTargetForbiddenError`.
  */
-import type { AgentCaller, DeployCaller, MemberCaller } from '../auth/caller.ts';
-import type { Db } from '../db/db.ts';
+import type { AgentCaller, DeployCaller, MemberCaller } from '../core/auth/caller.ts';
+import type { Db } from '../core/db/db.ts';
 import { assertCanDeploy, assertCanManageApp } from '../guards/index.ts';
 import { findApp, type AppRow } from '../apps/store.ts';
 import type { Target } from './store.ts';

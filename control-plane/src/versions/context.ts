@@ -5,7 +5,7 @@
  * target, the service's reserved domains and names, whether the app is private.
  */
 import type { ManifestContext } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 import type { AppRow } from '../apps/store.ts';
 import { RESERVED_APP_NAMES } from '../apps/reserved.ts';
 import { verifiedDomains } from '../domains/store.ts';

@@ -4,7 +4,7 @@
  * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle itself).
  */
 import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sandbox-lib';
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import { UploadQuerySchema, VersionRecordSchema } from './schemas.ts';
 import type { VersionsService } from './service.ts';
 

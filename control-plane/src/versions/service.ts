@@ -8,9 +8,9 @@
  */
 import type { Context } from 'hono';
 import { PlatformError, accessWidening, manifestErrorToPlatformError, validateManifest, type AccessWidening } from '@platform/sandbox-lib';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { iso } from '../client-api/common.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { iso } from '../core/http/common.ts';
 import { lockApp, type AppRow } from '../apps/store.ts';
 import type { BundleStore } from '../bundles/store.ts';
 import { readBundle } from '../bundles/upload.ts';

@@ -4,7 +4,7 @@
  * under the app's row lock, and never change once written.
  */
 import type { Manifest } from '@platform/sandbox-lib';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export type Target = 'preview' | 'production';
 

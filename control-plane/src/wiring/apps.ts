@@ -5,18 +5,18 @@
  * `installConfigFor` (envelopes), `schemaValidators` (blocks). Holds no logic of its own.
  */
 import { join } from 'node:path';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { Secrets } from '../crypto/secrets.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import type { Db } from '../core/db/db.ts';
 import { createFsBundleStore, type BundleStore } from '../bundles/store.ts';
 import { createTxtResolver, type TxtResolver } from '../domains/dns.ts';
 import { createDomainsService, type DomainsService } from '../domains/service.ts';
 import { createDevAppsService, type DevAppsService } from '../dev-apps/service.ts';
 import { createEnvironmentCache } from '../env-vars/cache.ts';
 import { createEnvVarsService, type EnvVarsService } from '../env-vars/service.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
 import { installConfigFor, type InstallConfig } from '../installs/config.ts';
 import { createInstallsService, type InstallsService } from '../installs/service.ts';
 import type { InstallRow } from '../installs/store.ts';

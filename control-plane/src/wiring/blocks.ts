@@ -6,8 +6,8 @@
  * records (tests, shutdown).
  */
 import type { Registry } from 'prom-client';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import type { DeliveryTarget } from '../deliveries/target.ts';
 import { createInteractiveEngine, type InteractiveEngine } from '../engine/engine.ts';
 import { createEngineMetrics } from '../engine/metrics.ts';
@@ -15,13 +15,13 @@ import { createDeliveryRecorder } from '../engine/recorder.ts';
 import type { EventProducer } from '../events/index.ts';
 import { createReachGuard } from '../guards/index.ts';
 import { createInteractionsService, type InteractionsService } from '../interactions/service.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
 import { createRenderer, type Renderer } from '../rendering/service.ts';
 import type { TokenService } from '../tokens/service.ts';
 import type { VersionValidators } from '../versions/validators.ts';
 import type { BlockView } from '../interactions/schemas.ts';
-import type { Actor } from '../members/actor.ts';
+import type { Actor } from '../core/auth/actor.ts';
 import { createBlockDefinitions } from '../blocks/definitions.ts';
 import { insertBlockAsMember, type MemberInsertBody } from '../blocks/member-insert.ts';
 import { createBlocksService, type BlocksService } from '../blocks/service.ts';

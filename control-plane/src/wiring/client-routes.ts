@@ -3,14 +3,13 @@
  * The workspace client API under `/client/v1`: every feature's routes registered into one API
  * builder, which also serves `/client/v1/openapi.json`.
  */
-import type { Config } from '../config.ts';
-import { createApi, type Api, type AuthScheme } from '../http/api.ts';
+import type { Config } from '../core/config/config.ts';
+import { createClientApi as createApi, type ClientApi } from '../core/http/client-api.ts';
 import { memberAuthScheme } from '../api-keys/auth.ts';
 import { registerApiKeyRoutes } from '../api-keys/routes.ts';
-import type { Actor } from '../members/actor.ts';
 import { registerMemberRoutes } from '../members/routes.ts';
 import { registerWorkspaceRoutes } from '../workspaces/routes.ts';
-import { operatorAuthScheme, type OperatorAccess } from '../workspaces/operator-auth.ts';
+import { operatorAuthScheme } from '../core/auth/operator.ts';
 import { registerCircleRoutes } from '../circles/routes.ts';
 import { registerConversationRoutes } from '../conversations/routes.ts';
 import { registerMessageRoutes } from '../messages/routes.ts';
@@ -32,17 +31,6 @@ import type { BlocksFeature } from './blocks.ts';
 import { registerInteractionRoutes } from '../interactions/routes.ts';
 import { registerMemberBlockRoutes } from '../blocks/member-routes.ts';
 
-// A type alias (not an interface) so it fits `Record<string, AuthScheme<unknown>>` without an index
-// signature, and a misspelt `auth` on a route stays a type error.
-export type ClientAuth = {
-  member: AuthScheme<Actor>;
-  operator: AuthScheme<OperatorAccess>;
-};
-
-export type ClientApi = Api<ClientAuth>;
-
-export const CLIENT_API_BASE = '/client/v1';
-
 /**
  * @example
  * const api = createClientApi({ config, services, credentials: { tokens, ciIdentities }, apps, lifecycle });
@@ -56,13 +44,7 @@ export function createClientApi(deps: {
   lifecycle: Pick<Lifecycle, 'deliveries' | 'mail'>;
   blocks: Pick<BlocksFeature, 'interactions' | 'members'>;
 }): ClientApi {
-  const api = createApi<ClientAuth>({
-    basePath: CLIENT_API_BASE,
-    title: 'Workspace client API',
-    version: '1',
-    description: 'Workspaces, members, circles, conversations and messages. Authenticate with a member API key: `authorization: Bearer platkey_…`.',
-    auth: { member: memberAuthScheme(deps.services.apiKeys), operator: operatorAuthScheme(deps.config) },
-  });
+  const api = createApi({ member: memberAuthScheme(deps.services.apiKeys), operator: operatorAuthScheme(deps.config) });
   registerWorkspaceRoutes(api, deps.services.workspaces);
   registerMemberRoutes(api, deps.services.members);
   registerApiKeyRoutes(api, deps.services.apiKeys);

@@ -8,12 +8,12 @@
  */
 import type { Registry } from 'prom-client';
 import type { RuntimeClient } from '@platform/runtime';
-import type { Caller } from '../auth/caller.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/db.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Caller } from '../core/auth/caller.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { createDeliveriesService, type DeliveriesService } from '../deliveries/service.ts';
 import { createRuntimeFetch } from '../deliveries/runtime-fetch.ts';

@@ -5,8 +5,8 @@
  */
 import type { BlocksFeature } from './blocks.ts';
 import { createBlockDefinitions } from '../blocks/definitions.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import type { EventProducer } from '../events/index.ts';
 import { createReachGuard } from '../guards/index.ts';
 import type { TokenService } from '../tokens/service.ts';

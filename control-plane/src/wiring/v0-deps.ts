@@ -3,13 +3,13 @@
  * What `/v0` features are built from. One object, created once in app.ts; features take what they
  * need from it.
  */
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Config } from '../core/config/config.ts';
 import type { ClientServices } from './workspace.ts';
-import type { Secrets } from '../crypto/secrets.ts';
-import type { Db } from '../db/db.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { Logger } from '../log/logger.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
 import type { TokenService } from '../tokens/service.ts';
 import type { CiIdentitiesService } from '../ci-identities/service.ts';
 import type { AppFeatures } from './apps.ts';

@@ -3,7 +3,7 @@
  * The one list of `/v0` routes: each feature registers its own here, in the order they appear in
  * the OpenAPI document.
  */
-import type { V0Api } from '../v0/api.ts';
+import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from './v0-deps.ts';
 import { registerCredentialRoutes } from '../credentials/routes.ts';
 import { registerDeployTokenRoutes } from '../ci-identities/routes.ts';

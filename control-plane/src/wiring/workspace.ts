@@ -4,8 +4,8 @@
  * use the same services, so the rules live in one place.
  */
 import { createApiKeysService, type ApiKeysService } from '../api-keys/service.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { createCirclesService, type CirclesService } from '../circles/service.ts';
 import { createConversationsService, type ConversationsService } from '../conversations/service.ts';
 import { createMembersService, type MembersService } from '../members/service.ts';

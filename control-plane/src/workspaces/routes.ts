@@ -2,7 +2,7 @@
  * @module workspaces/routes
  * `POST /workspaces`.
  */
-import type { ClientApi } from '../wiring/client-routes.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
 import { CreateWorkspaceBody, CreateWorkspaceResponse } from './schemas.ts';
 import type { WorkspacesService } from './service.ts';
 

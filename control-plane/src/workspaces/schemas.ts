@@ -3,8 +3,8 @@
  * Wire shapes of workspaces.
  */
 import { z } from 'zod';
-import { CLIENT_LIMITS } from '../client-limits.ts';
-import { Id, Timestamp, visibleText } from '../client-api/common.ts';
+import { CLIENT_LIMITS } from '../core/http/client-limits.ts';
+import { Id, Timestamp, visibleText } from '../core/http/common.ts';
 import { Member } from '../members/schemas.ts';
 
 export const Workspace = z.object({ id: Id, name: z.string(), createdAt: Timestamp }).meta({ id: 'Workspace' });

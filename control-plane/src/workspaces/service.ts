@@ -3,13 +3,13 @@
  * Creating a workspace: the workspace, its owner and the owner's first API key, in one transaction.
  */
 import type { ApiKeysService } from '../api-keys/service.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import { newId } from '../ids.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import { newId } from '../core/ids/ids.ts';
 import { memberView } from '../members/service.ts';
 import type { Member } from '../members/schemas.ts';
 import { insertMember } from '../members/store.ts';
-import { iso } from '../client-api/common.ts';
+import { iso } from '../core/http/common.ts';
 import type { Workspace } from './schemas.ts';
 import { insertWorkspace } from './store.ts';
 

@@ -2,7 +2,7 @@
  * @module workspaces/store
  * SQL of workspaces.
  */
-import type { Db } from '../db/db.ts';
+import type { Db } from '../core/db/db.ts';
 
 export interface WorkspaceRow {
   id: string;
