@@ -33,7 +33,7 @@ import { createV0Api, type V0Api } from './core/http/v0-api.ts';
 import { registerV0Routes } from './wiring/v0-routes.ts';
 import { createAppFeatures, type AppFeatureOptions, type AppFeatures } from './wiring/apps.ts';
 import { createInternalRouter, INTERNAL_BASE } from './internal/routes.ts';
-import { createEventProducer } from './events/index.ts';
+import { createEventProducer } from './workspace/events/index.ts';
 import { createLifecycle, type Lifecycle, type LifecycleOptions } from './wiring/deliveries.ts';
 import { registerInvocationClientRoutes } from './invocations/member-routes.ts';
 import { createInvocations } from './wiring/invocations.ts';

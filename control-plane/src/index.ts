@@ -17,5 +17,5 @@ export { createRedisKv } from './core/kv/redis-kv.ts';
 export { createSecrets, type Secrets } from './core/crypto/secrets.ts';
 export { createApi, type Api, type AuthScheme } from './core/http/api.ts';
 export { readJson } from './core/http/read-json.ts';
-export { canReach, type ReachInput, type InstallKind } from './reach/reach.ts';
+export { canReach, type ReachInput, type InstallKind } from './workspace/reach/reach.ts';
 export { newId } from './core/ids/ids.ts';

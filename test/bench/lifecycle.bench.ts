@@ -21,7 +21,7 @@ import { createControlPlane, createLogger, createMemoryKv, createPgDb, loadConfi
 import { sealSigningSecret } from '../../control-plane/src/apps/signing.ts';
 import { createSecrets } from '../../control-plane/src/core/crypto/secrets.ts';
 import { newEventId } from '../../control-plane/src/apps/ids.ts';
-import { insertOutboxRows, type OutboxRow } from '../../control-plane/src/events/store.ts';
+import { insertOutboxRows, type OutboxRow } from '../../control-plane/src/workspace/events/store.ts';
 
 interface BenchRow {
   name: string;

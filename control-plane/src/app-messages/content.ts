@@ -11,9 +11,9 @@
  *   `unsupported_node` (mentions, files and images, which the spec refuses in stream content).
  */
 import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
-import { plainText } from '../events/content.ts';
+import { plainText } from '../workspace/events/content.ts';
 import { toRequestIssues } from '../core/http/read-json.ts';
-import { Document } from '../messages/schemas.ts';
+import { Document } from '../workspace/messages/schemas.ts';
 
 /** A message body as stored: exactly one of the two is set. */
 export interface AppMessageBody {

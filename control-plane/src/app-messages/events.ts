@@ -1,7 +1,7 @@
 /**
  * @module app-messages/events
  * The lifecycle events of a message an app posted, by the rules members' messages follow
- * (events/messages.ts, docs/events.md): `post.created` for a chat message or a conversation's first
+ * (workspace/events/messages.ts, docs/events.md): `post.created` for a chat message or a conversation's first
  * post, `reply.created` for a thread reply or a later top-level message (`replyTo` the thread's
  * root or the conversation's first post), `app.mentioned` for apps it names, `reference.created`
  * for links matching an app's patterns; fan-out by subscription, scope and reach as for members.
@@ -14,11 +14,11 @@
  */
 import type { EventType } from '@platform/sandbox-lib';
 import type { Db } from '../core/db/db.ts';
-import { links, mentions } from '../events/content.ts';
-import { eventBatch, findRecipients } from '../events/index.ts';
-import { referenceMatches } from '../events/messages.ts';
-import { conversationHasOtherPosts, firstPostOf } from '../events/store.ts';
-import { messageSubject, referenceSubject, type MessageFacts } from '../events/subjects.ts';
+import { links, mentions } from '../workspace/events/content.ts';
+import { eventBatch, findRecipients } from '../workspace/events/index.ts';
+import { referenceMatches } from '../workspace/events/messages.ts';
+import { conversationHasOtherPosts, firstPostOf } from '../workspace/events/store.ts';
+import { messageSubject, referenceSubject, type MessageFacts } from '../workspace/events/subjects.ts';
 
 export interface PostingApp {
   appId: string;

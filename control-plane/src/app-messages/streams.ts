@@ -21,8 +21,8 @@ import { LIMITS, PlatformError, type StreamEventRequest } from '@platform/sandbo
 import type { InstallCaller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { plainText } from '../events/content.ts';
-import type { EventProducer } from '../events/index.ts';
+import { plainText } from '../workspace/events/content.ts';
+import type { EventProducer } from '../workspace/events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import { rateLimit } from '../core/rate-limit/rate-limit.ts';

@@ -16,7 +16,7 @@ import { isForeignKeyViolation, type Db } from '../core/db/db.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import { failureError } from '../engine/failures.ts';
 import { findInstallTarget } from '../engine/target.ts';
-import type { EventActor, EventProducer } from '../events/index.ts';
+import type { EventActor, EventProducer } from '../workspace/events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
 import { checkTree, treeProblem, type CheckedTree } from '../rendering/tree-check.ts';
 import type { BlockDefinitions } from './definitions.ts';

@@ -11,13 +11,13 @@
  */
 import { PlatformError, type BlockRecord } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../core/auth/caller.ts';
-import { assertWritable, visibleCircle } from '../circles/access.ts';
-import { findCircle, type CircleRow } from '../circles/store.ts';
-import { visibleConversation } from '../conversations/access.ts';
+import { assertWritable, visibleCircle } from '../workspace/circles/access.ts';
+import { findCircle, type CircleRow } from '../workspace/circles/store.ts';
+import { visibleConversation } from '../workspace/conversations/access.ts';
 import type { Db } from '../core/db/db.ts';
 import { findInstall, findLiveInstall, type InstallRow } from '../installs/store.ts';
 import type { Actor } from '../core/auth/actor.ts';
-import { findMessage } from '../messages/store.ts';
+import { findMessage } from '../workspace/messages/store.ts';
 import { insertBlockAs, type InsertDeps } from './insert.ts';
 import type { Json } from './store.ts';
 

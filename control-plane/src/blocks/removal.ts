@@ -8,7 +8,7 @@
  * delivered about it again.
  */
 import type { Db } from '../core/db/db.ts';
-import type { EventActor, EventProducer } from '../events/index.ts';
+import type { EventActor, EventProducer } from '../workspace/events/index.ts';
 import { BLOCK_COLUMNS, type BlockRow } from './store.ts';
 import { deliveredBlock } from './view.ts';
 

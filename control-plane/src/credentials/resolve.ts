@@ -15,7 +15,7 @@
  */
 import type { Context } from 'hono';
 import { PlatformError } from '@platform/sandbox-lib';
-import type { ApiKeysService } from '../api-keys/service.ts';
+import type { ApiKeysService } from '../workspace/api-keys/service.ts';
 import type { Caller, InstallCaller, InteractionCaller } from '../core/auth/caller.ts';
 import { API_KEY_PREFIX } from '../core/crypto/api-keys.ts';
 import type { Db } from '../core/db/db.ts';

@@ -1,13 +1,13 @@
 /**
  * @module guards/reach
- * The reach rule (reach/reach.ts) wired to the database, for writes made with an install token:
+ * The reach rule (workspace/reach/reach.ts) wired to the database, for writes made with an install token:
  * a target circle out of reach answers as if it did not exist, with the caller's own not-found
  * error (each endpoint has its tag: `PlatformAppCircleNotFoundError`, a conversation's, …).
  */
 import type { PlatformError } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../core/auth/caller.ts';
 import type { Db } from '../core/db/db.ts';
-import { canReach } from '../reach/reach.ts';
+import { canReach } from '../workspace/reach/reach.ts';
 
 export interface ReachableCircle {
   id: string;

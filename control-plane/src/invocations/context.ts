@@ -8,7 +8,7 @@
  */
 import type { ContextMessage } from '@platform/sandbox-lib';
 import type { Db } from '../core/db/db.ts';
-import { plainText } from '../events/content.ts';
+import { plainText } from '../workspace/events/content.ts';
 import { conversationMessages, findConversationRow, surroundingOf, threadOf, type ContextRow } from './store.ts';
 
 /** Ours: bounds that keep a delivery small (the spec's limits table names none). */

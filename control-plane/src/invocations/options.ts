@@ -7,7 +7,7 @@
  * workspace and a circle the member sees, and reach the app with their names (OptionValue).
  */
 import { invalidRequest, type CommandDefinition, type OptionValue } from '@platform/sandbox-lib';
-import { findCircle } from '../circles/store.ts';
+import { findCircle } from '../workspace/circles/store.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Actor } from '../core/auth/actor.ts';
 import { graphemeLength } from '../core/http/text.ts';

@@ -10,13 +10,13 @@ import { PlatformError, invalidRequest, type CommandDefinition, type InvocationA
 import type { InstallCaller } from '../core/auth/caller.ts';
 import { newInvocationId } from '../blocks/ids.ts';
 import type { InsertDeps } from '../blocks/insert.ts';
-import { assertWritable, visibleCircle } from '../circles/access.ts';
-import { visibleConversation } from '../conversations/access.ts';
+import { assertWritable, visibleCircle } from '../workspace/circles/access.ts';
+import { visibleConversation } from '../workspace/conversations/access.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import { memberText } from '../engine/failures.ts';
 import type { InstallTarget } from '../engine/target.ts';
 import type { Actor } from '../core/auth/actor.ts';
-import { directChatId } from '../messages/store.ts';
+import { directChatId } from '../workspace/messages/store.ts';
 import { newId } from '../core/ids/ids.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { TokenRejected } from '../tokens/service.ts';

@@ -12,7 +12,7 @@
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Logger } from '../core/log/logger.ts';
-import type { MailService } from '../mail/service.ts';
+import type { MailService } from '../workspace/mail/service.ts';
 import { clearFailing, installOwner, markFailing, pauseInstall, type PauseReason } from './pause-store.ts';
 import { SCHEDULE } from './schedule.ts';
 

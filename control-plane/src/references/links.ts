@@ -12,11 +12,11 @@
  *   the member's own development installs.
  */
 import { LIMITS } from '@platform/sandbox-lib';
-import { visibleCircle } from '../circles/access.ts';
+import { visibleCircle } from '../workspace/circles/access.ts';
 import type { ClientServices } from '../wiring/workspace.ts';
 import type { Db } from '../core/db/db.ts';
-import { links } from '../events/content.ts';
-import { circleForReach } from '../events/store.ts';
+import { links } from '../workspace/events/content.ts';
+import { circleForReach } from '../workspace/events/store.ts';
 import type { Actor } from '../core/auth/actor.ts';
 import { claimingInstalls, matchLinks, type LinkMatch, type LinkPlace } from './matching.ts';
 import type { ReferenceResolver } from './resolve.ts';

@@ -12,7 +12,7 @@ import type { DeliveryTarget } from '../deliveries/target.ts';
 import { createInteractiveEngine, type InteractiveEngine } from '../engine/engine.ts';
 import { createEngineMetrics } from '../engine/metrics.ts';
 import { createDeliveryRecorder } from '../engine/recorder.ts';
-import type { EventProducer } from '../events/index.ts';
+import type { EventProducer } from '../workspace/events/index.ts';
 import { createReachGuard } from '../guards/index.ts';
 import { createInteractionsService, type InteractionsService } from '../interactions/service.ts';
 import type { Kv } from '../core/kv/kv.ts';

@@ -19,8 +19,8 @@ import { createDeliveriesService, type DeliveriesService } from '../deliveries/s
 import { createRuntimeFetch } from '../deliveries/runtime-fetch.ts';
 import { createRuntimeTarget } from '../deliveries/runtime-target.ts';
 import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/target.ts';
-import { createMailService, type MailService } from '../mail/service.ts';
-import { createSmtpTransport, type MailTransport } from '../mail/transport.ts';
+import { createMailService, type MailService } from '../workspace/mail/service.ts';
+import { createSmtpTransport, type MailTransport } from '../workspace/mail/transport.ts';
 import { createGuardedAgent } from '../outbound/index.ts';
 import { createRelayHub, type RelayHub } from '../relay/hub.ts';
 import { createRelayServer, type RelayServer } from '../relay/server.ts';

@@ -7,7 +7,7 @@ import type { BlocksFeature } from './blocks.ts';
 import { createBlockDefinitions } from '../blocks/definitions.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import type { EventProducer } from '../events/index.ts';
+import type { EventProducer } from '../workspace/events/index.ts';
 import { createReachGuard } from '../guards/index.ts';
 import type { TokenService } from '../tokens/service.ts';
 import type { VersionValidators } from '../versions/validators.ts';

@@ -14,7 +14,7 @@ import type { TokenService } from '../tokens/service.ts';
 import type { CiIdentitiesService } from '../ci-identities/service.ts';
 import type { AppFeatures } from './apps.ts';
 import type { BlocksFeature } from './blocks.ts';
-import type { EventProducer } from '../events/index.ts';
+import type { EventProducer } from '../workspace/events/index.ts';
 
 export interface V0Deps {
   config: Config;

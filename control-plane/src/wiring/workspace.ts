@@ -3,17 +3,17 @@
  * The services behind the client API, wired once. Other parts (the demo seed, later the /v0 API)
  * use the same services, so the rules live in one place.
  */
-import { createApiKeysService, type ApiKeysService } from '../api-keys/service.ts';
+import { createApiKeysService, type ApiKeysService } from '../workspace/api-keys/service.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { createCirclesService, type CirclesService } from '../circles/service.ts';
-import { createConversationsService, type ConversationsService } from '../conversations/service.ts';
-import { createMembersService, type MembersService } from '../members/service.ts';
-import { createMessagesService, type MessagesService } from '../messages/service.ts';
-import { createWorkspacesService, type WorkspacesService } from '../workspaces/service.ts';
-import { createCallsService, type CallsService } from '../calls/service.ts';
-import { createDecisionsService, type DecisionsService } from '../decisions/service.ts';
-import type { EventProducer } from '../events/index.ts';
+import { createCirclesService, type CirclesService } from '../workspace/circles/service.ts';
+import { createConversationsService, type ConversationsService } from '../workspace/conversations/service.ts';
+import { createMembersService, type MembersService } from '../workspace/members/service.ts';
+import { createMessagesService, type MessagesService } from '../workspace/messages/service.ts';
+import { createWorkspacesService, type WorkspacesService } from '../workspace/workspaces/service.ts';
+import { createCallsService, type CallsService } from '../workspace/calls/service.ts';
+import { createDecisionsService, type DecisionsService } from '../workspace/decisions/service.ts';
+import type { EventProducer } from '../workspace/events/index.ts';
 
 export interface ClientServices {
   apiKeys: ApiKeysService;
