@@ -12,7 +12,7 @@ import { resolvePlace, targetGone } from '../blocks/targets.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import { isForeignKeyViolation, type Db } from '../core/db/db.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
-import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
+import { installRevoked, requireScope, type ReachGuard } from '../apps/guards/index.ts';
 import { replyDocument } from './content.ts';
 import { postAsApp, type AppMessagePlace } from './post.ts';
 import { findAppFace } from './store.ts';

@@ -7,7 +7,7 @@
  */
 import type { StreamEventRequest, ReplyRequest } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../core/auth/caller.ts';
-import { createReachGuard } from '../guards/index.ts';
+import { createReachGuard } from '../apps/guards/index.ts';
 import { postReply, type ReplyAnswer } from './replies.ts';
 import { postStreamEvent, type StreamEventAnswer, type StreamsDeps } from './streams.ts';
 

@@ -23,7 +23,7 @@ import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { plainText } from '../workspace/events/content.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
-import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
+import { installRevoked, requireScope, type ReachGuard } from '../apps/guards/index.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import { rateLimit } from '../core/rate-limit/rate-limit.ts';
 import { streamBody, type AppMessageBody } from './content.ts';

@@ -7,9 +7,9 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { ActionDefinition, BlockDefinition, Manifest } from '@platform/sandbox-lib';
 import type { Db } from '../core/db/db.ts';
-import { findVersion } from '../versions/store.ts';
-import { createVersionCache } from '../versions/version-cache.ts';
-import type { VersionValidators } from '../versions/validators.ts';
+import { findVersion } from '../apps/versions/store.ts';
+import { createVersionCache } from '../apps/versions/version-cache.ts';
+import type { VersionValidators } from '../apps/versions/validators.ts';
 
 export interface BlockType {
   definition: BlockDefinition;

@@ -17,7 +17,7 @@ import type { InteractiveEngine } from '../engine/engine.ts';
 import { failureError } from '../engine/failures.ts';
 import { findInstallTarget } from '../engine/target.ts';
 import type { EventActor, EventProducer } from '../workspace/events/index.ts';
-import { installRevoked, requireScope, type ReachGuard } from '../guards/index.ts';
+import { installRevoked, requireScope, type ReachGuard } from '../apps/guards/index.ts';
 import { checkTree, treeProblem, type CheckedTree } from '../rendering/tree-check.ts';
 import type { BlockDefinitions } from './definitions.ts';
 import { newBlockId, newBlockMessageId } from './ids.ts';

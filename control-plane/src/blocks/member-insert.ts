@@ -15,7 +15,7 @@ import { assertWritable, visibleCircle } from '../workspace/circles/access.ts';
 import { findCircle, type CircleRow } from '../workspace/circles/store.ts';
 import { visibleConversation } from '../workspace/conversations/access.ts';
 import type { Db } from '../core/db/db.ts';
-import { findInstall, findLiveInstall, type InstallRow } from '../installs/store.ts';
+import { findInstall, findLiveInstall, type InstallRow } from '../apps/installs/store.ts';
 import type { Actor } from '../core/auth/actor.ts';
 import { findMessage } from '../workspace/messages/store.ts';
 import { insertBlockAs, type InsertDeps } from './insert.ts';

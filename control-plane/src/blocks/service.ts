@@ -10,7 +10,7 @@ import type { InstallCaller } from '../core/auth/caller.ts';
 import { decodeCursor, encodeCursor } from '../core/http/common.ts';
 import type { InteractiveEngine } from '../engine/engine.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
-import type { ReachGuard } from '../guards/index.ts';
+import type { ReachGuard } from '../apps/guards/index.ts';
 import { insertBlockFor, type InsertBody } from './insert.ts';
 import { markRenderDue, queryBlocks, type Json } from './store.ts';
 import { ownBlock, updateBlocksByState, updateBlockState, type BlockCaller, type UpdateDeps } from './updates.ts';

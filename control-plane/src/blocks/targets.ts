@@ -14,7 +14,7 @@ import { PlatformError } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../core/auth/caller.ts';
 import { findConversation } from '../workspace/conversations/store.ts';
 import type { Db } from '../core/db/db.ts';
-import type { ReachGuard } from '../guards/index.ts';
+import type { ReachGuard } from '../apps/guards/index.ts';
 import { findMessage } from '../workspace/messages/store.ts';
 import type { MessagePlace } from './store.ts';
 

@@ -12,7 +12,7 @@ import type { InstallCaller, InteractionCaller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { findInstallTarget } from '../engine/target.ts';
-import { installRevoked, requireScope } from '../guards/index.ts';
+import { installRevoked, requireScope } from '../apps/guards/index.ts';
 import type { Renderer } from '../rendering/service.ts';
 import type { BlockDefinitions } from './definitions.ts';
 import { typeUnknown } from './insert.ts';

@@ -14,7 +14,7 @@
  */
 import type { RuntimeClient, RuntimeDeliveryKind } from '@platform/runtime';
 import type { Db } from '../core/db/db.ts';
-import { findVersion, type VersionRow } from '../versions/store.ts';
+import { findVersion, type VersionRow } from '../apps/versions/store.ts';
 import type { DeliveryOutcome, DeliveryTarget, OutgoingDelivery } from './target.ts';
 
 /** Interactive types answered within 30 s instead of 5 (runtime kind `command`). */

@@ -8,9 +8,9 @@
 import { PlatformError } from '@platform/sandbox-lib';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { managedApp, type MemberRef } from '../apps/access.ts';
+import { managedApp, type MemberRef } from '../apps/apps/access.ts';
 import { decodeCursor, encodeCursor, iso, isoOrNull } from '../core/http/common.ts';
-import { findInstall } from '../installs/store.ts';
+import { findInstall } from '../apps/installs/store.ts';
 import { appInstallHealth, resumeInstall } from '../outbox/pause-store.ts';
 import { notifyWorkers } from '../outbox/store.ts';
 import * as store from './store.ts';

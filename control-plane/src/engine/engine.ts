@@ -16,7 +16,7 @@ import { base32 } from '../core/ids/ids.ts';
 import type { Logger } from '../core/log/logger.ts';
 import { signedHeaders } from '../outbound/index.ts';
 import { envelopeObject } from '../outbox/envelope.ts';
-import type { TokenService } from '../tokens/service.ts';
+import type { TokenService } from '../apps/tokens/service.ts';
 import { readAnswer, type FailureReason } from './answer.ts';
 import { recordedFailure } from './failures.ts';
 import type { EngineMetrics } from './metrics.ts';

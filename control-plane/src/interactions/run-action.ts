@@ -14,7 +14,7 @@ import type { Db } from '../core/db/db.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
 import type { Actor } from '../core/auth/actor.ts';
-import type { TokenService } from '../tokens/service.ts';
+import type { TokenService } from '../apps/tokens/service.ts';
 import type { BlockType } from '../blocks/definitions.ts';
 import { newInvocationId } from '../blocks/ids.ts';
 import { findBlock, type BlockWithTarget, type Json } from '../blocks/store.ts';

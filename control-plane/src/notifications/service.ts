@@ -12,7 +12,7 @@ import { newNotificationId } from '../blocks/ids.ts';
 import type { PageQuery } from '../core/http/common.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { requireScope } from '../guards/index.ts';
+import { requireScope } from '../apps/guards/index.ts';
 import { notificationsRateKey } from '../interactions/notify.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Actor } from '../core/auth/actor.ts';

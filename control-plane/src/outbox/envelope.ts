@@ -38,7 +38,7 @@ export function envelopeObject(input: EnvelopeInput): Record<string, unknown> {
     ...(input.actor === null ? {} : { actor: input.actor }),
     locale: 'en',
     timeZone: 'UTC',
-    // Every writer puts `version` into each payload object (installs/outbox.ts, events/).
+    // Every writer puts `version` into each payload object (apps/installs/outbox.ts, events/).
     data: input.data,
   };
 }

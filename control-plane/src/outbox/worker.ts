@@ -13,7 +13,7 @@ import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import type { DeliveryTarget } from '../deliveries/target.ts';
 import type { Logger } from '../core/log/logger.ts';
-import type { TokenService } from '../tokens/service.ts';
+import type { TokenService } from '../apps/tokens/service.ts';
 import { attemptDelivery, type InstallContext } from './attempt.ts';
 import type { DeliveryHealth } from './health.ts';
 import type { OutboxMetrics } from './metrics.ts';

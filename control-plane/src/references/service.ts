@@ -16,7 +16,7 @@ import { invalidRequest, type ReferencePushRequest } from '@platform/sandbox-lib
 import type { InstallCaller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { requireScope } from '../guards/index.ts';
+import { requireScope } from '../apps/guards/index.ts';
 import { checkTree } from '../rendering/tree-check.ts';
 import { kindUnknown, type SearchKinds } from '../search/kinds.ts';
 import { applyPush, findRecord, markStale } from './store.ts';

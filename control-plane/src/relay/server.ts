@@ -12,8 +12,8 @@ import { PlatformError, isPlatformError, relayPath, type RelayReady } from '@pla
 import type { Caller } from '../core/auth/caller.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Logger } from '../core/log/logger.ts';
-import { findApp } from '../apps/store.ts';
-import { findLiveInstall } from '../installs/store.ts';
+import { findApp } from '../apps/apps/store.ts';
+import { findLiveInstall } from '../apps/installs/store.ts';
 import { createRelayConnection } from './connection.ts';
 import type { RelayHub } from './hub.ts';
 

@@ -7,9 +7,9 @@
  */
 import { PlatformError, type Manifest } from '@platform/sandbox-lib';
 import type { Db } from '../core/db/db.ts';
-import { installRevoked } from '../guards/index.ts';
-import { findVersion } from '../versions/store.ts';
-import { createVersionCache } from '../versions/version-cache.ts';
+import { installRevoked } from '../apps/guards/index.ts';
+import { findVersion } from '../apps/versions/store.ts';
+import { createVersionCache } from '../apps/versions/version-cache.ts';
 import { installVersion } from './store.ts';
 
 /** Kind → searchable, for one app version. */

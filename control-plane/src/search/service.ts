@@ -11,7 +11,7 @@ import { PlatformError, type SearchObjectPutRequest } from '@platform/sandbox-li
 import type { InstallCaller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { requireScope } from '../guards/index.ts';
+import { requireScope } from '../apps/guards/index.ts';
 import { canReach } from '../workspace/reach/reach.ts';
 import { kindUnknown, type SearchKinds } from './kinds.ts';
 import { circleReachFacts, deleteSearchObject, findSearchObject, upsertSearchObject, type SearchObjectRow } from './store.ts';

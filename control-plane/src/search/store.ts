@@ -80,7 +80,7 @@ export interface CircleReachRow {
 }
 
 /**
- * The facts of guards/reach.ts for many circles in one statement (a visibility lists up to 50).
+ * The facts of apps/guards/reach.ts for many circles in one statement (a visibility lists up to 50).
  * The developer of a dev install is the owner of its (development) app.
  */
 export async function circleReachFacts(db: Db, workspaceId: string, appId: string, circleIds: string[]): Promise<CircleReachRow[]> {

@@ -13,13 +13,13 @@ import { createInteractiveEngine, type InteractiveEngine } from '../engine/engin
 import { createEngineMetrics } from '../engine/metrics.ts';
 import { createDeliveryRecorder } from '../engine/recorder.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
-import { createReachGuard } from '../guards/index.ts';
+import { createReachGuard } from '../apps/guards/index.ts';
 import { createInteractionsService, type InteractionsService } from '../interactions/service.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
 import { createRenderer, type Renderer } from '../rendering/service.ts';
-import type { TokenService } from '../tokens/service.ts';
-import type { VersionValidators } from '../versions/validators.ts';
+import type { TokenService } from '../apps/tokens/service.ts';
+import type { VersionValidators } from '../apps/versions/validators.ts';
 import type { BlockView } from '../interactions/schemas.ts';
 import type { Actor } from '../core/auth/actor.ts';
 import { createBlockDefinitions } from '../blocks/definitions.ts';

@@ -14,7 +14,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
-import type { TokenService } from '../tokens/service.ts';
+import type { TokenService } from '../apps/tokens/service.ts';
 import { createDeliveriesService, type DeliveriesService } from '../deliveries/service.ts';
 import { createRuntimeFetch } from '../deliveries/runtime-fetch.ts';
 import { createRuntimeTarget } from '../deliveries/runtime-target.ts';

@@ -8,9 +8,9 @@ import { createBlockDefinitions } from '../blocks/definitions.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
-import { createReachGuard } from '../guards/index.ts';
-import type { TokenService } from '../tokens/service.ts';
-import type { VersionValidators } from '../versions/validators.ts';
+import { createReachGuard } from '../apps/guards/index.ts';
+import type { TokenService } from '../apps/tokens/service.ts';
+import type { VersionValidators } from '../apps/versions/validators.ts';
 import { createInvocationsService, type InvocationsService } from '../invocations/service.ts';
 
 export interface InvocationsFeatureDeps {

@@ -5,12 +5,12 @@
  */
 import type { V0Api } from '../core/http/v0-api.ts';
 import type { V0Deps } from './v0-deps.ts';
-import { registerCredentialRoutes } from '../credentials/routes.ts';
-import { registerDeployTokenRoutes } from '../ci-identities/routes.ts';
-import { registerCheckTreesRoutes } from '../check-trees/routes.ts';
-import { registerDevAppRoutes } from '../dev-apps/routes.ts';
-import { registerVersionRoutes } from '../versions/routes.ts';
-import { registerEnvVarRoutes } from '../env-vars/routes.ts';
+import { registerCredentialRoutes } from '../apps/credentials/v0-routes.ts';
+import { registerDeployTokenRoutes } from '../apps/ci-identities/v0-routes.ts';
+import { registerCheckTreesRoutes } from '../apps/check-trees/v0-routes.ts';
+import { registerDevAppRoutes } from '../apps/dev-apps/v0-routes.ts';
+import { registerVersionRoutes } from '../apps/publish/v0-routes.ts';
+import { registerEnvVarRoutes } from '../apps/env-vars/v0-routes.ts';
 import { registerBlockRoutes } from '../blocks/routes.ts';
 import { registerNotificationRoutes } from '../notifications/routes.ts';
 import { registerMemoryRoutes } from '../memories/routes.ts';

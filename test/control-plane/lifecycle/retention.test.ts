@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordInteractiveDelivery } from '../../../control-plane/src/deliveries/store.ts';
-import { recordInstallEvent } from '../../../control-plane/src/installs/outbox.ts';
+import { recordInstallEvent } from '../../../control-plane/src/apps/installs/outbox.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { deliveriesOf, seedApp, seedInstall, seedWorkspace } from './fixtures.ts';

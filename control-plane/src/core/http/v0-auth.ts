@@ -1,7 +1,7 @@
 /**
  * @module core/http/v0-auth
  * The credential schemes of the `/v0` API. Every scheme reads the `authorization` header, resolves
- * it into a `Caller` through the one resolver (credentials/resolve.ts) and then checks that the
+ * it into a `Caller` through the one resolver (apps/credentials/resolve.ts) and then checks that the
  * caller's kind is one the route accepts. Resolution comes first so that an expired interaction
  * token or a revoked install answers its own error whichever route it was sent to.
  */
