@@ -25,7 +25,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createRuntimeClient } from '@platform/runtime';
-import { signedHeaders } from '../../control-plane/src/outbound/index.ts';
+import { signedHeaders } from '../../control-plane/src/deliveries/outbound/index.ts';
 import {
   agent, boardActionEnvelope, call, childPids, cpuMs, load, machineCpuMs, must, percentile, startPlatform, startSelfHostedBoard, type BenchPlatform,
 } from '../fixtures/blocks/bench-support.ts';

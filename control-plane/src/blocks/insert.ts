@@ -13,12 +13,12 @@ import { PlatformError, invalidRequest, type BlockRecord } from '@platform/sandb
 import type { InstallCaller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import { isForeignKeyViolation, type Db } from '../core/db/db.ts';
-import type { InteractiveEngine } from '../engine/engine.ts';
-import { failureError } from '../engine/failures.ts';
-import { findInstallTarget } from '../engine/target.ts';
+import type { InteractiveEngine } from '../deliveries/interactive/engine.ts';
+import { failureError } from '../deliveries/interactive/failures.ts';
+import { findInstallTarget } from '../deliveries/pipeline/install-target.ts';
 import type { EventActor, EventProducer } from '../workspace/events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../apps/guards/index.ts';
-import { checkTree, treeProblem, type CheckedTree } from '../rendering/tree-check.ts';
+import { checkTree, treeProblem, type CheckedTree } from '../deliveries/interactive/tree-check.ts';
 import type { BlockDefinitions } from './definitions.ts';
 import { newBlockId, newBlockMessageId } from './ids.ts';
 import { checkProps, checkState } from './state.ts';

@@ -8,7 +8,7 @@
 import type { BlockRecord } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../core/auth/caller.ts';
 import { decodeCursor, encodeCursor } from '../core/http/common.ts';
-import type { InteractiveEngine } from '../engine/engine.ts';
+import type { InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
 import type { ReachGuard } from '../apps/guards/index.ts';
 import { insertBlockFor, type InsertBody } from './insert.ts';

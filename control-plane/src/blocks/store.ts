@@ -1,11 +1,11 @@
 /**
  * @module blocks/store
  * SQL of blocks (010_blocks.sql): inserting a block with its message, reading one with what a
- * delivery about it needs (install and app columns, engine/target.ts), paging an install's blocks
+ * delivery about it needs (install and app columns, deliveries/pipeline/install-target.ts), paging an install's blocks
  * by state, and the state writes of the app API (single and bulk).
  */
 import type { Db } from '../core/db/db.ts';
-import { TARGET_COLUMNS, type TargetColumns } from '../engine/target.ts';
+import { TARGET_COLUMNS, type TargetColumns } from '../deliveries/pipeline/install-target.ts';
 
 export interface Pending {
   ref: string;

@@ -11,7 +11,7 @@ import { PlatformError } from '@platform/sandbox-lib';
 import type { InstallCaller, InteractionCaller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { findInstallTarget } from '../engine/target.ts';
+import { findInstallTarget } from '../deliveries/pipeline/install-target.ts';
 import { installRevoked, requireScope } from '../apps/guards/index.ts';
 import type { Renderer } from '../rendering/service.ts';
 import type { BlockDefinitions } from './definitions.ts';

@@ -20,7 +20,7 @@ import type { ActionResult, Notice } from '@platform/sandbox-lib';
 import type { BlockType } from '../blocks/definitions.ts';
 import type { Json, OpenLink } from '../blocks/store.ts';
 import { checkState } from '../blocks/state.ts';
-import { checkTree, treeProblem, type CheckedTree } from '../rendering/tree-check.ts';
+import { checkTree, treeProblem, type CheckedTree } from '../deliveries/interactive/tree-check.ts';
 import type { ResultWrite } from './store.ts';
 
 export interface PreparedResult {

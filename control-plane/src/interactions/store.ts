@@ -7,7 +7,7 @@
  */
 import type { Db } from '../core/db/db.ts';
 import { BLOCK_COLUMNS, type ActionTable, type BlockWithTarget, type InlineError, type Json, type OpenLink, type Pending } from '../blocks/store.ts';
-import { TARGET_COLUMNS } from '../engine/target.ts';
+import { TARGET_COLUMNS } from '../deliveries/pipeline/install-target.ts';
 import type { InputCounts } from './inputs.ts';
 
 export interface MemberBlockRow extends BlockWithTarget {
@@ -47,7 +47,7 @@ async function returning(db: Db, update: string, params: unknown[]): Promise<Blo
 
 export interface ResultWrite {
   state: Json | null;
-  /** The JSON of tree and table too, as checked and hashed (rendering/tree-check.ts). */
+  /** The JSON of tree and table too, as checked and hashed (deliveries/interactive/tree-check.ts). */
   tree: { tree: Json; actions: ActionTable; hash: string; summary: string; treeJson: string; actionsJson: string } | null;
   /** 1 when state or finality change. */
   versionBump: 0 | 1;

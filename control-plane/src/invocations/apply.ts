@@ -14,8 +14,8 @@ import type { InstallCaller } from '../core/auth/caller.ts';
 import { insertBlockAs, type InsertDeps } from '../blocks/insert.ts';
 import { replyDocument } from '../app-messages/content.ts';
 import { newMessageId, postAsApp } from '../app-messages/post.ts';
-import type { InstallTarget } from '../engine/target.ts';
-import { memberText } from '../engine/failures.ts';
+import type { InstallTarget } from '../deliveries/pipeline/install-target.ts';
+import { memberText } from '../deliveries/interactive/failures.ts';
 import { insertDirectAppMessage, type RunEnd } from './store.ts';
 
 export const PRIVATE_ANSWER_MS = 24 * 3_600_000;

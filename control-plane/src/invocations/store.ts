@@ -6,7 +6,7 @@
  * their own).
  */
 import type { Db } from '../core/db/db.ts';
-import { TARGET_COLUMNS, targetFromRow, type InstallTarget, type TargetColumns } from '../engine/target.ts';
+import { TARGET_COLUMNS, targetFromRow, type InstallTarget, type TargetColumns } from '../deliveries/pipeline/install-target.ts';
 
 export type RunKind = 'command' | 'messageAction';
 export type RunStatus = 'running' | 'pending' | 'applying' | 'answered' | 'failed';

@@ -10,7 +10,7 @@ import type { ClientServices } from '../wiring/workspace.ts';
 import { Id } from '../core/http/common.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import type { InteractiveEngine } from '../engine/engine.ts';
+import type { InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import type { Logger } from '../core/log/logger.ts';
 import { createMemberLinks } from './links.ts';
 import { createReferenceResolver } from './resolve.ts';

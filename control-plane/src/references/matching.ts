@@ -8,7 +8,7 @@
  */
 import { matchReferencePattern } from '@platform/sandbox-lib';
 import type { Db } from '../core/db/db.ts';
-import { targetFromRow, type InstallTarget } from '../engine/target.ts';
+import { targetFromRow, type InstallTarget } from '../deliveries/pipeline/install-target.ts';
 import { parseReferenceKinds, type ReferenceKindPatterns } from '../workspace/events/fan-out.ts';
 import { canReach } from '../workspace/reach/reach.ts';
 import { referenceInstalls, type ReferenceInstallRow } from './store.ts';

@@ -14,9 +14,9 @@
 import { LIMITS, type ReferenceResolution } from '@platform/sandbox-lib';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import type { InteractiveEngine } from '../engine/engine.ts';
+import type { InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import type { Logger } from '../core/log/logger.ts';
-import { checkTree, treeProblem } from '../rendering/tree-check.ts';
+import { checkTree, treeProblem } from '../deliveries/interactive/tree-check.ts';
 import type { LinkMatch } from './matching.ts';
 import { cachedLinks, storeDenied, storeGranted, type RecordRow } from './store.ts';
 import { cardOf, type LinkCard } from './view.ts';

@@ -17,7 +17,7 @@ import type { InstallCaller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { requireScope } from '../apps/guards/index.ts';
-import { checkTree } from '../rendering/tree-check.ts';
+import { checkTree } from '../deliveries/interactive/tree-check.ts';
 import { kindUnknown, type SearchKinds } from '../search/kinds.ts';
 import { applyPush, findRecord, markStale } from './store.ts';
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../core/db/db.ts';
-import { TARGET_COLUMNS, type TargetColumns } from '../engine/target.ts';
+import { TARGET_COLUMNS, type TargetColumns } from '../deliveries/pipeline/install-target.ts';
 import { base32 } from '../core/ids/ids.ts';
 
 export const newReferenceId = (): string => `ref_${base32(randomBytes(16))}`;

@@ -17,10 +17,10 @@ import type { Logger } from '../core/log/logger.ts';
 import type { BlockDefinitions } from '../blocks/definitions.ts';
 import { findBlock, type BlockWithTarget } from '../blocks/store.ts';
 import { deliveredBlock } from '../blocks/view.ts';
-import type { InteractiveEngine } from '../engine/engine.ts';
-import { memberText } from '../engine/failures.ts';
-import { targetFromRow } from '../engine/target.ts';
-import { checkTree, treeProblem, type CheckedTree } from './tree-check.ts';
+import type { InteractiveEngine } from '../deliveries/interactive/engine.ts';
+import { memberText } from '../deliveries/interactive/failures.ts';
+import { targetFromRow } from '../deliveries/pipeline/install-target.ts';
+import { checkTree, treeProblem, type CheckedTree } from '../deliveries/interactive/tree-check.ts';
 import { writeRender, writeRenderFailure } from './store.ts';
 
 /** A failed render is tried again this much later. */

@@ -8,10 +8,10 @@
 import type { Registry } from 'prom-client';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import type { DeliveryTarget } from '../deliveries/target.ts';
-import { createInteractiveEngine, type InteractiveEngine } from '../engine/engine.ts';
-import { createEngineMetrics } from '../engine/metrics.ts';
-import { createDeliveryRecorder } from '../engine/recorder.ts';
+import type { DeliveryTarget } from '../deliveries/targets/target.ts';
+import { createInteractiveEngine, type InteractiveEngine } from '../deliveries/interactive/engine.ts';
+import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
+import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
 import { createReachGuard } from '../apps/guards/index.ts';
 import { createInteractionsService, type InteractionsService } from '../interactions/service.ts';

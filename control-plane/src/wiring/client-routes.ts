@@ -24,7 +24,7 @@ import { registerDomainRoutes } from '../apps/domains/client-routes.ts';
 import { registerInstallRoutes } from '../apps/installs/client-routes.ts';
 import { registerCallRoutes } from '../workspace/calls/client-routes.ts';
 import { registerDecisionRoutes } from '../workspace/decisions/client-routes.ts';
-import { registerDeliveryRoutes } from '../deliveries/routes.ts';
+import { registerDeliveryRoutes } from '../deliveries/page/client-routes.ts';
 import { registerMailRoutes } from '../workspace/mail/client-routes.ts';
 import type { Lifecycle } from './deliveries.ts';
 import type { BlocksFeature } from './blocks.ts';

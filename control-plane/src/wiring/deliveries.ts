@@ -15,22 +15,22 @@ import type { Db } from '../core/db/db.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
 import type { TokenService } from '../apps/tokens/service.ts';
-import { createDeliveriesService, type DeliveriesService } from '../deliveries/service.ts';
-import { createRuntimeFetch } from '../deliveries/runtime-fetch.ts';
-import { createRuntimeTarget } from '../deliveries/runtime-target.ts';
-import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/target.ts';
+import { createDeliveriesService, type DeliveriesService } from '../deliveries/page/service.ts';
+import { createRuntimeFetch } from '../deliveries/targets/runtime-fetch.ts';
+import { createRuntimeTarget } from '../deliveries/targets/runtime.ts';
+import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/targets/target.ts';
 import { createMailService, type MailService } from '../workspace/mail/service.ts';
 import { createSmtpTransport, type MailTransport } from '../workspace/mail/transport.ts';
-import { createGuardedAgent } from '../outbound/index.ts';
-import { createRelayHub, type RelayHub } from '../relay/hub.ts';
-import { createRelayServer, type RelayServer } from '../relay/server.ts';
-import { createRelayTarget } from '../relay/target.ts';
-import { createDeliveryHealth } from '../outbox/health.ts';
-import { createOutboxMetrics } from '../outbox/metrics.ts';
-import { pruneDeliveries } from '../outbox/retention.ts';
-import { dueNow, notifyWorkers, workerChannel } from '../outbox/store.ts';
-import { createWaker } from '../outbox/waker.ts';
-import { createOutboxWorker, type OutboxWorker } from '../outbox/worker.ts';
+import { createGuardedAgent } from '../deliveries/outbound/index.ts';
+import { createRelayHub, type RelayHub } from '../deliveries/relay/hub.ts';
+import { createRelayServer, type RelayServer } from '../deliveries/relay/server.ts';
+import { createRelayTarget } from '../deliveries/relay/target.ts';
+import { createDeliveryHealth } from '../deliveries/outbox/health.ts';
+import { createOutboxMetrics } from '../deliveries/outbox/metrics.ts';
+import { pruneDeliveries } from '../deliveries/outbox/retention.ts';
+import { dueNow, notifyWorkers, workerChannel } from '../deliveries/outbox/store.ts';
+import { createWaker } from '../deliveries/outbox/waker.ts';
+import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/worker.ts';
 
 /** Seams a test or another deployment may replace. */
 export interface LifecycleOptions {

@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createControlPlane, createLogger, createMemoryKv, type Clock } from '@platform/control-plane';
 import { insertOutboxRows } from '../../../control-plane/src/workspace/events/store.ts';
 import { newEventId } from '../../../control-plane/src/apps/apps/ids.ts';
-import { claimDue } from '../../../control-plane/src/outbox/store.ts';
+import { claimDue } from '../../../control-plane/src/deliveries/outbox/store.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { postgresState } from '../../helpers/services.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';

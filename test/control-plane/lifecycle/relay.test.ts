@@ -10,8 +10,8 @@ import { defineApp, isPlatformError, silentLogger, type Manifest } from '@platfo
 import { serve, type Served } from '../../../sandbox-lib/src/node/index.ts';
 import { startDev, type DevSession } from '../../../sandbox-lib/src/cli/dev.ts';
 import { createControlPlane, createLogger, type ControlPlane } from '@platform/control-plane';
-import { signedHeaders } from '../../../control-plane/src/outbound/index.ts';
-import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/target.ts';
+import { signedHeaders } from '../../../control-plane/src/deliveries/outbound/index.ts';
+import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/targets/target.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { deliveriesOf } from './fixtures.ts';
 

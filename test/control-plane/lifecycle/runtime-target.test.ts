@@ -1,13 +1,13 @@
 /**
- * What the runtime target sends a runtime node for a hosted delivery (deliveries/runtime-target.ts):
+ * What the runtime target sends a runtime node for a hosted delivery (deliveries/targets/runtime.ts):
  * the version's bundle, target and outbound hosts (read once per version: version rows never
  * change; a version not found yet is read again), the environment of every delivery, the newest
  * signing secret the delivery carries, and the envelope as given.
  */
 import { describe, expect, it } from 'vitest';
 import type { Db } from '@platform/control-plane';
-import { createRuntimeTarget } from '../../../control-plane/src/deliveries/runtime-target.ts';
-import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/target.ts';
+import { createRuntimeTarget } from '../../../control-plane/src/deliveries/targets/runtime.ts';
+import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/targets/target.ts';
 import type { RuntimeDeliveryRequest } from '@platform/runtime';
 
 function world() {

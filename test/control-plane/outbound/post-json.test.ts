@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningSecret, verifyDelivery } from '@platform/sandbox-lib';
-import { createGuardedAgent, postJson, signedHeaders } from '../../../control-plane/src/outbound/index.ts';
+import { createGuardedAgent, postJson, signedHeaders } from '../../../control-plane/src/deliveries/outbound/index.ts';
 
 // A real app endpoint on loopback; each path plays one behaviour of a (mis)behaving app.
 let server: Server;

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deliveryHeaders, generateSigningSecret, signDelivery, verifyDelivery } from '@platform/sandbox-lib';
-import { signature, signedHeaders } from '../../../control-plane/src/outbound/signed-headers.ts';
+import { signature, signedHeaders } from '../../../control-plane/src/deliveries/outbound/signed-headers.ts';
 
 describe('signedHeaders', () => {
   it('matches sandbox-lib\'s deliveryHeaders for any id, time, body and secret', async () => {
