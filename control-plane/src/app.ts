@@ -38,11 +38,11 @@ import { createLifecycle, type Lifecycle, type LifecycleOptions } from './wiring
 import { registerInvocationClientRoutes } from './invocations/member-routes.ts';
 import { createInvocations } from './wiring/invocations.ts';
 import { createBlocksFeature, type BlocksFeature } from './wiring/blocks.ts';
-import { registerNotificationClientRoutes } from './notifications/member-routes.ts';
-import { registerMemoryClientRoutes } from './memories/member-routes.ts';
-import { registerSearchClientRoutes } from './search/client-routes.ts';
-import { registerStreamClientRoutes } from './app-messages/member-routes.ts';
-import { registerReferenceClientRoutes } from './references/client-routes.ts';
+import { registerNotificationClientRoutes } from './messaging/notifications/client-routes.ts';
+import { registerMemoryClientRoutes } from './messaging/memories/client-routes.ts';
+import { registerSearchClientRoutes } from './messaging/search/client-routes.ts';
+import { registerStreamClientRoutes } from './messaging/app-messages/client-routes.ts';
+import { registerReferenceClientRoutes } from './messaging/references/client-routes.ts';
 
 export interface ControlPlaneDeps {
   config: Config;

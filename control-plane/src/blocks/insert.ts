@@ -23,7 +23,7 @@ import type { BlockDefinitions } from './definitions.ts';
 import { newBlockId, newBlockMessageId } from './ids.ts';
 import { checkProps, checkState } from './state.ts';
 import { insertBlock, insertBlockMessage, lockBlock, type Json, type NewBlock } from './store.ts';
-import { insertTarget, resolvePlace, targetGone, type TargetBody } from './targets.ts';
+import { insertTarget, resolvePlace, targetGone, type TargetBody } from '../messaging/app-messages/targets.ts';
 import { blockRecord, deliveredBlock } from './view.ts';
 
 export interface InsertDeps {

@@ -9,7 +9,7 @@
  * | `notice`, `fieldErrors` | answered to the acting member only |
  * | `openUrl` | answered to the acting member (opened once, best effort) and kept as their open link |
  * | `final` | locks the block: the last tree stays, the app is not called for it again |
- * | `notify` | inbox notifications (interactions/notify.ts) |
+ * | `notify` | inbox notifications (messaging/notifications/notify.ts) |
  * | `revalidate` | `block.render` right after the answer |
  *
  * For a `readOnly` action `state`, `tree`, `actions`, `final` and `notify` are ignored. Checking

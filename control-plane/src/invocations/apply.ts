@@ -12,8 +12,8 @@
 import { isPlatformError, LIMITS, type InvocationAnswer } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../core/auth/caller.ts';
 import { insertBlockAs, type InsertDeps } from '../blocks/insert.ts';
-import { replyDocument } from '../app-messages/content.ts';
-import { newMessageId, postAsApp } from '../app-messages/post.ts';
+import { replyDocument } from '../messaging/app-messages/content.ts';
+import { newMessageId, postAsApp } from '../messaging/app-messages/post.ts';
 import type { InstallTarget } from '../deliveries/pipeline/install-target.ts';
 import { memberText } from '../deliveries/interactive/failures.ts';
 import { insertDirectAppMessage, type RunEnd } from './store.ts';

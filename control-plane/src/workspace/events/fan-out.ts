@@ -37,7 +37,7 @@ export interface FanOutInput {
   installIds?: readonly string[] | undefined;
 }
 
-/** A version manifest's reference kinds with their patterns parsed (shared with references/matching.ts). */
+/** A version manifest's reference kinds with their patterns parsed (shared with messaging/references/matching.ts). */
 export function parseReferenceKinds(references: unknown): ReferenceKindPatterns[] {
   if (!Array.isArray(references)) return [];
   const out: ReferenceKindPatterns[] = [];

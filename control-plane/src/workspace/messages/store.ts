@@ -25,7 +25,7 @@ export interface MessageViewRow extends MessageRow {
   block_id: string | null;
   author_app_id: string | null;
   author_app_name: string | null;
-  /** Messages an app posted through `/v0/replies` or `/v0/streams/events` (app-messages/store.ts, migration 012). */
+  /** Messages an app posted through `/v0/replies` or `/v0/streams/events` (messaging/app-messages/store.ts, migration 012). */
   app_author: { name: string; persona: { name?: string; avatarUrl?: string } | null } | null;
   dm_low: string | null;
   dm_high: string | null;
