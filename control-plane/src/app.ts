@@ -35,7 +35,7 @@ import { createAppFeatures, type AppFeatureOptions, type AppFeatures } from './w
 import { createInternalRouter, INTERNAL_BASE } from './apps/internal/internal-routes.ts';
 import { createEventProducer } from './workspace/events/index.ts';
 import { createLifecycle, type Lifecycle, type LifecycleOptions } from './wiring/deliveries.ts';
-import { registerInvocationClientRoutes } from './invocations/member-routes.ts';
+import { registerInvocationClientRoutes } from './blocks/invocations/client-routes.ts';
 import { createInvocations } from './wiring/invocations.ts';
 import { createBlocksFeature, type BlocksFeature } from './wiring/blocks.ts';
 import { registerNotificationClientRoutes } from './messaging/notifications/client-routes.ts';

@@ -14,17 +14,17 @@ import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
 import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
 import { createReachGuard } from '../apps/guards/index.ts';
-import { createInteractionsService, type InteractionsService } from '../interactions/service.ts';
+import { createInteractionsService, type InteractionsService } from '../blocks/interactions/service.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
-import { createRenderer, type Renderer } from '../rendering/service.ts';
+import { createRenderer, type Renderer } from '../blocks/rendering/service.ts';
 import type { TokenService } from '../apps/tokens/service.ts';
 import type { VersionValidators } from '../apps/versions/validators.ts';
-import type { BlockView } from '../interactions/schemas.ts';
+import type { BlockView } from '../blocks/interactions/schemas.ts';
 import type { Actor } from '../core/auth/actor.ts';
-import { createBlockDefinitions } from '../blocks/definitions.ts';
-import { insertBlockAsMember, type MemberInsertBody } from '../blocks/member-insert.ts';
-import { createBlocksService, type BlocksService } from '../blocks/service.ts';
+import { createBlockDefinitions } from '../blocks/definitions/definitions.ts';
+import { insertBlockAsMember, type MemberInsertBody } from '../blocks/interactions/member-insert.ts';
+import { createBlocksService, type BlocksService } from '../blocks/app-api/service.ts';
 
 export interface BlocksFeatureDeps {
   db: Db;

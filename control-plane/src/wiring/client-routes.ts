@@ -28,8 +28,8 @@ import { registerDeliveryRoutes } from '../deliveries/page/client-routes.ts';
 import { registerMailRoutes } from '../workspace/mail/client-routes.ts';
 import type { Lifecycle } from './deliveries.ts';
 import type { BlocksFeature } from './blocks.ts';
-import { registerInteractionRoutes } from '../interactions/routes.ts';
-import { registerMemberBlockRoutes } from '../blocks/member-routes.ts';
+import { registerInteractionRoutes } from '../blocks/interactions/client-routes.ts';
+import { registerMemberBlockRoutes } from '../blocks/interactions/member-routes.ts';
 
 /**
  * @example

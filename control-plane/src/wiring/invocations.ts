@@ -4,14 +4,14 @@
  * engine (deliveries, records) and its insert path's pieces. Holds no logic.
  */
 import type { BlocksFeature } from './blocks.ts';
-import { createBlockDefinitions } from '../blocks/definitions.ts';
+import { createBlockDefinitions } from '../blocks/definitions/definitions.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
 import { createReachGuard } from '../apps/guards/index.ts';
 import type { TokenService } from '../apps/tokens/service.ts';
 import type { VersionValidators } from '../apps/versions/validators.ts';
-import { createInvocationsService, type InvocationsService } from '../invocations/service.ts';
+import { createInvocationsService, type InvocationsService } from '../blocks/invocations/service.ts';
 
 export interface InvocationsFeatureDeps {
   db: Db;

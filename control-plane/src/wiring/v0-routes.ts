@@ -11,14 +11,14 @@ import { registerCheckTreesRoutes } from '../apps/check-trees/v0-routes.ts';
 import { registerDevAppRoutes } from '../apps/dev-apps/v0-routes.ts';
 import { registerVersionRoutes } from '../apps/publish/v0-routes.ts';
 import { registerEnvVarRoutes } from '../apps/env-vars/v0-routes.ts';
-import { registerBlockRoutes } from '../blocks/routes.ts';
+import { registerBlockRoutes } from '../blocks/app-api/v0-routes.ts';
 import { registerNotificationRoutes } from '../messaging/notifications/v0-routes.ts';
 import { registerMemoryRoutes } from '../messaging/memories/v0-routes.ts';
 import { registerAppMessageRoutes } from '../messaging/app-messages/v0-routes.ts';
 import { createAppMessagesService } from '../messaging/app-messages/service.ts';
 import { registerSearchRoutes } from '../messaging/search/v0-routes.ts';
 import { registerReferenceRoutes } from '../messaging/references/v0-routes.ts';
-import { registerInvocationRoutes } from '../invocations/routes.ts';
+import { registerInvocationRoutes } from '../blocks/invocations/v0-routes.ts';
 
 export function registerV0Routes(api: V0Api, deps: V0Deps): void {
   registerCredentialRoutes(api, deps);

@@ -16,7 +16,7 @@ import { findConversation } from '../../workspace/conversations/store.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { ReachGuard } from '../../apps/guards/index.ts';
 import { findMessage } from '../../workspace/messages/store.ts';
-import type { MessagePlace } from '../../blocks/store.ts';
+import type { MessagePlace } from '../../blocks/records/store.ts';
 
 export interface TargetBody {
   conversationId?: string | undefined;

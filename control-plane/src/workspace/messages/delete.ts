@@ -5,10 +5,10 @@
  * Deleting a thread's root deletes its replies: a thread without its root has nowhere to be shown.
  * In the transaction of the deletion, for every message deleted: the links it carried cause
  * `reference.removed` (as an edit dropping them does), and a block it carried is marked removed
- * with `block.removed` (blocks/removal.ts).
+ * with `block.removed` (blocks/records/removal.ts).
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import { removeBlocksOfMessages } from '../../blocks/removal.ts';
+import { removeBlocksOfMessages } from '../../blocks/records/removal.ts';
 import { assertWritable } from '../circles/access.ts';
 import type { CircleRow } from '../circles/store.ts';
 import type { Clock } from '../../core/clock/clock.ts';
