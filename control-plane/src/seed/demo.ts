@@ -8,7 +8,7 @@
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Actor } from '../core/auth/actor.ts';
-import { createClientServices } from '../wiring/workspace.ts';
+import { createWorkspaceArea } from '../wiring/workspace.ts';
 
 const META_KEY = 'demo_workspace';
 
@@ -40,7 +40,7 @@ export async function seedDemo(deps: { db: Db; clock: Clock }): Promise<SeedResu
     const { rows } = await tx.query<{ value: DemoWorkspace }>('select value from platform_meta where key = $1', [META_KEY]);
     if (rows[0] !== undefined) return { created: false, demo: rows[0].value };
 
-    const s = createClientServices({ db: tx, clock: deps.clock });
+    const s = createWorkspaceArea({ db: tx, clock: deps.clock });
     const { workspace, owner, apiKey: ownerKey } = await s.workspaces.create({ name: 'Demo workspace', ownerName: 'Ada Owner' }, tx);
     const ada = actorOf(owner, workspace.id, 'owner');
     const { member, apiKey: memberKey } = await s.members.create(ada, { name: 'Max Member', role: 'member' });

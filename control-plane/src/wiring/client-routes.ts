@@ -1,66 +1,72 @@
 /**
  * @module wiring/client-routes
- * The workspace client API under `/client/v1`: every feature's routes registered into one API
- * builder, which also serves `/client/v1/openapi.json`.
+ * The one list of the workspace client API's routes (`/client/v1`): each feature folder's
+ * client-routes.ts registers its own, given its own service, in the order they appear in the
+ * OpenAPI document (and are matched).
  */
-import type { Config } from '../core/config/config.ts';
-import { createClientApi as createApi, type ClientApi } from '../core/http/client-api.ts';
-import { memberAuthScheme } from '../workspace/api-keys/auth.ts';
-import { registerApiKeyRoutes } from '../workspace/api-keys/client-routes.ts';
-import { registerMemberRoutes } from '../workspace/members/client-routes.ts';
-import { registerWorkspaceRoutes } from '../workspace/workspaces/client-routes.ts';
-import { operatorAuthScheme } from '../core/auth/operator.ts';
-import { registerCircleRoutes } from '../workspace/circles/client-routes.ts';
-import { registerConversationRoutes } from '../workspace/conversations/client-routes.ts';
-import { registerMessageRoutes } from '../workspace/messages/client-routes.ts';
-import type { ClientServices } from './workspace.ts';
+import type { ClientApi } from '../core/http/client-api.ts';
+import { registerAppClientRoutes } from '../apps/apps/client-routes.ts';
 import { registerCiIdentityClientRoutes } from '../apps/ci-identities/client-routes.ts';
-import type { CiIdentitiesService } from '../apps/ci-identities/service.ts';
-import { registerAgentTokenClientRoutes } from '../apps/tokens/client-routes.ts';
-import type { TokenService } from '../apps/tokens/service.ts';
-import type { AppFeatures } from './apps.ts';
-import { registerAppRoutes } from '../apps/apps/client-routes.ts';
-import { registerDomainRoutes } from '../apps/domains/client-routes.ts';
-import { registerInstallRoutes } from '../apps/installs/client-routes.ts';
-import { registerCallRoutes } from '../workspace/calls/client-routes.ts';
-import { registerDecisionRoutes } from '../workspace/decisions/client-routes.ts';
-import { registerDeliveryRoutes } from '../deliveries/page/client-routes.ts';
-import { registerMailRoutes } from '../workspace/mail/client-routes.ts';
-import type { Lifecycle } from './deliveries.ts';
-import type { BlocksFeature } from './blocks.ts';
-import { registerInteractionRoutes } from '../blocks/interactions/client-routes.ts';
-import { registerMemberBlockRoutes } from '../blocks/interactions/member-routes.ts';
+import { registerDomainClientRoutes } from '../apps/domains/client-routes.ts';
+import { registerInstallClientRoutes } from '../apps/installs/client-routes.ts';
+import { registerTokenClientRoutes } from '../apps/tokens/client-routes.ts';
+import { registerInteractionClientRoutes } from '../blocks/interactions/client-routes.ts';
+import { registerInvocationClientRoutes } from '../blocks/invocations/client-routes.ts';
+import { registerDeliveryPageClientRoutes } from '../deliveries/page/client-routes.ts';
+import { registerAppMessageClientRoutes } from '../messaging/app-messages/client-routes.ts';
+import { registerMemoryClientRoutes } from '../messaging/memories/client-routes.ts';
+import { registerNotificationClientRoutes } from '../messaging/notifications/client-routes.ts';
+import { registerReferenceClientRoutes } from '../messaging/references/client-routes.ts';
+import { registerSearchClientRoutes } from '../messaging/search/client-routes.ts';
+import { registerApiKeyClientRoutes } from '../workspace/api-keys/client-routes.ts';
+import { registerCallClientRoutes } from '../workspace/calls/client-routes.ts';
+import { registerCircleClientRoutes } from '../workspace/circles/client-routes.ts';
+import { registerConversationClientRoutes } from '../workspace/conversations/client-routes.ts';
+import { registerDecisionClientRoutes } from '../workspace/decisions/client-routes.ts';
+import { registerMailClientRoutes } from '../workspace/mail/client-routes.ts';
+import { registerMemberClientRoutes } from '../workspace/members/client-routes.ts';
+import { registerMessageClientRoutes } from '../workspace/messages/client-routes.ts';
+import { registerWorkspaceClientRoutes } from '../workspace/workspaces/client-routes.ts';
+import type { AppsArea } from './apps.ts';
+import type { BlocksArea } from './blocks.ts';
+import type { DeliveriesArea } from './deliveries.ts';
+import type { MessagingArea } from './messaging.ts';
+import type { WorkspaceArea } from './workspace.ts';
+
+export interface ClientRouteParts {
+  workspace: WorkspaceArea;
+  apps: Pick<AppsArea, 'apps' | 'domains' | 'installs' | 'tokens' | 'ciIdentities'>;
+  deliveries: Pick<DeliveriesArea, 'deliveries' | 'mail'>;
+  messaging: MessagingArea;
+  blocks: Pick<BlocksArea, 'interactions' | 'members' | 'invocations'>;
+}
 
 /**
  * @example
- * const api = createClientApi({ config, services, credentials: { tokens, ciIdentities }, apps, lifecycle });
- * app.route(api.basePath, api.router);
+ * const api = createClientApi({ member: memberAuthScheme(workspace.apiKeys), operator: operatorAuthScheme(config) });
+ * registerClientRoutes(api, { workspace, apps, deliveries, messaging, blocks });
  */
-export function createClientApi(deps: {
-  config: Pick<Config, 'workspaceCreation' | 'operatorToken'>;
-  services: ClientServices;
-  credentials: { tokens: TokenService; ciIdentities: CiIdentitiesService };
-  apps: AppFeatures;
-  lifecycle: Pick<Lifecycle, 'deliveries' | 'mail'>;
-  blocks: Pick<BlocksFeature, 'interactions' | 'members'>;
-}): ClientApi {
-  const api = createApi({ member: memberAuthScheme(deps.services.apiKeys), operator: operatorAuthScheme(deps.config) });
-  registerWorkspaceRoutes(api, deps.services.workspaces);
-  registerMemberRoutes(api, deps.services.members);
-  registerApiKeyRoutes(api, deps.services.apiKeys);
-  registerCircleRoutes(api, deps.services.circles);
-  registerConversationRoutes(api, deps.services.conversations);
-  registerMessageRoutes(api, deps.services.messages);
-  registerAgentTokenClientRoutes(api, deps.credentials.tokens);
-  registerCiIdentityClientRoutes(api, deps.credentials.ciIdentities);
-  registerAppRoutes(api, deps.apps.apps);
-  registerDomainRoutes(api, deps.apps.domains);
-  registerInstallRoutes(api, deps.apps.installs);
-  registerDecisionRoutes(api, deps.services.decisions);
-  registerCallRoutes(api, deps.services.calls);
-  registerDeliveryRoutes(api, deps.lifecycle.deliveries);
-  registerMailRoutes(api, deps.lifecycle.mail);
-  registerInteractionRoutes(api, deps.blocks.interactions);
-  registerMemberBlockRoutes(api, deps.blocks.members);
-  return api;
+export function registerClientRoutes(api: ClientApi, p: ClientRouteParts): void {
+  registerWorkspaceClientRoutes(api, p.workspace.workspaces);
+  registerMemberClientRoutes(api, p.workspace.members);
+  registerApiKeyClientRoutes(api, p.workspace.apiKeys);
+  registerCircleClientRoutes(api, p.workspace.circles);
+  registerConversationClientRoutes(api, p.workspace.conversations);
+  registerMessageClientRoutes(api, p.workspace.messages);
+  registerTokenClientRoutes(api, p.apps.tokens);
+  registerCiIdentityClientRoutes(api, p.apps.ciIdentities);
+  registerAppClientRoutes(api, p.apps.apps);
+  registerDomainClientRoutes(api, p.apps.domains);
+  registerInstallClientRoutes(api, p.apps.installs);
+  registerDecisionClientRoutes(api, p.workspace.decisions);
+  registerCallClientRoutes(api, p.workspace.calls);
+  registerDeliveryPageClientRoutes(api, p.deliveries.deliveries);
+  registerMailClientRoutes(api, p.deliveries.mail);
+  registerInteractionClientRoutes(api, p.blocks.interactions, p.blocks.members);
+  registerNotificationClientRoutes(api, p.messaging.notifications);
+  registerMemoryClientRoutes(api, p.messaging.memories);
+  registerSearchClientRoutes(api, p.messaging.memberSearch);
+  registerReferenceClientRoutes(api, { links: p.messaging.links, search: p.messaging.referenceSearch });
+  registerAppMessageClientRoutes(api, p.messaging.streams);
+  registerInvocationClientRoutes(api, p.blocks.invocations);
 }

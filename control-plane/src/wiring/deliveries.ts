@@ -1,10 +1,10 @@
 /**
  * @module wiring/deliveries
- * Wires the lifecycle delivery features once (the waker, the delivery loops, install health and
- * the owner mail, retention, the development relay and the delivery targets, the Deliveries page)
- * and hands out what others use: `wake` (services, after committing events), `targets` (the
- * blocks feature sends interactive deliveries through them), `relay` (its WebSocket endpoint).
- * Holds no logic of its own.
+ * Wires the deliveries area once (the delivery targets and the development relay, the interactive
+ * engine with its recorder and metrics, the waker, the lifecycle delivery loops, install health and
+ * the owner mail, retention, the Deliveries page) and hands out what others use: `wake` (services,
+ * after committing events), `interactive` (blocks and references deliver through it), `relay` (its
+ * WebSocket endpoint). Holds no logic of its own.
  */
 import type { Registry } from 'prom-client';
 import type { RuntimeClient } from '@platform/runtime';
@@ -19,6 +19,9 @@ import { createDeliveriesService, type DeliveriesService } from '../deliveries/p
 import { createRuntimeFetch } from '../deliveries/targets/runtime-fetch.ts';
 import { createRuntimeTarget } from '../deliveries/targets/runtime.ts';
 import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/targets/target.ts';
+import { createInteractiveEngine, type InteractiveEngine } from '../deliveries/interactive/engine.ts';
+import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
+import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
 import { createMailService, type MailService } from '../workspace/mail/service.ts';
 import { createSmtpTransport, type MailTransport } from '../workspace/mail/transport.ts';
 import { createGuardedAgent } from '../deliveries/outbound/index.ts';
@@ -33,7 +36,7 @@ import { createWaker } from '../deliveries/outbox/waker.ts';
 import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/worker.ts';
 
 /** Seams a test or another deployment may replace. */
-export interface LifecycleOptions {
+export interface DeliveriesOptions {
   /** Hosted apps' deliveries; default: the runtime node at RUNTIME_URL. */
   hostedTarget?: DeliveryTarget;
   /** Replaces the SMTP transport built from SMTP_URL. */
@@ -42,9 +45,11 @@ export interface LifecycleOptions {
   random?: () => number;
 }
 
-export interface Lifecycle {
+export interface DeliveriesArea {
   /** Nudges this process's delivery loops (call after committing events). */
   wake(): void;
+  /** Interactive deliveries: the engine, and `flush()` writes the delivery records it queued. */
+  interactive: { engine: InteractiveEngine; flush(): Promise<void> };
   worker: OutboxWorker;
   deliveries: DeliveriesService;
   mail: MailService;
@@ -60,7 +65,7 @@ export interface Lifecycle {
 const MAINTENANCE_MS = 60_000;
 const RETENTION_EVERY_MS = 60 * 60_000;
 
-export interface LifecycleDeps {
+export interface DeliveriesAreaDeps {
   config: Config;
   db: Db;
   kv: Kv;
@@ -73,10 +78,15 @@ export interface LifecycleDeps {
   /** An app's environment values for a target, decrypted (env-vars feature), for hosted deliveries. */
   environmentFor(appId: string, target: 'preview' | 'production'): Promise<{ env: Record<string, string>; secretEnvKeys: string[] }>;
   resolveCaller(authorization: string | undefined): Promise<Caller>;
-  options?: LifecycleOptions;
+  options?: DeliveriesOptions;
 }
 
-export function createLifecycle(deps: LifecycleDeps): Lifecycle {
+/**
+ * @example
+ * const deliveries = createDeliveriesArea({ config, db, kv, clock, logger, tokens, registry, ...apps });
+ * await deliveries.interactive.engine.deliver({ type: 'block.render', target, actor: null, data });
+ */
+export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
   const { config, db, clock, logger } = deps;
   const options = deps.options ?? {};
   const waker = createWaker({ databaseUrl: config.databaseUrl, channel: () => workerChannel(db), logger });
@@ -112,6 +122,11 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
     settings: { batchSize: config.outbox.batchSize, concurrency: config.outbox.concurrency, leaseMs: config.outbox.leaseMs, pollMs: config.outbox.pollMs },
     ...(options.random ? { random: options.random } : {}),
   });
+  const recorder = createDeliveryRecorder({ db, logger });
+  const engine = createInteractiveEngine({
+    clock, logger, tokens: deps.tokens, target: router, recorder, metrics: createEngineMetrics(deps.registry),
+    signingSecretsFor: deps.signingSecretsFor, installConfigFor: deps.installConfigFor,
+  });
   const prune = () => pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs });
 
   let maintenance: ReturnType<typeof setInterval> | undefined;
@@ -127,6 +142,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
 
   return {
     wake: waker.wake,
+    interactive: { engine, flush: () => recorder.flush() },
     worker,
     deliveries: createDeliveriesService({ db, clock, wake: waker.wake }),
     mail,

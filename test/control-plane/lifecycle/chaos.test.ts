@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createControlPlane, createLogger, createMemoryKv, type Clock } from '@platform/control-plane';
 import { insertOutboxRows } from '../../../control-plane/src/workspace/events/store.ts';
-import { newEventId } from '../../../control-plane/src/apps/apps/ids.ts';
+import { newEventId } from '../../../control-plane/src/workspace/events/ids.ts';
 import { claimDue } from '../../../control-plane/src/deliveries/outbox/store.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { postgresState } from '../../helpers/services.ts';

@@ -12,7 +12,7 @@ const conflict = { status: 409, description: 'PlatformApiConflictError: the slug
 const invalid = { status: 422, description: 'PlatformAppManifestInvalidError: reserved name or slug, or an endpoint that does not fit the hosting (`reason`)' };
 const forbidden = { status: 403, description: 'PlatformApiForbiddenError: only workspace owners and admins' };
 
-export function registerAppRoutes(api: ClientApi, apps: AppsService): void {
+export function registerAppClientRoutes(api: ClientApi, apps: AppsService): void {
   api.route({
     operationId: 'createApp', method: 'post', path: '/apps', tag: 'apps', auth: 'member',
     summary: 'Create an app; answers its client secret (once) and its signing secret',

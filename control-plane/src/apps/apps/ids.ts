@@ -1,17 +1,14 @@
 /**
  * @module apps/apps/ids
  * Identifiers of the apps features, in the form of `core/ids/ids.ts` (kind prefix, 128 random bits in
- * lowercase base32): apps, their client ids, installs and outbox events.
+ * lowercase base32): apps, their client ids and installs.
  */
 import { randomBytes } from 'node:crypto';
-import { base32 } from '../../core/ids/ids.ts';
+import { base32, idMaker } from '../../core/ids/ids.ts';
 
-const make = (prefix: string) => (): string => `${prefix}_${base32(randomBytes(16))}`;
-
-export const newAppId = make('app');
-export const newClientId = make('cli');
-export const newInstallId = make('ins');
-export const newEventId = make('evt');
+export const newAppId = idMaker('app');
+export const newClientId = idMaker('cli');
+export const newInstallId = idMaker('ins');
 
 /**
  * A short random suffix for development app slugs (`polls-k3x9`): 4 base32 characters, 20 bits.

@@ -4,11 +4,9 @@
  * true }`, or the first problem with the spec's message and its `path` in the tree (the tooling
  * location). Any tooling credential or an install token; 60 requests a minute per caller.
  */
-import { CheckTreesRequestSchema, CheckTreesResponseSchema, LIMITS, validateTree } from '@platform/sandbox-lib';
+import { CheckTreesRequestSchema, CheckTreesResponseSchema, LIMITS } from '@platform/sandbox-lib';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import type { V0Deps } from '../../wiring/v0-deps.ts';
-import { callerKey } from '../../core/rate-limit/caller-key.ts';
-import { rateLimit } from '../../core/rate-limit/rate-limit.ts';
+import type { TreeChecker } from './service.ts';
 
 // A tree is at most 64 KB and an action table at most 64 × 2 KB of args: a body four times their
 // sum still gets a verdict (a tree a little over the size limit hears the size message), anything
@@ -18,7 +16,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 // it), so a hostile 100,000-deep tree gets the spec's depth message instead of a generic 400.
 const MAX_DEPTH = Number.MAX_SAFE_INTEGER;
 
-export function registerCheckTreesRoutes(api: V0Api, deps: Pick<V0Deps, 'kv'>): void {
+export function registerCheckTreesV0Routes(api: V0Api, checker: TreeChecker): void {
   api.route({
     operationId: 'checkTree', method: 'post', path: '/apps/check/trees', tag: 'tooling', auth: 'toolingOrInstall',
     summary: 'Validate a block tree (and its action table) with the service\'s validator',
@@ -26,8 +24,5 @@ export function registerCheckTreesRoutes(api: V0Api, deps: Pick<V0Deps, 'kv'>): 
       + `node in \`tree\`. At most ${LIMITS.rateLimits.checkTreesPerMinutePerCaller} requests a minute per caller.`,
     body: CheckTreesRequestSchema, maxBytes: MAX_BODY_BYTES, maxDepth: MAX_DEPTH, status: 200, response: CheckTreesResponseSchema,
     errors: [{ status: 429, description: 'PlatformApiRateLimitExceededError: over 60 requests a minute (see `retry-after`)' }],
-  }, async ({ auth, body }) => {
-    await rateLimit(deps.kv, { key: `check-trees:${callerKey(auth)}`, limit: LIMITS.rateLimits.checkTreesPerMinutePerCaller, windowMs: 60_000 });
-    return validateTree(body.tree, body.actions);
-  });
+  }, async ({ auth, body }) => checker.check(auth, body));
 }

@@ -7,7 +7,7 @@ import type { V0Api } from '../../core/http/v0-api.ts';
 import { DeployTokenRequest, DeployTokenResponse } from './schemas.ts';
 import type { CiIdentitiesService } from './service.ts';
 
-export function registerDeployTokenRoutes(api: V0Api, ciIdentities: CiIdentitiesService): void {
+export function registerCiIdentityV0Routes(api: V0Api, ciIdentities: CiIdentitiesService): void {
   api.route({
     operationId: 'exchangeCiIdentityToken', method: 'post', path: '/apps/{app_id}/deploy-tokens', tag: 'credentials', auth: 'none',
     summary: 'Exchange a CI\'s OIDC identity token for a deploy token (15 minutes, this app)',

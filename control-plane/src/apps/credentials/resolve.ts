@@ -47,7 +47,10 @@ export interface CallerResolverDeps {
  * const resolver = createCallerResolver({ db, tokens, apiKeys });
  * const caller = await resolver.resolveValue('Bearer platapp_eyJ…'); // { kind: 'install', … }
  */
-export function createCallerResolver(deps: CallerResolverDeps): CallerResolver & { resolveValue(header: string | undefined): Promise<Caller> } {
+/** The resolver of the `/v0` schemes, which also takes a header value alone (the relay's upgrade request). */
+export type CallerResolverService = CallerResolver & { resolveValue(header: string | undefined): Promise<Caller> };
+
+export function createCallerResolver(deps: CallerResolverDeps): CallerResolverService {
   const activeInstall = async (claims: InstallClaims) => {
     const row = await findInstallForAuth(deps.db, claims.installId);
     // A token naming an install that is gone, or another app or workspace than its row, is not ours.

@@ -16,6 +16,8 @@ export type AccessToken = {
   scopes: string[];
 };
 
+export type AccessTokenService = ReturnType<typeof createAccessTokenService>;
+
 export function createAccessTokenService(deps: { db: Db; tokens: TokenService }) {
   return {
     async mintForInstall(caller: ClientCredentialsCaller, installId: string): Promise<AccessToken> {

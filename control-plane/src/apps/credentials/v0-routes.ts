@@ -5,12 +5,10 @@
  */
 import { AccessTokenRequestSchema, AccessTokenResponseSchema } from '@platform/sandbox-lib';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import type { V0Deps } from '../../wiring/v0-deps.ts';
 import { WhoamiResponse } from './schemas.ts';
-import { createAccessTokenService } from './service.ts';
+import type { AccessTokenService } from './service.ts';
 
-export function registerCredentialRoutes(api: V0Api, deps: Pick<V0Deps, 'db' | 'tokens'>): void {
-  const service = createAccessTokenService(deps);
+export function registerCredentialV0Routes(api: V0Api, service: AccessTokenService): void {
   api.route({
     operationId: 'createInstallAccessToken', method: 'post', path: '/apps/installs/{install_id}/access-tokens', tag: 'credentials',
     auth: 'client', summary: 'Mint an install token (one hour) with the app\'s client credentials',

@@ -6,7 +6,7 @@ import { DevSyncQuerySchema, DevSyncRequestSchema, DevSyncResponseSchema, LIMITS
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { DevAppsService } from './service.ts';
 
-export function registerDevAppRoutes(api: V0Api, devApps: DevAppsService): void {
+export function registerDevAppV0Routes(api: V0Api, devApps: DevAppsService): void {
   api.route({
     operationId: 'syncDevApp', method: 'put', path: '/apps/dev', tag: 'tooling', auth: 'tooling',
     summary: 'Sync your development app: created on first use with a random slug suffix, the manifest recorded as a preview, the dev install kept on it',

@@ -7,7 +7,7 @@ import type { ClientApi } from '../../core/http/client-api.ts';
 import { AddDomainBody, DomainList, DomainResponse } from './schemas.ts';
 import type { DomainsService } from './service.ts';
 
-export function registerDomainRoutes(api: ClientApi, domains: DomainsService): void {
+export function registerDomainClientRoutes(api: ClientApi, domains: DomainsService): void {
   api.route({
     operationId: 'addAppDomain', method: 'post', path: '/apps/{appId}/domains', tag: 'apps', auth: 'member',
     summary: 'Claim a domain; answers the TXT record to publish at _platform-verify.<domain>',

@@ -18,7 +18,7 @@ const errors = [
   { status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not deploy it' },
 ];
 
-export function registerEnvVarRoutes(api: V0Api, env: EnvVarsService): void {
+export function registerEnvVarV0Routes(api: V0Api, env: EnvVarsService): void {
   api.route({
     operationId: 'listEnvVars', method: 'get', path: '/apps/{app_id}/env/{target}', tag: 'tooling', auth: 'tooling',
     summary: 'Environment variables of a target (`preview` or `production`); secret values are never shown',

@@ -11,7 +11,7 @@ import type { InstallsService } from './service.ts';
 const forbidden = { status: 403, description: 'PlatformApiForbiddenError (owners and admins only) or PlatformAppsUnavailableError' };
 const conflict = { status: 409, description: 'PlatformApiConflictError: already installed, no published version, or another version to approve' };
 
-export function registerInstallRoutes(api: ClientApi, installs: InstallsService): void {
+export function registerInstallClientRoutes(api: ClientApi, installs: InstallsService): void {
   api.route({
     operationId: 'getAppConsent', method: 'get', path: '/apps/{appId}/consent', tag: 'installs', auth: 'member',
     summary: 'The consent screen of the app\'s published version: scopes with what each allows, the install form',

@@ -12,7 +12,7 @@
  */
 import type { AccessWidening } from '@platform/sandbox-lib';
 import type { Db } from '../../core/db/db.ts';
-import { newEventId } from '../apps/ids.ts';
+import { newEventId } from '../../workspace/events/ids.ts';
 import { insertOutboxEvent, type InstallRow } from './store.ts';
 
 export type InstallEventType = 'app.installed' | 'app.uninstalled' | 'app.reconsentRequired';

@@ -15,7 +15,7 @@ const targetForbidden = {
 };
 const invalid = { status: 422, description: 'PlatformAppManifestInvalidError or PlatformAppPatternInvalidError (`reason`)' };
 
-export function registerVersionRoutes(api: V0Api, versions: VersionsService): void {
+export function registerPublishV0Routes(api: V0Api, versions: VersionsService): void {
   api.route({
     operationId: 'syncManifest', method: 'put', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
     summary: 'Record a version from a manifest (self-hosted apps; previews of hosted apps)',

@@ -13,7 +13,7 @@ const AgentBuilderTokenResponse = z.object({
   expiresAt: Timestamp,
 });
 
-export function registerAgentTokenClientRoutes(api: ClientApi, tokens: TokenService): void {
+export function registerTokenClientRoutes(api: ClientApi, tokens: TokenService): void {
   api.route({
     operationId: 'createAgentBuilderToken', method: 'post', path: '/agent-builder-tokens', tag: 'api-keys', auth: 'member',
     summary: 'Mint an agent builder token for yourself (one agent turn)', status: 201, response: AgentBuilderTokenResponse,

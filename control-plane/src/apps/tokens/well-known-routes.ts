@@ -11,7 +11,7 @@ import type { TokenService } from './service.ts';
 
 export const JWKS_PATH = '/.well-known/platform/jwks.json';
 
-export function registerJwksRoute(app: Hono<AppEnv>, tokens: TokenService): void {
+export function registerTokenWellKnownRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
   app.get(JWKS_PATH, async (c) => {
     const body = JwksResponseSchema.parse(await tokens.jwks());
     c.header('cache-control', 'public, max-age=300');

@@ -17,7 +17,7 @@ const notFound = { status: 404, description: 'PlatformAppBlockNotFoundError: no 
 const scope = { status: 403, description: 'PlatformAppScopeMissingError (`blocks:write`), PlatformAppInstallRevokedError' };
 const stateInvalid = { status: 422, description: 'PlatformAppBlockStateInvalidError: the state would not match the block\'s state schema (or is over 64 KB); PlatformAppBlockTypeUnknownError' };
 
-export function registerBlockRoutes(api: V0Api, blocks: BlocksService): void {
+export function registerBlockV0Routes(api: V0Api, blocks: BlocksService): void {
   api.route({
     operationId: 'insertBlock', method: 'post', path: '/blocks', tag: 'blocks', auth: 'install', status: 201,
     summary: 'Insert a block into a conversation, a thread (replyTo) or a circle\'s chat',

@@ -10,6 +10,7 @@
  * `blocks:write` is for the app's own inserts, and here the member acts.
  */
 import { PlatformError, type BlockRecord } from '@platform/sandbox-lib';
+import type { BlockView } from './schemas.ts';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { assertWritable, visibleCircle } from '../../workspace/circles/access.ts';
 import { findCircle, type CircleRow } from '../../workspace/circles/store.ts';
@@ -81,4 +82,23 @@ export async function insertBlockAsMember(deps: InsertDeps, actor: Actor, body: 
   await deps.reach.assertReachable(caller, circle.id, () =>
     new PlatformError('PlatformApiForbiddenError', 'The app cannot reach this circle: invite it to the circle first', { path: ['target'] }));
   return insertBlockAs(deps, caller, { type: body.type, props: body.props, ...body.target }, { memberId: actor.memberId, name: actor.name });
+}
+
+/** The member's insert through the interface (`POST /client/v1/blocks`), answered as the member sees the block. */
+export interface MemberBlocks {
+  insert(actor: Actor, body: MemberInsertBody): Promise<{ block: BlockView }>;
+}
+
+/**
+ * @example
+ * const members = createMemberBlocks(insertDeps, interactions);
+ * await members.insert(actor, { appId, type: 'poll', props, target: { circleId } }); // { block }
+ */
+export function createMemberBlocks(deps: InsertDeps, interactions: { view(actor: Actor, blockId: string): Promise<{ block: BlockView }> }): MemberBlocks {
+  return {
+    async insert(actor, body) {
+      const record = await insertBlockAsMember(deps, actor, body);
+      return interactions.view(actor, record.id);
+    },
+  };
 }

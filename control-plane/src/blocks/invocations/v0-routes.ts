@@ -5,13 +5,11 @@
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import type { V0Deps } from '../../wiring/v0-deps.ts';
-import { createInvocations } from '../../wiring/invocations.ts';
+import type { InvocationsService } from './service.ts';
 
 const R = API_ROUTES.invocationRespond;
 
-export function registerInvocationRoutes(api: V0Api, deps: V0Deps): void {
-  const invocations = createInvocations(deps);
+export function registerInvocationV0Routes(api: V0Api, invocations: InvocationsService): void {
   api.route({
     operationId: 'respondToInvocation', method: 'post', path: '/invocations/respond', tag: 'invocations', auth: 'install', status: 200,
     summary: 'Answer a deferred command or message action (once, within 15 minutes)',

@@ -5,6 +5,7 @@
  * by state, and the state writes of the app API (single and bulk).
  */
 import type { Db } from '../../core/db/db.ts';
+import type { MessagePlace } from '../../messaging/app-messages/targets.ts';
 import { TARGET_COLUMNS, type TargetColumns } from '../../deliveries/pipeline/install-target.ts';
 
 export interface Pending {
@@ -86,14 +87,6 @@ export interface NewBlock {
   summary: string;
   renderDueAt: Date | null;
   at: Date;
-}
-
-/** Where the block's message goes: its circle, conversation, thread root, and when it was filed. */
-export interface MessagePlace {
-  circleId: string;
-  conversationId: string | null;
-  replyTo: string | null;
-  filedAt: Date | null;
 }
 
 /**

@@ -5,7 +5,7 @@
  * list of its routes is wiring/client-routes.ts.
  */
 import type { Actor } from '../auth/actor.ts';
-import type { OperatorAccess } from '../auth/operator.ts';
+import type { OperatorAccess } from './operator-auth.ts';
 import { createApi, type Api, type AuthScheme } from './api.ts';
 
 // A type alias (not an interface) so it fits `Record<string, AuthScheme<unknown>>` without an index

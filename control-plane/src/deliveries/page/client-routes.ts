@@ -8,7 +8,7 @@ import type { DeliveriesService } from './service.ts';
 
 const conflict = { status: 409, description: 'PlatformApiConflictError: the delivery or install is not in a state that allows it' };
 
-export function registerDeliveryRoutes(api: ClientApi, deliveries: DeliveriesService): void {
+export function registerDeliveryPageClientRoutes(api: ClientApi, deliveries: DeliveriesService): void {
   api.route({
     operationId: 'listDeliveries', method: 'get', path: '/apps/{appId}/deliveries', tag: 'deliveries', auth: 'member',
     summary: 'Deliveries of an app you manage, newest first, filtered by install, class, type, outcome and time',

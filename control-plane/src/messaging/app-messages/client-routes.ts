@@ -6,9 +6,7 @@
 import { z } from 'zod';
 import type { ClientApi } from '../../core/http/client-api.ts';
 import { Id, Timestamp } from '../../core/http/common.ts';
-import type { Clock } from '../../core/clock/clock.ts';
-import type { Db } from '../../core/db/db.ts';
-import { createStreamAdmin } from './stream-admin.ts';
+import type { StreamAdmin } from './stream-admin.ts';
 
 const Stream = z.object({
   id: Id,
@@ -20,8 +18,7 @@ const Stream = z.object({
   revoked: z.object({ at: Timestamp, byMemberId: Id.nullable() }).nullable(),
 }).meta({ id: 'AppStream' });
 
-export function registerStreamClientRoutes(api: ClientApi, deps: { db: Db; clock: Clock }): void {
-  const streams = createStreamAdmin(deps);
+export function registerAppMessageClientRoutes(api: ClientApi, streams: StreamAdmin): void {
   api.route({
     operationId: 'listCircleStreams', method: 'get', path: '/circles/{circleId}/streams', tag: 'circles', auth: 'member',
     summary: 'App streams of a circle (each app\'s log of events posted with POST /v0/streams/events), oldest first',

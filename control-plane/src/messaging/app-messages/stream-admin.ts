@@ -30,6 +30,8 @@ function view(row: StreamListRow): StreamView {
 
 const streamNotFound = (): PlatformError => new PlatformError('PlatformApiNotFoundError', 'No such stream');
 
+export type StreamAdmin = ReturnType<typeof createStreamAdmin>;
+
 export function createStreamAdmin(deps: { db: Db; clock: Clock }) {
   return {
     async list(actor: Actor, circleId: string): Promise<{ streams: StreamView[] }> {

@@ -1,6 +1,7 @@
 /**
  * @module messaging/app-messages/targets
- * Where an inserted block goes: exactly one of `conversationId`, `replyTo` and `circleId` (the
+ * Where a message an app posts goes, a reply (`POST /v0/replies`) or an inserted block's message
+ * (blocks/app-api/insert.ts): exactly one of `conversationId`, `replyTo` and `circleId` (the
  * request schema checks "exactly one"). Each must be within the install's reach; a target outside
  * it answers as if it did not exist, with that target's own not-found error
  * (`PlatformApiConversationNotFoundError`, `PlatformApiReplyNotFoundError`,
@@ -16,7 +17,14 @@ import { findConversation } from '../../workspace/conversations/store.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { ReachGuard } from '../../apps/guards/index.ts';
 import { findMessage } from '../../workspace/messages/store.ts';
-import type { MessagePlace } from '../../blocks/records/store.ts';
+
+/** Where a message an app posts (a block's, a reply) goes: its circle, conversation, thread root, and when it was filed. */
+export interface MessagePlace {
+  circleId: string;
+  conversationId: string | null;
+  replyTo: string | null;
+  filedAt: Date | null;
+}
 
 export interface TargetBody {
   conversationId?: string | undefined;

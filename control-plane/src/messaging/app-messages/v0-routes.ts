@@ -14,7 +14,7 @@ const R = API_ROUTES;
 const maxBytes = CLIENT_LIMITS.messageBodyBytes;
 const scope = { status: 403, description: 'PlatformAppScopeMissingError (`replies:write`), PlatformAppInstallRevokedError' };
 
-export function registerAppMessageRoutes(api: V0Api, messages: AppMessagesService): void {
+export function registerAppMessageV0Routes(api: V0Api, messages: AppMessagesService): void {
   api.route({
     operationId: 'postReply', method: 'post', path: '/replies', tag: 'messages', auth: 'install', status: 201,
     summary: 'Post a message as the app into a conversation, a thread (replyTo) or a circle\'s chat',

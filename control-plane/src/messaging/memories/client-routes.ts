@@ -5,10 +5,9 @@
 import type { ClientApi } from '../../core/http/client-api.ts';
 import { PageQuery } from '../../core/http/common.ts';
 import { MemoryPage } from './schemas.ts';
-import { createMemoriesService, type MemoriesServiceDeps } from './service.ts';
+import type { MemoriesService } from './service.ts';
 
-export function registerMemoryClientRoutes(api: ClientApi, deps: MemoriesServiceDeps): void {
-  const memories = createMemoriesService(deps);
+export function registerMemoryClientRoutes(api: ClientApi, memories: MemoriesService): void {
   api.route({
     operationId: 'listMemories', method: 'get', path: '/memories', tag: 'memories', auth: 'member',
     summary: 'Workspace memories apps saved, newest first',

@@ -6,8 +6,7 @@
 import { API_ROUTES, LIMITS } from '@platform/sandbox-lib';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import type { V0Deps } from '../../wiring/v0-deps.ts';
-import { createMemoriesService } from './service.ts';
+import type { MemoriesService } from './service.ts';
 
 const R = API_ROUTES.memory;
 const E = LIMITS.endpoints;
@@ -15,8 +14,7 @@ const E = LIMITS.endpoints;
 // plus room for the JSON around them.
 const MAX_BODY_BYTES = (E.memoryTextMax + E.memoryTitleMax) * CLIENT_LIMITS.bytesPerGrapheme + 1024;
 
-export function registerMemoryRoutes(api: V0Api, deps: Pick<V0Deps, 'db' | 'kv' | 'clock'>): void {
-  const memories = createMemoriesService(deps);
+export function registerMemoryV0Routes(api: V0Api, memories: MemoriesService): void {
   api.route({
     operationId: 'saveMemory', method: 'post', path: '/memories', tag: 'memories', auth: 'install', status: R.status,
     summary: 'Save a workspace memory credited to the app',

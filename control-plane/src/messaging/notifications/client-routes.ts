@@ -5,10 +5,9 @@
 import type { ClientApi } from '../../core/http/client-api.ts';
 import { PageQuery } from '../../core/http/common.ts';
 import { InboxPage } from './schemas.ts';
-import { createNotificationsService, type NotificationsServiceDeps } from './service.ts';
+import type { NotificationsService } from './service.ts';
 
-export function registerNotificationClientRoutes(api: ClientApi, deps: NotificationsServiceDeps): void {
-  const notifications = createNotificationsService(deps);
+export function registerNotificationClientRoutes(api: ClientApi, notifications: NotificationsService): void {
   api.route({
     operationId: 'listNotifications', method: 'get', path: '/notifications', tag: 'notifications', auth: 'member',
     summary: 'Your inbox: notifications apps sent you, newest first',

@@ -13,7 +13,7 @@ import type { Kv } from '../../core/kv/kv.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import { rateLimit, RateLimitExceededError } from '../../core/rate-limit/rate-limit.ts';
 import { LIMITS } from '@platform/sandbox-lib';
-import { newNotificationId } from '../../blocks/records/ids.ts';
+import { newNotificationId } from './ids.ts';
 import { mayNotify } from './recipients.ts';
 
 export interface NotifySource {

@@ -8,7 +8,7 @@
  */
 import { LIMITS, PlatformError, type NotificationRequest } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../../core/auth/caller.ts';
-import { newNotificationId } from '../../blocks/records/ids.ts';
+import { newNotificationId } from './ids.ts';
 import type { PageQuery } from '../../core/http/common.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';

@@ -5,13 +5,11 @@
  */
 import { API_ROUTES, LIMITS } from '@platform/sandbox-lib';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import type { V0Deps } from '../../wiring/v0-deps.ts';
-import { createNotificationsService } from './service.ts';
+import type { NotificationsService } from './service.ts';
 
 const R = API_ROUTES.notification;
 
-export function registerNotificationRoutes(api: V0Api, deps: Pick<V0Deps, 'db' | 'kv' | 'clock'>): void {
-  const notifications = createNotificationsService(deps);
+export function registerNotificationV0Routes(api: V0Api, notifications: NotificationsService): void {
   api.route({
     operationId: 'sendNotification', method: 'post', path: '/notifications', tag: 'notifications', auth: 'install', status: R.status,
     summary: 'Send an inbox notification to a member, credited to the app',

@@ -6,15 +6,9 @@
 import { z } from 'zod';
 import { LIMITS } from '@platform/sandbox-lib';
 import type { ClientApi } from '../../core/http/client-api.ts';
-import type { ClientServices } from '../../wiring/workspace.ts';
 import { Id } from '../../core/http/common.ts';
-import type { Clock } from '../../core/clock/clock.ts';
-import type { Db } from '../../core/db/db.ts';
-import type { InteractiveEngine } from '../../deliveries/interactive/engine.ts';
-import type { Logger } from '../../core/log/logger.ts';
-import { createMemberLinks } from './links.ts';
-import { createReferenceResolver } from './resolve.ts';
-import { registerReferenceSearchRoute } from './search.ts';
+import type { MemberLinks } from './links.ts';
+import { ReferenceSearchAnswer, ReferenceSearchQuery, type ReferenceSearch } from './search.ts';
 import { LinkCard, LinkCards } from './view.ts';
 
 const L = LIMITS.references;
@@ -27,10 +21,7 @@ export const PreviewLinksRequest = z.strictObject({
 
 const failures = [{ status: 404, description: 'PlatformApiNotFoundError: no such message or circle you can see' }];
 
-export function registerReferenceClientRoutes(api: ClientApi, deps: { db: Db; clock: Clock; logger: Logger; services: ClientServices; engine: InteractiveEngine }): void {
-  const resolver = createReferenceResolver(deps);
-  const links = createMemberLinks({ db: deps.db, services: deps.services, resolver });
-
+export function registerReferenceClientRoutes(api: ClientApi, references: { links: MemberLinks; search: ReferenceSearch }): void {
   api.route({
     operationId: 'listMessageReferences', method: 'get', path: '/messages/{messageId}/references', tag: 'references', auth: 'member', status: 200,
     summary: 'The link cards of a message: its links that installed apps claim, resolved',
@@ -38,14 +29,21 @@ export function registerReferenceClientRoutes(api: ClientApi, deps: { db: Db; cl
       + '(shared by every occurrence of the same object); others are resolved now (`reference.resolve`, 5 s). `unavailable` is not stored: '
       + 'reading again resolves it again. Direct messages have no cards.',
     response: LinkCards, errors: failures,
-  }, async ({ auth, params }) => links.ofMessage(auth, params.messageId));
+  }, async ({ auth, params }) => references.links.ofMessage(auth, params.messageId));
 
   api.route({
     operationId: 'previewLinks', method: 'post', path: '/references/preview', tag: 'references', auth: 'member', status: 200,
     summary: 'Preview link cards for URLs pasted in a composer',
     description: 'One entry per URL, in order: its card, or null when no app within reach claims it.',
     body: PreviewLinksRequest, maxBytes: 192 * 1024, response: z.object({ items: z.array(LinkCard.nullable()) }), errors: failures,
-  }, async ({ auth, body }) => links.preview(auth, body));
+  }, async ({ auth, body }) => references.links.preview(auth, body));
 
-  registerReferenceSearchRoute(api, deps);
+  api.route({
+    operationId: 'searchReferences', method: 'get', path: '/references/search', tag: 'references', auth: 'member', status: 200,
+    summary: 'Search an installed app\'s reference kind',
+    description: `Sends \`reference.search\` to the app (5 s) with you as actor and answers at most \`limit\` results (1 to ${LIMITS.references.searchResultsPerQuery}). `
+      + 'When the app fails, times out or answers outside the rules, the answer is 200 with no items and an `error`.',
+    query: ReferenceSearchQuery, response: ReferenceSearchAnswer,
+    errors: [{ status: 404, description: 'PlatformApiNotFoundError: the app is not installed for you (`appId`), or has no searchable kind by that name (`kind`)' }],
+  }, async ({ auth, query }) => references.search.search(auth, query));
 }

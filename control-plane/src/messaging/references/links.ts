@@ -13,7 +13,7 @@
  */
 import { LIMITS } from '@platform/sandbox-lib';
 import { visibleCircle } from '../../workspace/circles/access.ts';
-import type { ClientServices } from '../../wiring/workspace.ts';
+import type { MessagesService } from '../../workspace/messages/service.ts';
 import type { Db } from '../../core/db/db.ts';
 import { links } from '../../workspace/events/content.ts';
 import { circleForReach } from '../../workspace/events/store.ts';
@@ -31,7 +31,7 @@ export interface MemberLinks {
 
 const isMatch = (m: LinkMatch | null): m is LinkMatch => m !== null;
 
-export function createMemberLinks(deps: { db: Db; services: Pick<ClientServices, 'messages'>; resolver: ReferenceResolver }): MemberLinks {
+export function createMemberLinks(deps: { db: Db; messages: Pick<MessagesService, 'get'>; resolver: ReferenceResolver }): MemberLinks {
   const { db } = deps;
 
   async function place(actor: Actor, circleId: string | null): Promise<LinkPlace> {
@@ -49,7 +49,7 @@ export function createMemberLinks(deps: { db: Db; services: Pick<ClientServices,
 
   return {
     async ofMessage(actor, messageId) {
-      const message = await deps.services.messages.get(actor, messageId);
+      const message = await deps.messages.get(actor, messageId);
       if (message.circleId === null) return { items: [] };
       const urls = links({ content: message.content, markdown: message.markdown });
       if (urls.length === 0) return { items: [] };

@@ -13,7 +13,6 @@
  */
 import { z } from 'zod';
 import { LIMITS, PlatformError, ReferenceKindSchema, ReferenceSearchResultSchema } from '@platform/sandbox-lib';
-import type { ClientApi } from '../../core/http/client-api.ts';
 import { Id } from '../../core/http/common.ts';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
 import type { Db } from '../../core/db/db.ts';
@@ -113,16 +112,4 @@ export function createReferenceSearch(deps: { db: Db; engine: InteractiveEngine;
       return { items: [], error: { reason: outcome.reason, message: outcome.message } };
     },
   };
-}
-
-export function registerReferenceSearchRoute(api: ClientApi, deps: { db: Db; engine: InteractiveEngine }): void {
-  const search = createReferenceSearch(deps);
-  api.route({
-    operationId: 'searchReferences', method: 'get', path: '/references/search', tag: 'references', auth: 'member', status: 200,
-    summary: 'Search an installed app\'s reference kind',
-    description: `Sends \`reference.search\` to the app (5 s) with you as actor and answers at most \`limit\` results (1 to ${MAX_RESULTS}). `
-      + 'When the app fails, times out or answers outside the rules, the answer is 200 with no items and an `error`.',
-    query: ReferenceSearchQuery, response: ReferenceSearchAnswer,
-    errors: [{ status: 404, description: 'PlatformApiNotFoundError: the app is not installed for you (`appId`), or has no searchable kind by that name (`kind`)' }],
-  }, async ({ auth, query }) => search.search(auth, query));
 }

@@ -5,9 +5,7 @@
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import type { V0Deps } from '../../wiring/v0-deps.ts';
-import { createSearchKinds } from '../search/kinds.ts';
-import { createReferencesService } from './service.ts';
+import type { ReferencesService } from './service.ts';
 
 const R = API_ROUTES;
 // A block tree is at most 64 KB serialized; its action table and the other fields come beside it.
@@ -16,9 +14,7 @@ const PUSH_BODY_BYTES = 160 * 1024;
 const scope = { status: 403, description: 'PlatformAppScopeMissingError (`references:write`), PlatformAppInstallRevokedError' };
 const kindUnknown = { status: 422, description: 'PlatformAppReferenceKindUnknownError: the installed version has no such reference kind' };
 
-export function registerReferenceRoutes(api: V0Api, deps: Pick<V0Deps, 'db' | 'clock'>): void {
-  const references = createReferencesService({ db: deps.db, clock: deps.clock, kinds: createSearchKinds({ db: deps.db }) });
-
+export function registerReferenceV0Routes(api: V0Api, references: ReferencesService): void {
   api.route({
     operationId: 'pushReference', method: 'put', path: '/references', tag: 'references', auth: 'install', status: 200,
     summary: 'Push fields of a reference (kind, externalId) to every occurrence of it in the workspace',

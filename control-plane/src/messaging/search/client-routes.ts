@@ -4,12 +4,10 @@
  * seeing only the ones they may see.
  */
 import type { ClientApi } from '../../core/http/client-api.ts';
-import type { Db } from '../../core/db/db.ts';
-import { createMemberSearch } from './member-search.ts';
+import type { MemberSearch } from './member-search.ts';
 import { MemberSearchQuery, SearchResultPage } from './schemas.ts';
 
-export function registerSearchClientRoutes(api: ClientApi, deps: { db: Db }): void {
-  const search = createMemberSearch(deps);
+export function registerSearchClientRoutes(api: ClientApi, search: MemberSearch): void {
   api.route({
     operationId: 'searchObjects', method: 'get', path: '/search', tag: 'search', auth: 'member', status: 200,
     summary: 'Search the objects apps added (references), best match first',

@@ -5,9 +5,7 @@
  */
 import { API_ROUTES } from '@platform/sandbox-lib';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import type { V0Deps } from '../../wiring/v0-deps.ts';
-import { createSearchKinds } from './kinds.ts';
-import { createSearchService } from './service.ts';
+import type { SearchService } from './service.ts';
 
 const R = API_ROUTES;
 // 8,000 characters of body at up to 16 bytes each, plus the short fields and 50 circle ids; more
@@ -16,9 +14,7 @@ const PUT_BODY_BYTES = 192 * 1024;
 
 const scope = { status: 403, description: 'PlatformAppScopeMissingError (`search:write`), PlatformAppInstallRevokedError' };
 
-export function registerSearchRoutes(api: V0Api, deps: Pick<V0Deps, 'db' | 'clock'>): void {
-  const search = createSearchService({ db: deps.db, clock: deps.clock, kinds: createSearchKinds({ db: deps.db }) });
-
+export function registerSearchV0Routes(api: V0Api, search: SearchService): void {
   api.route({
     operationId: 'putSearchObject', method: 'put', path: '/search/objects', tag: 'search', auth: 'install', status: 200,
     summary: 'Add or update one of the install\'s search objects',

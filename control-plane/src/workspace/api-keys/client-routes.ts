@@ -6,7 +6,7 @@ import type { ClientApi } from '../../core/http/client-api.ts';
 import { ApiKeyList, CreateApiKeyBody, CreateApiKeyResponse } from './schemas.ts';
 import type { ApiKeysService } from './service.ts';
 
-export function registerApiKeyRoutes(api: ClientApi, keys: ApiKeysService): void {
+export function registerApiKeyClientRoutes(api: ClientApi, keys: ApiKeysService): void {
   api.route({
     operationId: 'createApiKey', method: 'post', path: '/api-keys', tag: 'api-keys', auth: 'member',
     summary: 'Create an API key for yourself (the key is shown once)',

@@ -9,7 +9,7 @@ import type { CallsService } from './service.ts';
 
 const readOnly = { status: 403, description: 'PlatformApiForbiddenError: the circle is read-only' };
 
-export function registerCallRoutes(api: ClientApi, calls: CallsService): void {
+export function registerCallClientRoutes(api: ClientApi, calls: CallsService): void {
   api.route({
     operationId: 'startCall', method: 'post', path: '/circles/{circleId}/calls', tag: 'calls', auth: 'member',
     summary: 'Record a call in a circle with its participants', body: StartCallBody, status: 201, response: CallResponse, errors: [readOnly],

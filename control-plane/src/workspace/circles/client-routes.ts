@@ -11,7 +11,7 @@ import type { CirclesService } from './service.ts';
 const forbidden = { status: 403, description: 'PlatformApiForbiddenError: the caller\'s role does not allow it' };
 const conflict = { status: 409, description: 'PlatformApiConflictError: the circle is not in a state that allows it' };
 
-export function registerCircleRoutes(api: ClientApi, circles: CirclesService): void {
+export function registerCircleClientRoutes(api: ClientApi, circles: CirclesService): void {
   api.route({
     operationId: 'createCircle', method: 'post', path: '/circles', tag: 'circles', auth: 'member',
     summary: 'Create a circle (the creator becomes its first member)', body: CreateCircleBody, status: 201, response: CircleResponse,

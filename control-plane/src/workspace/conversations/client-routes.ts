@@ -9,7 +9,7 @@ import type { ConversationsService } from './service.ts';
 
 const readOnly = { status: 403, description: 'PlatformApiForbiddenError: the circle is read-only' };
 
-export function registerConversationRoutes(api: ClientApi, conversations: ConversationsService): void {
+export function registerConversationClientRoutes(api: ClientApi, conversations: ConversationsService): void {
   api.route({
     operationId: 'createConversation', method: 'post', path: '/circles/{circleId}/conversations', tag: 'conversations', auth: 'member',
     summary: 'Start a conversation in a circle', body: CreateConversationBody, status: 201, response: ConversationResponse, errors: [readOnly],

@@ -9,10 +9,9 @@ import type { Actor } from '../../core/auth/actor.ts';
 import { assertWritable, visibleCircle } from '../circles/access.ts';
 import { decodeCursor, iso, toPage, type PageQuery } from '../../core/http/common.ts';
 import { createEventProducer, type EventProducer } from '../events/index.ts';
-import { lockConversation } from '../events/store.ts';
 import { conversationNotFound, visibleConversation } from './access.ts';
 import type { Conversation } from './schemas.ts';
-import { insertConversation, listConversations, updateConversation, type ConversationRow } from './store.ts';
+import { insertConversation, listConversations, lockConversation, updateConversation, type ConversationRow } from './store.ts';
 
 export const conversationView = (row: ConversationRow): Conversation => ({
   id: row.id,

@@ -51,3 +51,10 @@ export async function updateConversation(
     [id, patch.title !== undefined, patch.title ?? null, patch.status !== undefined, patch.status ?? null, patch.agreed !== undefined, patch.agreed ?? null, at]);
   return rows[0];
 }
+
+/** The conversation row, locked until the transaction ends (changes of one conversation queue up). */
+export async function lockConversation(db: Db, conversationId: string): Promise<ConversationRow | undefined> {
+  const { rows } = await db.query<ConversationRow>(
+    `select id, workspace_id, circle_id, title, status, agreed, created_by, created_at, updated_at from conversations where id = $1 for update`, [conversationId]);
+  return rows[0];
+}

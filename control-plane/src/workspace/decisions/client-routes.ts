@@ -10,7 +10,7 @@ import type { DecisionsService } from './service.ts';
 
 const readOnly = { status: 403, description: 'PlatformApiForbiddenError: the circle is read-only' };
 
-export function registerDecisionRoutes(api: ClientApi, decisions: DecisionsService): void {
+export function registerDecisionClientRoutes(api: ClientApi, decisions: DecisionsService): void {
   api.route({
     operationId: 'publishDecision', method: 'post', path: '/circles/{circleId}/decisions', tag: 'decisions', auth: 'member',
     summary: 'Publish a decision in a circle (apps subscribed to decision.published hear of it)',

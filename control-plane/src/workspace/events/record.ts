@@ -5,7 +5,7 @@
  * wakes the workers on commit.
  */
 import type { EventType } from '@platform/sandbox-lib';
-import { newEventId } from '../../apps/apps/ids.ts';
+import { newEventId } from './ids.ts';
 import type { Db } from '../../core/db/db.ts';
 import { findRecipients, type Recipient } from './fan-out.ts';
 import { insertOutboxRows, type OutboxRow } from './store.ts';

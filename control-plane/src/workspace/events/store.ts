@@ -4,7 +4,6 @@
  * running version subscribing to one of the types), the circle an event happens in, outbox rows
  * written in bulk, and the version counters of messages and conversations.
  */
-import type { ConversationRow } from '../conversations/store.ts';
 import type { Db } from '../../core/db/db.ts';
 
 export interface CandidateRow {
@@ -85,13 +84,6 @@ export async function bumpMessageVersion(db: Db, messageId: string): Promise<num
 export async function lockMessageVersion(db: Db, messageId: string): Promise<number> {
   const { rows } = await db.query<{ version: number }>('select version from messages where id = $1 for update', [messageId]);
   return rows[0]?.version ?? 1;
-}
-
-/** The conversation row, locked until the transaction ends (changes of one conversation queue up). */
-export async function lockConversation(db: Db, conversationId: string): Promise<ConversationRow | undefined> {
-  const { rows } = await db.query<ConversationRow>(
-    `select id, workspace_id, circle_id, title, status, agreed, created_by, created_at, updated_at from conversations where id = $1 for update`, [conversationId]);
-  return rows[0];
 }
 
 /** Counts one more change of a conversation; answers its new version. */

@@ -22,7 +22,7 @@ const MailPage = z.object({ items: z.array(MailItem), nextCursor: z.string().nul
 const MailAddress = z.object({ address: z.string().nullable() });
 const MailAddressBody = z.strictObject({ address: z.email().max(254).nullable() });
 
-export function registerMailRoutes(api: ClientApi, mail: MailService): void {
+export function registerMailClientRoutes(api: ClientApi, mail: MailService): void {
   api.route({
     operationId: 'listMailbox', method: 'get', path: '/mailbox', tag: 'mail', auth: 'member',
     summary: 'Mail the service wrote to you, newest first', query: PageQuery, status: 200, response: MailPage,

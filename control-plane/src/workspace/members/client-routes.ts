@@ -7,7 +7,7 @@ import { PageQuery } from '../../core/http/common.ts';
 import { CreateMemberBody, CreateMemberResponse, MeResponse, MemberPage, MemberResponse } from './schemas.ts';
 import type { MembersService } from './service.ts';
 
-export function registerMemberRoutes(api: ClientApi, members: MembersService): void {
+export function registerMemberClientRoutes(api: ClientApi, members: MembersService): void {
   api.route({
     operationId: 'getMe', method: 'get', path: '/me', tag: 'members', auth: 'member',
     summary: 'The member behind the API key, and their workspace', status: 200, response: MeResponse,

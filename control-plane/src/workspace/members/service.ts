@@ -8,10 +8,9 @@ import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { newId } from '../../core/ids/ids.ts';
 import { decodeCursor, iso, toPage, type PageQuery } from '../../core/http/common.ts';
-import { findWorkspace } from '../workspaces/store.ts';
 import { requireAdmin, type Actor, type Role } from '../../core/auth/actor.ts';
 import type { Member } from './schemas.ts';
-import { findMember, insertMember, listMembers, type MemberRow } from './store.ts';
+import { findMember, findMemberInWorkspace, insertMember, listMembers, type MemberRow } from './store.ts';
 
 export const memberView = (row: MemberRow): Member => ({
   id: row.id,
@@ -54,9 +53,9 @@ export function createMembersService(deps: { db: Db; clock: Clock; apiKeys: ApiK
     },
 
     async me(actor: Actor) {
-      const [member, workspace] = await Promise.all([findMember(deps.db, actor.workspaceId, actor.memberId), findWorkspace(deps.db, actor.workspaceId)]);
-      if (member === undefined || workspace === undefined) throw memberNotFound();
-      return { member: memberView(member), workspace: { id: workspace.id, name: workspace.name } };
+      const member = await findMemberInWorkspace(deps.db, actor.workspaceId, actor.memberId);
+      if (member === undefined) throw memberNotFound();
+      return { member: memberView(member), workspace: { id: member.workspace_id, name: member.workspace_name } };
     },
   };
 }

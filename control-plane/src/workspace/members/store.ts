@@ -26,6 +26,14 @@ export async function findMember(db: Db, workspaceId: string, memberId: string):
   return rows[0];
 }
 
+/** The member with the name of their workspace (`GET /me`). */
+export async function findMemberInWorkspace(db: Db, workspaceId: string, memberId: string): Promise<(MemberRow & { workspace_name: string }) | undefined> {
+  const { rows } = await db.query<MemberRow & { workspace_name: string }>(
+    `select m.id, m.workspace_id, m.name, m.role, m.created_at, w.name as workspace_name
+       from members m join workspaces w on w.id = m.workspace_id where m.workspace_id = $1 and m.id = $2`, [workspaceId, memberId]);
+  return rows[0];
+}
+
 export async function listMembers(db: Db, workspaceId: string, after: Cursor | null, limit: number): Promise<MemberRow[]> {
   const { rows } = await db.query<MemberRow>(
     `select ${COLUMNS} from members where workspace_id = $1 and ($2::timestamptz is null or (created_at, id) > ($2, $3))

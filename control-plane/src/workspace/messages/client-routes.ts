@@ -12,7 +12,7 @@ const maxBytes = CLIENT_LIMITS.messageBodyBytes;
 const readOnly = { status: 403, description: 'PlatformApiForbiddenError: the circle is read-only' };
 const conflict = { status: 409, description: 'PlatformApiConflictError: the target does not take this message' };
 
-export function registerMessageRoutes(api: ClientApi, messages: MessagesService): void {
+export function registerMessageClientRoutes(api: ClientApi, messages: MessagesService): void {
   api.route({
     operationId: 'postConversationMessage', method: 'post', path: '/conversations/{conversationId}/messages', tag: 'messages', auth: 'member',
     summary: 'Post a message in a conversation', body: PostMessageBody, maxBytes, status: 201, response: MessageResponse, errors: [readOnly],

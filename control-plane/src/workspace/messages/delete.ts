@@ -5,23 +5,30 @@
  * Deleting a thread's root deletes its replies: a thread without its root has nowhere to be shown.
  * In the transaction of the deletion, for every message deleted: the links it carried cause
  * `reference.removed` (as an edit dropping them does), and a block it carried is marked removed
- * with `block.removed` (blocks/records/removal.ts).
+ * with `block.removed` (blocks/records/removal.ts, handed in by the composition root as `removeCarried`:
+ * the workspace area knows no blocks).
  */
 import { PlatformError } from '@platform/sandbox-lib';
-import { removeBlocksOfMessages } from '../../blocks/records/removal.ts';
 import { assertWritable } from '../circles/access.ts';
 import type { CircleRow } from '../circles/store.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
-import type { EventProducer } from '../events/index.ts';
+import type { EventActor, EventProducer } from '../events/index.ts';
 import { bumpMessageVersion } from '../events/store.ts';
 import { isAdmin, type Actor } from '../../core/auth/actor.ts';
 import * as store from './store.ts';
+
+/**
+ * What goes away with deleted messages besides the rows themselves (the blocks they carry), in the
+ * transaction of the deletion and before the rows go.
+ */
+export type RemoveCarried = (tx: Db, input: { messageIds: readonly string[]; actor: EventActor | null; at: Date }) => Promise<unknown>;
 
 export interface DeleteDeps {
   db: Db;
   clock: Clock;
   events: EventProducer;
+  removeCarried?: RemoveCarried;
 }
 
 /**
@@ -49,7 +56,7 @@ export async function deleteVisibleMessage(deps: DeleteDeps, actor: Actor, row: 
         body: { content: m.content, markdown: m.markdown }, author: { id: m.author_member_id ?? '', name: m.author_name ?? '' }, createdAt: m.created_at, version,
       }, actorRef, at);
     }
-    await removeBlocksOfMessages(tx, deps.events, { messageIds: doomed.map((m) => m.id), actor: actorRef, at });
+    await deps.removeCarried?.(tx, { messageIds: doomed.map((m) => m.id), actor: actorRef, at });
     return store.deleteMessage(tx, row.id);
   });
   if (!deleted) throw new PlatformError('PlatformApiNotFoundError', 'No message with that id that you can see', { path: ['messageId'] });

@@ -18,7 +18,7 @@ import { decodeCursor, iso, isoOrNull, toPage, type PageQuery } from '../../core
 import { createEventProducer, type EventProducer, type MessageFacts } from '../events/index.ts';
 import { bumpMessageVersion, lockMessageVersion } from '../events/store.ts';
 import type { Document, Message } from './schemas.ts';
-import { deleteVisibleMessage } from './delete.ts';
+import { deleteVisibleMessage, type RemoveCarried } from './delete.ts';
 import * as store from './store.ts';
 
 export interface MessageBody {
@@ -65,7 +65,7 @@ function factsOf(row: store.MessageViewRow, author: { id: string; name: string }
   };
 }
 
-export function createMessagesService(deps: { db: Db; clock: Clock; events?: EventProducer }) {
+export function createMessagesService(deps: { db: Db; clock: Clock; events?: EventProducer; removeCarried?: RemoveCarried }) {
   const { db } = deps;
   const events = deps.events ?? createEventProducer();
   const actorRef = (actor: Actor) => ({ memberId: actor.memberId, name: actor.name });
@@ -192,7 +192,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; events?: Eve
     /** Deletes a message (and its thread when it is a root): see workspace/messages/delete.ts. */
     async remove(actor: Actor, messageId: string): Promise<void> {
       const { row, circle } = await visibleMessage(actor, messageId);
-      await deleteVisibleMessage({ db, clock: deps.clock, events }, actor, row, circle);
+      await deleteVisibleMessage({ db, clock: deps.clock, events, removeCarried: deps.removeCarried }, actor, row, circle);
     },
 
     async sendDirect(actor: Actor, to: string, body: MessageBody): Promise<Message> {

@@ -6,7 +6,7 @@ import type { ClientApi } from '../../core/http/client-api.ts';
 import { CreateWorkspaceBody, CreateWorkspaceResponse } from './schemas.ts';
 import type { WorkspacesService } from './service.ts';
 
-export function registerWorkspaceRoutes(api: ClientApi, workspaces: WorkspacesService): void {
+export function registerWorkspaceClientRoutes(api: ClientApi, workspaces: WorkspacesService): void {
   api.route({
     operationId: 'createWorkspace', method: 'post', path: '/workspaces', tag: 'workspaces', auth: 'operator',
     summary: 'Create a workspace with its owner; answers the owner\'s API key once',

@@ -1,12 +1,12 @@
 /**
- * @module core/auth/operator
+ * @module core/http/operator-auth
  * Who may create a workspace. In the embedded default (no DATABASE_URL, no OPERATOR_TOKEN) anyone
  * may: it is one person's machine. Everywhere else the caller presents the operator token.
  */
 import type { Config } from '../config/config.ts';
 import { secretsEqual } from '../crypto/api-keys.ts';
-import type { AuthScheme } from '../http/api.ts';
-import { bearerToken, tokenInvalid } from '../http/bearer.ts';
+import type { AuthScheme } from './api.ts';
+import { bearerToken, tokenInvalid } from './bearer.ts';
 
 export interface OperatorAccess {
   via: 'open' | 'operator-token';
