@@ -25,7 +25,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createRuntimeClient } from '@platform/runtime';
-import { signedHeaders } from '../../control-plane/src/deliveries/outbound/index.ts';
+import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
 import {
   agent, boardActionEnvelope, call, childPids, cpuMs, load, machineCpuMs, must, percentile, startPlatform, startSelfHostedBoard, type BenchPlatform,
 } from '../fixtures/blocks/bench-support.ts';
@@ -202,7 +202,7 @@ export async function run(): Promise<BenchRow[]> {
     const selfBare = await bare(async () => {
       const envelope = boardActionEnvelope({ ...self, workspaceId: ws.workspaceId, memberId: ws.memberId, block: selfRun.sample });
       const body = JSON.stringify(envelope);
-      const headers = await signedHeaders({ id: envelope.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [self.signingSecret], deliveryClass: 'interactive', installId: self.installId });
+      const headers = deliveryHeadersSync({ id: envelope.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [self.signingSecret], deliveryClass: 'interactive', installId: self.installId });
       const res = await request(selfHosted.endpoint, { method: 'POST', body, headers, dispatcher: agent });
       await res.body.text();
       if (res.statusCode !== 200) throw new Error(`the app answered ${res.statusCode}`);

@@ -10,11 +10,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LIMITS, isPlatformError, type InteractiveResult, type InteractiveType } from '@platform/sandbox-lib';
+import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { DeliveryTarget } from '../targets/target.ts';
 import { base32 } from '../../core/ids/ids.ts';
 import type { Logger } from '../../core/log/logger.ts';
-import { signedHeaders } from '../outbound/index.ts';
 import { envelopeObject } from '../pipeline/envelope.ts';
 import type { TokenService } from '../../apps/tokens/service.ts';
 import { readAnswer, type FailureReason } from './answer.ts';
@@ -133,7 +133,7 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
       });
       const body = JSON.stringify(envelope);
       const secrets = secretsFor(app, startedAt);
-      const headers = await signedHeaders({ id: deliveryId, timestamp: Math.floor(startedAt / 1000), body, secrets, deliveryClass: 'interactive', installId: target.installId });
+      const headers = deliveryHeadersSync({ id: deliveryId, timestamp: Math.floor(startedAt / 1000), body, secrets, deliveryClass: 'interactive', installId: target.installId });
 
       let sent;
       try {

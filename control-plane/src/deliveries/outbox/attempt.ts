@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../../core/clock/clock.ts';
 import type { DeliveryTarget } from '../targets/target.ts';
-import { signedHeaders } from '../outbound/index.ts';
+import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
 import { envelopeJson } from '../pipeline/envelope.ts';
 import type { AttemptSummary } from './health.ts';
 import { afterFailure, SCHEDULE } from './schedule.ts';
@@ -72,7 +72,7 @@ export async function attemptDelivery(d: ClaimedRow, ctx: InstallContext | undef
     install: { id: install.id, workspaceId: install.workspace_id, kind: install.kind, config: ctx.config },
     installToken: token, actor: d.actor, data: d.payload,
   });
-  const headers = await signedHeaders({
+  const headers = deliveryHeadersSync({
     id: d.id, timestamp: Math.floor(deps.clock.now() / 1000), body, secrets: ctx.secrets, deliveryClass: 'lifecycle', installId: install.id,
   });
   const answer = await deps.target.send({
