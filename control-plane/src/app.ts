@@ -86,7 +86,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: services.apiKeys, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
   const lifecycle = createDeliveriesArea({
     config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
-    signingSecretsFor: apps.signingSecretsFor, installConfigFor: apps.installConfigFor, resolveCaller: (header) => apps.resolver.resolveValue(header),
+    secrets, resolveCaller: (header) => apps.resolver.resolveValue(header),
     environmentFor: (appId, target) => apps.envVars.environmentFor(appId, target),
     ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
   });

@@ -11,6 +11,7 @@ import type { RuntimeClient } from '@platform/runtime';
 import type { Caller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Config } from '../core/config/config.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
@@ -18,6 +19,7 @@ import type { TokenService } from '../apps/tokens/service.ts';
 import { createDeliveriesService, type DeliveriesService } from '../deliveries/page/service.ts';
 import { createRuntimeFetch } from '../deliveries/targets/runtime-fetch.ts';
 import { createRuntimeTarget } from '../deliveries/targets/runtime.ts';
+import { createDeliveryPipeline } from '../deliveries/pipeline/pipeline.ts';
 import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/targets/target.ts';
 import { createInteractiveEngine, type InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
@@ -73,8 +75,8 @@ export interface DeliveriesAreaDeps {
   logger: Logger;
   tokens: TokenService;
   registry: Registry;
-  signingSecretsFor(app: { id: string; signing_secret_enc: string; previous_signing_secret_enc: string | null; previous_signing_secret_expires_at: Date | null }, now: number): string[];
-  installConfigFor(install: { id: string; config_enc: string | null }): Record<string, unknown> | undefined;
+  /** Opens the apps' sealed signing secrets and the installs' sealed config (the delivery pipeline). */
+  secrets: Secrets;
   /** An app's environment values for a target, decrypted (env-vars feature), for hosted deliveries. */
   environmentFor(appId: string, target: 'preview' | 'production'): Promise<{ env: Record<string, string>; secretEnvKeys: string[] }>;
   resolveCaller(authorization: string | undefined): Promise<Caller>;
@@ -83,7 +85,7 @@ export interface DeliveriesAreaDeps {
 
 /**
  * @example
- * const deliveries = createDeliveriesArea({ config, db, kv, clock, logger, tokens, registry, ...apps });
+ * const deliveries = createDeliveriesArea({ config, db, kv, clock, logger, tokens, registry, secrets, environmentFor, resolveCaller });
  * await deliveries.interactive.engine.deliver({ type: 'block.render', target, actor: null, data });
  */
 export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
@@ -114,19 +116,16 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     client: () => (runtimeClient ??= import('@platform/runtime').then((m) => m.createRuntimeClient({ url: config.runtimeUrl, secret: config.runtimeSecret, fetch: createRuntimeFetch() }))),
   });
   const router = createDeliveryRouter({ endpoint, relay, hosted });
+  const pipeline = createDeliveryPipeline({ clock, tokens: deps.tokens, secrets: deps.secrets, target: router });
   const health = createDeliveryHealth({ db, clock, logger, mail, publicUrl: config.publicUrl });
   const worker = createOutboxWorker({
-    db, clock, logger, target: router, health, tokens: deps.tokens, waker,
-    signingSecretsFor: deps.signingSecretsFor, installConfigFor: deps.installConfigFor,
+    db, clock, logger, pipeline, health, waker,
     metrics: createOutboxMetrics(deps.registry),
     settings: { batchSize: config.outbox.batchSize, concurrency: config.outbox.concurrency, leaseMs: config.outbox.leaseMs, pollMs: config.outbox.pollMs },
     ...(options.random ? { random: options.random } : {}),
   });
   const recorder = createDeliveryRecorder({ db, logger });
-  const engine = createInteractiveEngine({
-    clock, logger, tokens: deps.tokens, target: router, recorder, metrics: createEngineMetrics(deps.registry),
-    signingSecretsFor: deps.signingSecretsFor, installConfigFor: deps.installConfigFor,
-  });
+  const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry) });
   const prune = () => pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs });
 
   let maintenance: ReturnType<typeof setInterval> | undefined;

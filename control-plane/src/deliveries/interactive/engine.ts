@@ -1,27 +1,24 @@
 /**
  * @module deliveries/interactive/engine
- * The interactive delivery engine, generic over the eight interactive types: builds the envelope
- * (fresh id = `webhook-id`, the install's decrypted config, an install token, the actor, `en`,
- * `UTC`, the type's `data`), signs it with every live signing secret, sends it through the delivery
- * router (the endpoint of a self-hosted app, the development relay for `dev` installs, a runtime
- * node for hosted apps), waits at most the type's time (5 s; 30 s for commands and message
- * actions), reads at most 1 MB, never follows a redirect and never retries. The answer is read by
- * deliveries/interactive/answer.ts; every delivery that was sent is recorded for the Deliveries page.
+ * The interactive delivery engine, generic over the eight interactive types: a fresh id
+ * (`webhook-id`), then the delivery pipeline (deliveries/pipeline/pipeline.ts: the envelope with
+ * the install's config and an install token, signed, sent to the endpoint of a self-hosted app,
+ * the development relay for `dev` installs, or a runtime node for hosted apps); it waits at most the
+ * type's time (5 s; 30 s for commands and message actions), reads at most 1 MB, never follows a
+ * redirect and never retries. The answer is read by deliveries/interactive/answer.ts; every
+ * delivery that was sent is recorded for the Deliveries page.
  */
 import { randomBytes } from 'node:crypto';
 import { LIMITS, isPlatformError, type InteractiveResult, type InteractiveType } from '@platform/sandbox-lib';
-import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
 import type { Clock } from '../../core/clock/clock.ts';
-import type { DeliveryTarget } from '../targets/target.ts';
 import { base32 } from '../../core/ids/ids.ts';
 import type { Logger } from '../../core/log/logger.ts';
-import { envelopeObject } from '../pipeline/envelope.ts';
-import type { TokenService } from '../../apps/tokens/service.ts';
+import type { InstallTarget } from '../pipeline/install-target.ts';
+import type { DeliveryPipeline } from '../pipeline/pipeline.ts';
 import { readAnswer, type FailureReason } from './answer.ts';
 import { recordedFailure } from './failures.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { DeliveryRecorder } from './recorder.ts';
-import type { InstallTarget } from '../pipeline/install-target.ts';
 
 export type { FailureReason } from './answer.ts';
 
@@ -54,17 +51,12 @@ export interface InteractiveEngine {
   deliver<T extends InteractiveType>(input: DeliverInput<T>): Promise<InteractiveOutcome<T>>;
 }
 
-type SigningColumns = { id: string; signing_secret_enc: string; previous_signing_secret_enc: string | null; previous_signing_secret_expires_at: Date | null };
-
 export interface EngineDeps {
   clock: Clock;
   logger: Logger;
-  tokens: TokenService;
-  target: DeliveryTarget;
+  pipeline: DeliveryPipeline;
   recorder: DeliveryRecorder;
   metrics?: EngineMetrics;
-  signingSecretsFor(app: SigningColumns, now: number): string[];
-  installConfigFor(install: { id: string; config_enc: string | null }): Record<string, unknown> | undefined;
 }
 
 /** Commands and message actions wait 30 s; every other interactive type 5 s. */
@@ -74,48 +66,12 @@ export function waitFor(type: InteractiveType): number {
 
 export const newDeliveryId = (): string => `dlv_${base32(randomBytes(16))}`;
 
-/** An install token minted this recently is reused: an hour's token with at least 59 minutes left is still fresh. */
-const TOKEN_REUSE_MS = 60_000;
-/** Entries of the token and secret caches before they are emptied (installs and apps seen lately). */
-const TOKEN_CACHE_MAX = 10_000;
-
 /**
  * @example
- * const engine = createInteractiveEngine({ clock, logger, tokens, target: lifecycle.targets.router, recorder, signingSecretsFor, installConfigFor });
+ * const engine = createInteractiveEngine({ clock, logger, pipeline, recorder });
  * const outcome = await engine.deliver({ type: 'block.render', target, actor: null, data: { block, mode: 'interactive' } });
  */
 export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
-  const cache = new Map<string, { token: string; expiresAt: number; mintedAt: number }>();
-
-  // Opening sealed secrets (AES-GCM) on every click adds up; what opened once stays known, keyed by
-  // the sealed values and whether the previous secret still signs (rotation is read from the row).
-  const secretsCache = new Map<string, string[]>();
-  const secretsFor = (app: InstallTarget['app'], now: number): string[] => {
-    const previousLive = app.previousSigningSecretExpiresAt !== null && app.previousSigningSecretExpiresAt.getTime() > now;
-    const key = `${app.id}\n${app.signingSecretEnc}\n${previousLive ? app.previousSigningSecretEnc : ''}`;
-    let secrets = secretsCache.get(key);
-    if (secrets === undefined) {
-      secrets = deps.signingSecretsFor({
-        id: app.id, signing_secret_enc: app.signingSecretEnc, previous_signing_secret_enc: app.previousSigningSecretEnc,
-        previous_signing_secret_expires_at: app.previousSigningSecretExpiresAt,
-      }, now);
-      if (secretsCache.size >= TOKEN_CACHE_MAX) secretsCache.clear();
-      secretsCache.set(key, secrets);
-    }
-    return secrets;
-  };
-
-  const installToken = async (target: InstallTarget) => {
-    const now = deps.clock.now();
-    const hit = cache.get(target.installId);
-    if (hit !== undefined && now - hit.mintedAt < TOKEN_REUSE_MS && now >= hit.mintedAt) return hit;
-    const minted = await deps.tokens.mint('install', { installId: target.installId, appId: target.app.id, workspaceId: target.workspaceId });
-    if (cache.size >= TOKEN_CACHE_MAX) cache.clear();
-    const entry = { ...minted, mintedAt: now };
-    cache.set(target.installId, entry);
-    return entry;
-  };
-
   return {
     async deliver<T extends InteractiveType>(input: DeliverInput<T>): Promise<InteractiveOutcome<T>> {
       const { target, type } = input;
@@ -125,24 +81,13 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
       }
       const startedAt = deps.clock.now();
       const app = target.app;
-      const envelope = envelopeObject({
-        id: deliveryId, type, createdAt: new Date(startedAt),
-        app: { id: app.id, slug: app.slug, version: target.version },
-        install: { id: target.installId, workspaceId: target.workspaceId, kind: target.installKind, config: deps.installConfigFor({ id: target.installId, config_enc: target.configEnc }) },
-        installToken: await installToken(target), actor: input.actor, data: input.data,
+      const delivery = await deps.pipeline.prepare({
+        id: deliveryId, deliveryClass: 'interactive', type, createdAt: new Date(startedAt), target, actor: input.actor, data: input.data,
+        withInstallToken: true, timeoutMs: waitFor(type), maxResponseBytes: LIMITS.actions.responseBodyBytes,
       });
-      const body = JSON.stringify(envelope);
-      const secrets = secretsFor(app, startedAt);
-      const headers = deliveryHeadersSync({ id: deliveryId, timestamp: Math.floor(startedAt / 1000), body, secrets, deliveryClass: 'interactive', installId: target.installId });
-
       let sent;
       try {
-        sent = await deps.target.send({
-          id: deliveryId, deliveryClass: 'interactive', type,
-          app: { id: app.id, slug: app.slug, version: target.version, hosting: app.hosting, endpointUrl: app.endpointUrl },
-          install: { id: target.installId, kind: target.installKind },
-          body, envelope, headers, secrets, timeoutMs: waitFor(type), maxResponseBytes: LIMITS.actions.responseBodyBytes,
-        });
+        sent = await deps.pipeline.send(delivery);
       } catch (err) {
         // The relay answers "not connected" by throwing its own error; nothing was delivered.
         if (!isPlatformError(err)) throw err;

@@ -10,6 +10,7 @@
  * without an outcome. An outcome is applied only while the row still carries the worker's lease.
  */
 import type { Db } from '../../core/db/db.ts';
+import { TARGET_COLUMNS, targetFromRow, type InstallTarget, type TargetColumns } from '../pipeline/install-target.ts';
 
 export interface ClaimedRow {
   id: string;
@@ -49,31 +50,17 @@ export async function claimDue(db: Db, input: { now: Date; limit: number; lease:
   return rows;
 }
 
-export interface InstallTargetRow {
-  id: string;
-  workspace_id: string;
-  kind: 'workspace' | 'dev';
-  version: number;
-  status: 'active' | 'uninstalled' | 'suspended';
-  config_enc: string | null;
-  deliveries_paused_at: Date | null;
-  app_id: string;
-  slug: string;
-  hosting: 'self' | 'platform';
-  endpoint_url: string | null;
-  signing_secret_enc: string;
-  previous_signing_secret_enc: string | null;
-  previous_signing_secret_expires_at: Date | null;
+/** An install of a batch with its app (what the envelopes, signatures and targets need), and whether its deliveries are paused. */
+export interface BatchInstall {
+  target: InstallTarget;
+  pausedAt: Date | null;
 }
 
-/** Installs of a batch with their apps: what the envelopes, signatures and targets need. */
-export async function installTargets(db: Db, installIds: readonly string[]): Promise<InstallTargetRow[]> {
-  const { rows } = await db.query<InstallTargetRow>(
-    `select i.id, i.workspace_id, i.kind, i.version, i.status, i.config_enc, i.deliveries_paused_at,
-            a.id as app_id, a.slug, a.hosting, a.endpoint_url, a.signing_secret_enc, a.previous_signing_secret_enc, a.previous_signing_secret_expires_at
-       from installs i join apps a on a.id = i.app_id where i.id = any($1::text[])`,
+export async function batchInstalls(db: Db, installIds: readonly string[]): Promise<BatchInstall[]> {
+  const { rows } = await db.query<TargetColumns & { deliveries_paused_at: Date | null }>(
+    `select ${TARGET_COLUMNS}, i.deliveries_paused_at from installs i join apps a on a.id = i.app_id where i.id = any($1::text[])`,
     [[...installIds]]);
-  return rows;
+  return rows.map((row) => ({ target: targetFromRow(row), pausedAt: row.deliveries_paused_at }));
 }
 
 /** The outcome of one claimed delivery, as the loop records it. */

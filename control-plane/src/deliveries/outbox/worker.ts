@@ -1,8 +1,8 @@
 /**
  * @module deliveries/outbox/worker
- * The lifecycle delivery loop. Each pass claims a batch of due deliveries, prepares what their
- * installs share (signing secrets, decrypted config, one fresh install token per install), sends
- * them with bounded concurrency, records every outcome and attempt in one statement, then applies
+ * The lifecycle delivery loop. Each pass claims a batch of due deliveries, reads their installs
+ * and apps in one statement, sends them through the delivery pipeline with bounded concurrency
+ * (deliveries/outbox/attempt.ts), records every outcome and attempt in one statement, then applies
  * what the outcomes mean for each install (pauses, the failure streak). A full batch goes straight
  * on to the next; otherwise the loop waits for a wake or the poll interval.
  *
@@ -11,13 +11,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
-import type { DeliveryTarget } from '../targets/target.ts';
 import type { Logger } from '../../core/log/logger.ts';
-import type { TokenService } from '../../apps/tokens/service.ts';
-import { attemptDelivery, type InstallContext } from './attempt.ts';
+import type { DeliveryPipeline } from '../pipeline/pipeline.ts';
+import { attemptDelivery } from './attempt.ts';
 import type { DeliveryHealth } from './health.ts';
 import type { OutboxMetrics } from './metrics.ts';
-import { claimDue, installTargets, recordOutcomes, type ClaimedRow, type InstallTargetRow } from './store.ts';
+import { batchInstalls, claimDue, recordOutcomes, type BatchInstall, type ClaimedRow } from './store.ts';
 import type { Waker } from './waker.ts';
 
 export interface WorkerSettings {
@@ -31,13 +30,8 @@ export interface OutboxWorkerDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  target: DeliveryTarget;
+  pipeline: DeliveryPipeline;
   health: DeliveryHealth;
-  tokens: Pick<TokenService, 'mint'>;
-  /** The app's live signing secrets, newest first (apps feature). */
-  signingSecretsFor(app: { id: string; signing_secret_enc: string; previous_signing_secret_enc: string | null; previous_signing_secret_expires_at: Date | null }, now: number): string[];
-  /** The install's config, decrypted (installs feature). */
-  installConfigFor(install: { id: string; config_enc: string | null }): Record<string, unknown> | undefined;
   waker: Waker;
   metrics?: OutboxMetrics;
   settings: WorkerSettings;
@@ -73,25 +67,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   let running = false;
   let loops: Promise<void>[] = [];
 
-  function contextOf(row: InstallTargetRow): InstallContext {
-    let token: Promise<{ token: string; expiresAt: number }> | undefined;
-    return {
-      row,
-      secrets: deps.signingSecretsFor({
-        id: row.app_id, signing_secret_enc: row.signing_secret_enc, previous_signing_secret_enc: row.previous_signing_secret_enc,
-        previous_signing_secret_expires_at: row.previous_signing_secret_expires_at,
-      }, clock.now()),
-      config: deps.installConfigFor({ id: row.id, config_enc: row.config_enc }),
-      token: () => (token ??= deps.tokens.mint('install', { installId: row.id, appId: row.app_id, workspaceId: row.workspace_id })),
-    };
-  }
-
   async function deliver(batch: ClaimedRow[], lease: string): Promise<void> {
-    const contexts = new Map<string, InstallContext>();
-    for (const row of await installTargets(db, [...new Set(batch.map((d) => d.install_id))])) contexts.set(row.id, contextOf(row));
+    const installs = new Map<string, BatchInstall>();
+    for (const install of await batchInstalls(db, [...new Set(batch.map((d) => d.install_id))])) installs.set(install.target.installId, install);
     const results = await mapLimit(batch, settings.concurrency, async (d) => {
       try {
-        return await attemptDelivery(d, contexts.get(d.install_id), lease, { clock, target: deps.target, ...(deps.random ? { random: deps.random } : {}) });
+        return await attemptDelivery(d, installs.get(d.install_id), lease, { clock, pipeline: deps.pipeline, ...(deps.random ? { random: deps.random } : {}) });
       } catch (err) {
         // Our own fault (a secret that does not open, say): retried like a failed attempt, so
         // the delivery is never lost, and logged loudly.
