@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { LIMITS, invalidRequest } from '@platform/sandbox-lib';
-import { payloadTooLarge, readCapped } from '../../core/http/read-json.ts';
+import { payloadTooLarge, readWithin } from '../../core/http/read-json.ts';
 
 export const BUNDLE_CONTENT_TYPES = ['application/javascript', 'text/javascript'] as const;
 
@@ -33,7 +33,7 @@ export async function readBundle(c: Context, maxBytes: number = LIMITS.manifest.
   if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
   // The shared capped reader counts the bytes as they stream (a missing or lying content-length
   // cannot get more than the cap into memory); the hash is taken once the body is whole.
-  const bytes = await readCapped(c.req.raw.body, maxBytes);
+  const bytes = await readWithin(c.req.raw.body, maxBytes);
   if (bytes.byteLength === 0) throw invalidRequest([{ path: [], message: 'The bundle is empty', code: 'empty' }], 'The body must be the bundle');
   return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), sha256: createHash('sha256').update(bytes).digest('hex') };
 }

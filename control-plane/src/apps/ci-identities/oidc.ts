@@ -11,7 +11,7 @@
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../../core/clock/clock.ts';
-import { readCapped } from '../../core/http/read-json.ts';
+import { readWithin } from '../../core/http/read-json.ts';
 
 // Asymmetric algorithms only: a symmetric one would let anyone holding the "key" (the JWKS is public) sign.
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -68,7 +68,7 @@ export function createOidcVerifier(deps: OidcVerifierDeps): OidcVerifier {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error', headers: { accept: 'application/json' } });
       if (!res.ok) throw new Error(`status ${res.status}`);
-      doc = JSON.parse(Buffer.from(await readCapped(res.body, MAX_DISCOVERY_BYTES)).toString('utf8')) as typeof doc;
+      doc = JSON.parse(Buffer.from(await readWithin(res.body, MAX_DISCOVERY_BYTES)).toString('utf8')) as typeof doc;
     } catch (err) {
       throw new OidcRejected(`The issuer's discovery document could not be read (${(err as Error).message})`);
     }

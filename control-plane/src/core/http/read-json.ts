@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
+import { readCapped } from './capped-body.ts';
 import { jsonDepth } from './json.ts';
 
 export interface ReadJsonOptions {
@@ -29,25 +30,13 @@ export function isJsonContentType(value: string | undefined): boolean {
 }
 
 /**
- * Reads the whole stream, stopping as soon as it passes `maxBytes` (a lying or absent
- * content-length does not matter).
+ * Reads the whole stream under the cap (core/http/capped-body.ts), or throws the `413`.
+ * @example const bytes = await readWithin(c.req.raw.body, 16 * 1024);
  */
-export async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw payloadTooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+export async function readWithin(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+  const bytes = await readCapped(body, maxBytes);
+  if (bytes === null) throw payloadTooLarge(maxBytes);
+  return bytes;
 }
 
 /** zod issues as the spec's `issues[]`; an unknown key becomes one issue whose path ends at that key. */
@@ -85,7 +74,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S, optio
   const length = c.req.header('content-length');
   const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : null;
   if (declared !== null && declared > options.maxBytes) throw payloadTooLarge(options.maxBytes);
-  const bytes = declared === null ? await readCapped(c.req.raw.body, options.maxBytes) : new Uint8Array(await c.req.raw.arrayBuffer());
+  const bytes = declared === null ? await readWithin(c.req.raw.body, options.maxBytes) : new Uint8Array(await c.req.raw.arrayBuffer());
   if (bytes.byteLength > options.maxBytes) throw payloadTooLarge(options.maxBytes);
   let text: string;
   try {

@@ -1,11 +1,12 @@
 /**
  * @module deliveries/outbound/post-json
  * One signed POST to an app, with the spec's delivery limits: a deadline for the whole exchange,
- * a cap on the response body (read as a stream, so a hostile app cannot make us buffer more), and
- * no redirects (a delivery's URL is the app's endpoint, not wherever it points us). Never throws:
- * every way it can go wrong is an outcome the caller records.
+ * a cap on the response body (counted as it streams by core/http/capped-body.ts, so a hostile app
+ * cannot make us buffer more), and no redirects (a delivery's URL is the app's endpoint, not
+ * wherever it points us). Never throws: every way it can go wrong is an outcome the caller records.
  */
 import { request, type Dispatcher } from 'undici';
+import { readCapped } from '../../core/http/capped-body.ts';
 import { OutboundRefusedError, assertUrlAllowed, type GuardOptions } from './guarded-agent.ts';
 
 export type PostOutcome =
@@ -59,21 +60,9 @@ export async function postJson(input: PostJsonInput): Promise<PostOutcome> {
       response.body.destroy();
       return { ok: false, failure: 'too-large', status: response.statusCode, message: `response body of ${declared} bytes is over ${input.maxResponseBytes}`, durationMs: elapsed() };
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > input.maxResponseBytes) {
-        response.body.destroy();
-        return { ok: false, failure: 'too-large', status: response.statusCode, message: `response body is over ${input.maxResponseBytes} bytes`, durationMs: elapsed() };
-      }
-      chunks.push(chunk);
-    }
-    const body = new Uint8Array(size);
-    let offset = 0;
-    for (const c of chunks) {
-      body.set(c, offset);
-      offset += c.byteLength;
+    const body = await readCapped(response.body, input.maxResponseBytes);
+    if (body === null) {
+      return { ok: false, failure: 'too-large', status: response.statusCode, message: `response body is over ${input.maxResponseBytes} bytes`, durationMs: elapsed() };
     }
     return { ok: true, status: response.statusCode, headers: headerRecord(response.headers), body, durationMs: elapsed() };
   } catch (error) {
