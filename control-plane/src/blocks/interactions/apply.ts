@@ -21,7 +21,7 @@ import type { BlockType } from '../definitions/definitions.ts';
 import type { Json, OpenLink } from '../records/store.ts';
 import { checkState } from '../definitions/state.ts';
 import { checkTree, treeProblem, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
-import type { ResultWrite } from './store.ts';
+import type { ResultWrite } from '../records/store.ts';
 
 export interface PreparedResult {
   state: Json | null;

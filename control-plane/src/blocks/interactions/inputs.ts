@@ -8,12 +8,13 @@
  * input reaches the app without an `actor`.
  *
  * The counts (tallies, and the member's own picks) come with the block's row when the member's
- * side reads it (`InputCounts`, blocks/interactions/store.ts); who picked what is read only when some
+ * side reads it (`InputCounts`, blocks/records/store.ts); who picked what is read only when some
  * named input has picks. Without counts at hand one query reads everything a click needs (the
  * tallies it delivers and the view it answers).
  */
 import type { InputDefinition } from '@platform/sandbox-lib';
 import type { Db } from '../../core/db/db.ts';
+import type { InputCounts } from '../records/store.ts';
 
 export type Tallies = Record<string, Record<string, number>>;
 
@@ -41,10 +42,6 @@ export interface InputsSnapshot {
 type Inputs = Readonly<Record<string, InputDefinition>>;
 
 /** Counts read with a block's row: `[name, value, picks]` of every picked value, `[name, value]` of the member's own. */
-export interface InputCounts {
-  tallies: Array<[string, string, number]>;
-  mine: Array<[string, string]>;
-}
 
 interface Row {
   k: 't' | 'm' | 'v';

@@ -24,10 +24,10 @@ import { memberText } from '../../deliveries/interactive/failures.ts';
 import { targetFromRow } from '../../deliveries/pipeline/install-target.ts';
 import type { Renderer } from '../rendering/service.ts';
 import { prepareResult, resultWrite, type PreparedResult } from './apply.ts';
-import { readInputs, type InputCounts, type InputsSnapshot } from './inputs.ts';
+import { readInputs, type InputsSnapshot } from './inputs.ts';
 import { sendNotifications } from '../../messaging/notifications/notify.ts';
 import type { ActionOutcome } from './schemas.ts';
-import { writeActionResult, writeFailure, writePending } from './store.ts';
+import { writeActionResult, writeFailure, writePending, type InputCounts } from '../records/store.ts';
 import { indexTree } from './tree-index.ts';
 import { memberView } from './view.ts';
 

@@ -17,7 +17,7 @@ import { targetFromRow } from '../../deliveries/pipeline/install-target.ts';
 import { checkFieldValue, storePicks } from './fields.ts';
 import { runAction, viewFor, type RunDeps } from './run-action.ts';
 import type { ActionOutcome, BlockView } from './schemas.ts';
-import { countsOf, findBlockForMember, type MemberBlockRow } from './store.ts';
+import { countsOf, findBlockForMember, type MemberBlockRow } from '../records/store.ts';
 import { indexTree } from './tree-index.ts';
 
 export interface InteractionsDeps extends RunDeps {

@@ -9,7 +9,7 @@
  */
 import type { Db } from '../../core/db/db.ts';
 import type { EventActor, EventProducer } from '../../workspace/events/index.ts';
-import { BLOCK_COLUMNS, type BlockRow } from './store.ts';
+import { markRemoved } from './store.ts';
 import { deliveredBlock } from './view.ts';
 
 /**
@@ -27,13 +27,7 @@ export async function removeBlocksOfMessages(
   tx: Db, events: Pick<EventProducer, 'record'>, input: { messageIds: readonly string[]; actor: EventActor | null; at: Date },
 ): Promise<string[]> {
   if (input.messageIds.length === 0) return [];
-  const { rows } = await tx.query<BlockRow>(
-    `with b as (
-       update blocks set removed_at = $2, version = version + 1, render_due_at = null, pending = null, updated_at = $2
-        where message_id = any($1::text[]) and removed_at is null returning *
-     )
-     select ${BLOCK_COLUMNS} from b left join messages m on m.id = b.message_id order by b.id`,
-    [[...input.messageIds], input.at]);
+  const rows = await markRemoved(tx, input.messageIds, input.at);
   for (const row of rows) {
     await events.record(tx, {
       type: 'block.removed', workspaceId: row.workspace_id, circleId: row.circle_id, installIds: [row.install_id], actor: input.actor,

@@ -21,7 +21,7 @@ import type { InteractiveEngine } from '../../deliveries/interactive/engine.ts';
 import { memberText } from '../../deliveries/interactive/failures.ts';
 import { targetFromRow } from '../../deliveries/pipeline/install-target.ts';
 import { checkTree, treeProblem, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
-import { writeRender, writeRenderFailure } from './store.ts';
+import { writeRender, writeRenderFailure } from '../records/store.ts';
 
 /** A failed render is tried again this much later. */
 export const RENDER_RETRY_MS = 60_000;
