@@ -1,8 +1,8 @@
 /**
  * @module deliveries/page/store
  * SQL of the Deliveries page: listing an app's deliveries with filters (newest first, keyset
- * cursor), one delivery with its attempts and payload, re-queuing one, and recording interactive
- * deliveries (the blocks feature sends them; they are listed with the lifecycle ones).
+ * cursor), one delivery with its attempts and payload, re-queuing one. Interactive deliveries are
+ * written by their recorder (deliveries/interactive/store.ts) and listed here with the lifecycle ones.
  */
 import type { Db } from '../../core/db/db.ts';
 
@@ -86,32 +86,4 @@ export async function requeueDelivery(db: Db, appId: string, deliveryId: string,
       where app_id = $1 and id = $2 and class = 'lifecycle' and status in ('delivered', 'dead', 'pending')`,
     [appId, deliveryId, at]);
   return rowCount > 0;
-}
-
-export interface InteractiveRecord {
-  id: string;
-  appId: string;
-  installId: string;
-  type: string;
-  startedAt: Date;
-  durationMs: number;
-  /** The app's HTTP status, if it answered. */
-  status: number | null;
-  /** Why the delivery failed (null when it succeeded). */
-  error: string | null;
-}
-
-/**
- * Records an interactive delivery (never retried) with its one attempt, for the Deliveries page.
- * @example await recordInteractiveDelivery(db, { id, appId, installId, type: 'block.action', startedAt, durationMs: 42, status: 200, error: null });
- */
-export async function recordInteractiveDelivery(db: Db, r: InteractiveRecord): Promise<void> {
-  const ok = r.error === null;
-  await db.query(
-    `with d as (
-       insert into deliveries (id, app_id, install_id, class, type, status, attempts, schedule_attempts, last_attempt_at, last_status, last_error, delivered_at, created_at)
-       values ($1, $2, $3, 'interactive', $4, $5, 1, 1, $6, $7, $8, $9, $6) returning id
-     )
-     insert into delivery_attempts (delivery_id, attempt, started_at, duration_ms, status, error) select id, 1, $6, $10, $7, $8 from d`,
-    [r.id, r.appId, r.installId, r.type, ok ? 'delivered' : 'failed', r.startedAt, r.status, r.error, ok ? new Date(r.startedAt.getTime() + r.durationMs) : null, Math.round(r.durationMs)]);
 }
