@@ -20,7 +20,7 @@ export function renderConfigSection(): string {
   return [
     START,
     '',
-    '**Control plane** (`control-plane/src/config.ts`):',
+    '**Control plane** (`control-plane/src/core/config/config.ts`):',
     '',
     table(CONFIG_VARIABLES),
     '',
