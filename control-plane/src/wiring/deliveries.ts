@@ -31,9 +31,10 @@ import { createRelayHub, type RelayHub } from '../deliveries/relay/hub.ts';
 import { createRelayServer, type RelayServer } from '../deliveries/relay/server.ts';
 import { createRelayTarget } from '../deliveries/relay/target.ts';
 import { createDeliveryHealth } from '../deliveries/outbox/health.ts';
+import { createMaintenance } from '../deliveries/outbox/maintenance.ts';
 import { createOutboxMetrics } from '../deliveries/outbox/metrics.ts';
 import { pruneDeliveries } from '../deliveries/outbox/retention.ts';
-import { dueNow, notifyWorkers, workerChannel } from '../deliveries/outbox/store.ts';
+import { releaseWaiting, workerChannel } from '../deliveries/outbox/store.ts';
 import { createWaker } from '../deliveries/outbox/waker.ts';
 import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/worker.ts';
 
@@ -63,9 +64,6 @@ export interface DeliveriesArea {
   start(): Promise<void>;
   stop(): Promise<void>;
 }
-
-const MAINTENANCE_MS = 60_000;
-const RETENTION_EVERY_MS = 60 * 60_000;
 
 export interface DeliveriesAreaDeps {
   config: Config;
@@ -99,9 +97,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
   const relayServer = createRelayServer({
     db, hub, logger, resolveCaller: deps.resolveCaller,
     async onConnected(installId) {
-      await db.transaction(async (tx) => {
-        if ((await dueNow(tx, installId, new Date(clock.now()))) > 0) await notifyWorkers(tx);
-      });
+      await releaseWaiting(db, installId, new Date(clock.now()));
       waker.wake();
     },
   });
@@ -127,17 +123,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
   const recorder = createDeliveryRecorder({ db, logger });
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry) });
   const prune = () => pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs });
-
-  let maintenance: ReturnType<typeof setInterval> | undefined;
-  let lastPrune = 0;
-  const maintain = async () => {
-    await mail.flush();
-    if (performance.now() - lastPrune >= RETENTION_EVERY_MS) {
-      lastPrune = performance.now();
-      const removed = await prune();
-      logger.debug({ removed }, 'delivery retention ran');
-    }
-  };
+  const maintenance = createMaintenance({ mail, prune, logger });
 
   return {
     wake: waker.wake,
@@ -153,13 +139,10 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
       if (config.outbox.workers === 0) return;
       await waker.start();
       worker.start(config.outbox.workers);
-      lastPrune = performance.now() - RETENTION_EVERY_MS;
-      maintenance = setInterval(() => void maintain().catch((err: unknown) => logger.error({ err }, 'delivery maintenance failed')), MAINTENANCE_MS);
-      maintenance.unref();
+      maintenance.start();
     },
     async stop() {
-      clearInterval(maintenance);
-      maintenance = undefined;
+      maintenance.stop();
       await worker.stop();
       await waker.stop();
       await hub.stop();

@@ -122,6 +122,19 @@ export async function dueNow(db: Db, installId: string, at: Date): Promise<numbe
   return rowCount;
 }
 
+/**
+ * What waited for an install's development relay goes out at once (the relay just connected): its
+ * waiting deliveries are due now, and every process's loops are told on commit.
+ * @example await releaseWaiting(db, installId, new Date(clock.now())) // true when some were waiting
+ */
+export async function releaseWaiting(db: Db, installId: string, at: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const due = await dueNow(tx, installId, at);
+    if (due > 0) await notifyWorkers(tx);
+    return due > 0;
+  });
+}
+
 /** Wakes the workers of every process when the transaction commits (a no-op without listeners). */
 export async function notifyWorkers(db: Db): Promise<void> {
   await db.query(`select pg_notify(left('platform_outbox_' || current_schema(), 63), '')`);
