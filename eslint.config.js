@@ -1,6 +1,6 @@
 // Lint: TypeScript syntax rules plus the one-way import rule of DESIGN §1:
 // sandbox-lib imports nothing of ours; runtime and control-plane import sandbox-lib only through
-// its package entry; control-plane never imports runtime internals (only its public entry).
+// its package entries; control-plane never imports runtime internals (only its public entry).
 import tseslint from 'typescript-eslint';
 
 const ours = ['@platform/*', '**/control-plane/**', '**/runtime/**', '**/sandbox-lib/**'];
@@ -35,7 +35,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/runtime/*', '**/runtime/src/**'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types).' },
-        { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**'], message: 'Import sandbox-lib through its package entry only.' },
+        { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**', '!@platform/sandbox-lib/node'], message: 'Import sandbox-lib through its package entries only (`@platform/sandbox-lib`, `@platform/sandbox-lib/node`).' },
       ] }],
     },
   },

@@ -8,40 +8,33 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import { createSecrets, type Secrets } from './crypto/secrets.ts';
-import type { Db } from './db/db.ts';
-import type { Kv } from './kv/kv.ts';
-import type { Logger } from './log/logger.ts';
-import { createClientApi, type ClientApi } from './client-api/api.ts';
-import { createClientServices, type ClientServices } from './client-api/services.ts';
-import type { AppEnv } from './http/env.ts';
-import { notFound, onError } from './http/errors.ts';
-import { registerHealthRoutes } from './http/health.ts';
-import { createHttpMetrics } from './http/metrics.ts';
-import { requestContext } from './http/request-context.ts';
-import { createCiIdentitiesService } from './ci-identities/service.ts';
-import { createOidcVerifier } from './ci-identities/oidc.ts';
-import { createCallerResolver } from './credentials/resolve.ts';
-import { retryAfterHeader } from './rate-limit/rate-limit.ts';
-import { createKeyRing } from './tokens/keyring.ts';
-import { registerJwksRoute } from './tokens/routes.ts';
-import { createTokenService, type TokenService } from './tokens/service.ts';
-import { createV0Api, type V0Api } from './v0/api.ts';
-import { registerV0Routes } from './v0/routes.ts';
-import { createAppFeatures, type AppFeatureOptions, type AppFeatures } from './apps/features.ts';
-import { createInternalRouter, INTERNAL_BASE } from './internal/routes.ts';
-import { createEventProducer } from './events/index.ts';
-import { createLifecycle, type Lifecycle, type LifecycleOptions } from './outbox/lifecycle.ts';
-import { registerInvocationClientRoutes } from './invocations/member-routes.ts';
-import { createInvocations } from './invocations/feature.ts';
-import { createBlocksFeature, type BlocksFeature } from './blocks/feature.ts';
-import { registerNotificationClientRoutes } from './notifications/member-routes.ts';
-import { registerMemoryClientRoutes } from './memories/member-routes.ts';
-import { registerSearchClientRoutes } from './search/client-routes.ts';
-import { registerStreamClientRoutes } from './app-messages/member-routes.ts';
-import { registerReferenceClientRoutes } from './references/client-routes.ts';
+import type { Clock } from './core/clock/clock.ts';
+import type { Config } from './core/config/config.ts';
+import { operatorAuthScheme } from './core/http/operator-auth.ts';
+import { createSecrets, type Secrets } from './core/crypto/secrets.ts';
+import type { Db } from './core/db/db.ts';
+import type { Kv } from './core/kv/kv.ts';
+import type { Logger } from './core/log/logger.ts';
+import { createClientApi, type ClientApi } from './core/http/client-api.ts';
+import type { AppEnv } from './core/http/env.ts';
+import { notFound, onError } from './core/http/errors.ts';
+import { registerHealthRoutes } from './core/http/health.ts';
+import { createHttpMetrics } from './core/http/metrics.ts';
+import { requestContext } from './core/http/request-context.ts';
+import { createV0Api, type V0Api } from './core/http/v0-api.ts';
+import { retryAfterHeader } from './core/rate-limit/rate-limit.ts';
+import { createInternalRouter, INTERNAL_BASE } from './apps/internal/internal-routes.ts';
+import { registerTokenWellKnownRoutes } from './apps/tokens/well-known-routes.ts';
+import type { TokenService } from './apps/tokens/service.ts';
+import { memberAuthScheme } from './workspace/api-keys/auth.ts';
+import { createEventProducer } from './workspace/events/index.ts';
+import { createAppsArea, type AppsArea, type AppsOptions } from './wiring/apps.ts';
+import { createBlocksArea, removeCarriedBlocks, type BlocksArea } from './wiring/blocks.ts';
+import { registerClientRoutes } from './wiring/client-routes.ts';
+import { createDeliveriesArea, type DeliveriesArea, type DeliveriesOptions } from './wiring/deliveries.ts';
+import { createMessagingArea, type MessagingArea } from './wiring/messaging.ts';
+import { registerV0Routes } from './wiring/v0-routes.ts';
+import { createWorkspaceArea, type WorkspaceArea } from './wiring/workspace.ts';
 
 export interface ControlPlaneDeps {
   config: Config;
@@ -51,23 +44,25 @@ export interface ControlPlaneDeps {
   clock: Clock;
   /** A registry to add metrics to (default: a fresh one with the default process metrics). */
   registry?: Registry;
-  /** Replacements for the apps features' seams (bundle store, manifest reader, DNS resolver). */
-  apps?: AppFeatureOptions;
-  /** Replacements for the lifecycle features' seams (hosted delivery target, mail transport, jitter). */
-  lifecycle?: LifecycleOptions;
+  /** Replacements for the apps area's seams (bundle store, manifest reader, DNS resolver). */
+  apps?: AppsOptions;
+  /** Replacements for the deliveries area's seams (hosted delivery target, mail transport, jitter). */
+  lifecycle?: DeliveriesOptions;
 }
 
 export interface ControlPlane {
   app: Hono<AppEnv>;
-  services: ClientServices;
+  /** The workspace area's services. */
+  services: WorkspaceArea;
   clientApi: ClientApi;
   v0Api: V0Api;
   tokens: TokenService;
-  apps: AppFeatures;
-  /** Lifecycle deliveries: the outbox loops, the relay, the delivery targets, the Deliveries page, mail. */
-  lifecycle: Lifecycle;
-  /** Blocks: the interactive delivery engine, the blocks API, the member's side, rendering. */
-  blocks: BlocksFeature;
+  apps: AppsArea;
+  /** The deliveries area: the outbox loops, the relay, the delivery targets, the interactive engine, the Deliveries page, mail. */
+  lifecycle: DeliveriesArea;
+  messaging: MessagingArea;
+  /** The blocks area: the blocks API, the member's side, rendering, commands and message actions. */
+  blocks: BlocksArea;
   secrets: Secrets;
   registry: Registry;
   /** Listens on config.port (0 picks a free port) and config.host. */
@@ -82,52 +77,41 @@ export interface ControlPlane {
  * const { url } = await cp.start();
  */
 export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
-  const metrics = createHttpMetrics({ clock: deps.clock, ...(deps.registry === undefined ? {} : { registry: deps.registry }) });
+  const { config, db, kv, clock, logger } = deps;
+  const metrics = createHttpMetrics({ clock, ...(deps.registry === undefined ? {} : { registry: deps.registry }) });
   // Services record events in their transactions, then wake the delivery loops (created below).
   const events = createEventProducer({ wake: () => lifecycle.wake() });
-  const services = createClientServices({ db: deps.db, clock: deps.clock, events });
-  const secrets = createSecrets({ masterKey: deps.config.masterKey });
-  const ring = createKeyRing({ db: deps.db, clock: deps.clock, secrets, logger: deps.logger, rotationMs: deps.config.tokenKeyRotationMs });
-  const tokens = createTokenService({ ring, clock: deps.clock, issuer: deps.config.publicUrl });
-  const allowHttpIssuers = deps.config.allowHttpOidcIssuers;
-  const ciIdentities = createCiIdentitiesService({
-    db: deps.db, clock: deps.clock, tokens, allowHttpIssuers, oidc: createOidcVerifier({ clock: deps.clock, allowHttp: allowHttpIssuers }),
-  });
-  const apps = createAppFeatures({
-    config: deps.config, db: deps.db, clock: deps.clock, secrets, kv: deps.kv, logger: deps.logger, ...(deps.apps === undefined ? {} : { options: deps.apps }),
-  });
-  const resolver = createCallerResolver({ db: deps.db, tokens, apiKeys: services.apiKeys });
-  const lifecycle = createLifecycle({
-    config: deps.config, db: deps.db, kv: deps.kv, clock: deps.clock, logger: deps.logger, tokens, registry: metrics.registry,
-    signingSecretsFor: apps.signingSecretsFor, installConfigFor: apps.installConfigFor, resolveCaller: (header) => resolver.resolveValue(header),
+  const services = createWorkspaceArea({ db, clock, events, removeCarried: removeCarriedBlocks(events) });
+  const secrets = createSecrets({ masterKey: config.masterKey });
+  const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: services.apiKeys, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
+  const lifecycle = createDeliveriesArea({
+    config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
+    secrets, resolveCaller: (header) => apps.resolver.resolveValue(header),
     environmentFor: (appId, target) => apps.envVars.environmentFor(appId, target),
     ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
   });
-  const blocks = createBlocksFeature({
-    db: deps.db, kv: deps.kv, clock: deps.clock, logger: deps.logger, tokens, events, registry: metrics.registry, target: lifecycle.targets.router,
-    signingSecretsFor: apps.signingSecretsFor, installConfigFor: apps.installConfigFor, schemaValidators: apps.schemaValidators,
+  const messaging = createMessagingArea({
+    db, kv, clock, logger, events, publicUrl: config.publicUrl, engine: lifecycle.interactive.engine, messages: services.messages,
   });
-  const clientApi = createClientApi({ config: deps.config, services, credentials: { tokens, ciIdentities }, apps, lifecycle, blocks });
-  registerNotificationClientRoutes(clientApi, deps);
-  registerMemoryClientRoutes(clientApi, deps);
-  registerSearchClientRoutes(clientApi, deps);
-  registerReferenceClientRoutes(clientApi, { ...deps, services, engine: blocks.engine });
-  registerStreamClientRoutes(clientApi, deps);
-  registerInvocationClientRoutes(clientApi, createInvocations({ ...deps, tokens, events, blocks, apps }));
-  const v0Api = createV0Api({ resolver });
-  registerV0Routes(v0Api, { ...deps, secrets, services, tokens, ciIdentities, apps, blocks, events });
+  const blocks = createBlocksArea({
+    db, kv, clock, logger, tokens: apps.tokens, events, interactive: lifecycle.interactive, schemaValidators: apps.schemaValidators,
+  });
+  const clientApi = createClientApi({ member: memberAuthScheme(services.apiKeys), operator: operatorAuthScheme(config) });
+  registerClientRoutes(clientApi, { workspace: services, apps, deliveries: lifecycle, messaging, blocks });
+  const v0Api = createV0Api({ resolver: apps.resolver });
+  registerV0Routes(v0Api, { apps, messaging, blocks });
   const app = new Hono<AppEnv>();
-  app.use('*', requestContext({ logger: deps.logger, clock: deps.clock }));
+  app.use('*', requestContext({ logger, clock }));
   app.use('*', metrics.middleware);
   app.use('*', retryAfterHeader);
   app.onError(onError);
   app.notFound(notFound);
   app.get('/', (c) => c.json({ service: 'control-plane', clientApi: `${clientApi.basePath}/openapi.json`, appApi: `${v0Api.basePath}/openapi.json`, health: '/healthz' }));
-  registerHealthRoutes(app, { db: deps.db, registry: metrics.registry });
+  registerHealthRoutes(app, { db, registry: metrics.registry });
   app.route(clientApi.basePath, clientApi.router);
   app.route(v0Api.basePath, v0Api.router);
-  registerJwksRoute(app, tokens);
-  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: deps.config.runtimeSecret, bundles: apps.bundles, production: apps.production }));
+  registerTokenWellKnownRoutes(app, apps.tokens);
+  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, production: apps.production }));
 
   let server: ServerType | undefined;
   return {
@@ -135,18 +119,19 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     services,
     clientApi,
     v0Api,
-    tokens,
+    tokens: apps.tokens,
     apps,
     lifecycle,
+    messaging,
     blocks,
     secrets,
     registry: metrics.registry,
     async start() {
       if (server !== undefined) throw new Error('Already started');
       const listening = await new Promise<{ port: number; url: string }>((resolve, reject) => {
-        const s = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, (info: AddressInfo) => {
+        const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
           const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-          deps.logger.info({ port: info.port, host: info.address }, 'control plane listening');
+          logger.info({ port: info.port, host: info.address }, 'control plane listening');
           resolve({ port: info.port, url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${info.port}` });
         });
         s.once('error', reject);

@@ -3,14 +3,14 @@
  * What both entry points share: config, logger, database (migrated), key-value store and the
  * control plane, plus one orderly shutdown for SIGINT and SIGTERM.
  */
-import { systemClock } from './clock.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { systemClock } from './core/clock/clock.ts';
+import { ConfigError, loadConfig, type Config } from './core/config/config.ts';
 import { createControlPlane, type ControlPlane } from './app.ts';
-import type { Db } from './db/db.ts';
-import { openDb } from './db/open-db.ts';
-import type { Kv } from './kv/kv.ts';
-import { openKv } from './kv/open-kv.ts';
-import { createLogger, type Logger } from './log/logger.ts';
+import type { Db } from './core/db/db.ts';
+import { openDb } from './core/db/open-db.ts';
+import type { Kv } from './core/kv/kv.ts';
+import { openKv } from './core/kv/open-kv.ts';
+import { createLogger, type Logger } from './core/log/logger.ts';
 
 export interface Booted {
   config: Config;

@@ -6,11 +6,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { boot, configOrExit, onShutdownSignal } from './boot.ts';
-import { runtimeChildEnv } from './config.ts';
-import { spawnRuntimeNode, type RuntimeChild } from './runtime-node/child-process.ts';
+import { runtimeChildEnv } from './core/config/config.ts';
+import { spawnRuntimeNode, type RuntimeChild } from './core/runtime-node/child-process.ts';
 import { writeCredentials, credentialsPath, type Credentials } from './seed/credentials.ts';
 import { seedDemo } from './seed/demo.ts';
-import { systemClock } from './clock.ts';
+import { systemClock } from './core/clock/clock.ts';
 
 const config = configOrExit();
 const booted = await boot(config);

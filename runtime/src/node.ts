@@ -13,7 +13,7 @@ import { createDeliveryService } from './deliveries/service.ts';
 import type { Lookup } from './egress/connector.ts';
 import { createEgress } from './egress/service.ts';
 import { createSecretCheck } from './http/auth.ts';
-import { createHttpServer } from './http/app.ts';
+import { createHttpServer } from './server.ts';
 import { createMemoryAppDirectory, type AppDirectory } from './ingress/directory.ts';
 import { createHttpAppDirectory } from './ingress/http-directory.ts';
 import { createIngress } from './ingress/routes.ts';

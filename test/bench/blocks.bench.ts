@@ -25,7 +25,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createRuntimeClient } from '@platform/runtime';
-import { signedHeaders } from '../../control-plane/src/outbound/index.ts';
+import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
 import {
   agent, boardActionEnvelope, call, childPids, cpuMs, load, machineCpuMs, must, percentile, startPlatform, startSelfHostedBoard, type BenchPlatform,
 } from '../fixtures/blocks/bench-support.ts';
@@ -187,7 +187,7 @@ export async function run(): Promise<BenchRow[]> {
     const hostedBare = await bare(async () => {
       const envelope = boardActionEnvelope({ ...hosted, workspaceId: ws.workspaceId, memberId: ws.memberId, block: hostedRun.sample });
       const body = JSON.stringify(envelope);
-      const headers = await signedHeaders({ id: envelope.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [hosted.signingSecret], deliveryClass: 'interactive', installId: hosted.installId });
+      const headers = deliveryHeadersSync({ id: envelope.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [hosted.signingSecret], deliveryClass: 'interactive', installId: hosted.installId });
       const result = await runtime.deliver({
         app: { id: hosted.appId, slug: hosted.slug, version: 1 }, bundle: { sha256: uploaded.bundle.sha256 }, target: 'production', baseUrl: p.url,
         kind: 'interactive', headers, body,
@@ -204,7 +204,7 @@ export async function run(): Promise<BenchRow[]> {
     const selfBare = await bare(async () => {
       const envelope = boardActionEnvelope({ ...self, workspaceId: ws.workspaceId, memberId: ws.memberId, block: selfRun.sample });
       const body = JSON.stringify(envelope);
-      const headers = await signedHeaders({ id: envelope.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [self.signingSecret], deliveryClass: 'interactive', installId: self.installId });
+      const headers = deliveryHeadersSync({ id: envelope.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [self.signingSecret], deliveryClass: 'interactive', installId: self.installId });
       const res = await request(selfHosted.endpoint, { method: 'POST', body, headers, dispatcher: agent });
       await res.body.text();
       if (res.statusCode !== 200) throw new Error(`the app answered ${res.statusCode}`);

@@ -18,10 +18,10 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { EVENT_TYPES, generateSigningSecret } from '@platform/sandbox-lib';
 import { createControlPlane, createLogger, createMemoryKv, createPgDb, loadConfig, migrate, systemClock, type Db } from '@platform/control-plane';
-import { sealSigningSecret } from '../../control-plane/src/apps/signing.ts';
-import { createSecrets } from '../../control-plane/src/crypto/secrets.ts';
-import { newEventId } from '../../control-plane/src/apps/ids.ts';
-import { insertOutboxRows, type OutboxRow } from '../../control-plane/src/events/store.ts';
+import { sealSigningSecret } from '../../control-plane/src/apps/apps/signing.ts';
+import { createSecrets } from '../../control-plane/src/core/crypto/secrets.ts';
+import { newEventId } from '../../control-plane/src/workspace/events/ids.ts';
+import { insertOutboxRows, type OutboxRow } from '../../control-plane/src/workspace/events/store.ts';
 
 interface BenchRow {
   name: string;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, createPgliteDb, migrate, type Db } from '@platform/control-plane';
-import { createClientServices } from '../../control-plane/src/client-api/services.ts';
+import { createWorkspaceArea } from '../../control-plane/src/wiring/workspace.ts';
 import { seedDemo } from '../../control-plane/src/seed/demo.ts';
 import { writeCredentials } from '../../control-plane/src/seed/credentials.ts';
 
@@ -34,7 +34,7 @@ describe('demo seed', () => {
     expect(again).toEqual({ created: false, demo: first.demo });
     expect((await db.query('select * from workspaces')).rowCount).toBe(1);
 
-    const services = createClientServices({ db, clock });
+    const services = createWorkspaceArea({ db, clock });
     const owner = await services.apiKeys.authenticate(first.keys!.owner);
     expect(owner).toMatchObject({ memberId: first.demo.owner.id, role: 'owner' });
     const circles = await services.circles.list(owner!, { limit: 50 });
@@ -46,7 +46,7 @@ describe('demo seed', () => {
   });
 
   it('writes credentials.json (0600) and keeps working keys across restarts, issuing new ones if lost', async () => {
-    const services = createClientServices({ db, clock });
+    const services = createWorkspaceArea({ db, clock });
     const urls = { controlPlane: 'http://localhost:4000', runtime: 'http://localhost:4001' };
     const seed = await seedDemo({ db, clock }); // a restart: no keys in hand
     await writeFile(join(dir, 'credentials.json'), '{ not json');

@@ -6,7 +6,7 @@
  */
 import { readFile, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApiKeysService } from '../api-keys/service.ts';
+import type { ApiKeysService } from '../workspace/api-keys/service.ts';
 import type { DemoWorkspace, SeedResult } from './demo.ts';
 
 export interface Credentials {

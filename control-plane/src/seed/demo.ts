@@ -5,10 +5,10 @@
  * as the API, inside one transaction under an advisory lock, so two processes starting at once
  * against one database seed it once, and a crash half-way leaves nothing behind.
  */
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
-import type { Actor } from '../members/actor.ts';
-import { createClientServices } from '../client-api/services.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Actor } from '../core/auth/actor.ts';
+import { createWorkspaceArea } from '../wiring/workspace.ts';
 
 const META_KEY = 'demo_workspace';
 
@@ -40,7 +40,7 @@ export async function seedDemo(deps: { db: Db; clock: Clock }): Promise<SeedResu
     const { rows } = await tx.query<{ value: DemoWorkspace }>('select value from platform_meta where key = $1', [META_KEY]);
     if (rows[0] !== undefined) return { created: false, demo: rows[0].value };
 
-    const s = createClientServices({ db: tx, clock: deps.clock });
+    const s = createWorkspaceArea({ db: tx, clock: deps.clock });
     const { workspace, owner, apiKey: ownerKey } = await s.workspaces.create({ name: 'Demo workspace', ownerName: 'Ada Owner' }, tx);
     const ada = actorOf(owner, workspace.id, 'owner');
     const { member, apiKey: memberKey } = await s.members.create(ada, { name: 'Max Member', role: 'member' });

@@ -19,6 +19,8 @@ export type FrameBody = Buffer | null;
 export interface Channel<Out> {
   /** Sends a message; `body` is bytes, or a string written with `encoding`. */
   send(head: Out, body?: Buffer | string | null, encoding?: 'utf8' | 'latin1'): void;
+  /** Writes what this turn sent so far now, rather than at the end of the turn. */
+  flush(): void;
   close(): void;
 }
 
@@ -28,6 +30,7 @@ export function createChannel<In, Out>(stream: Duplex, onMessage: (head: In, bod
   // requests, the results of a batch of jobs): one system call and one wake-up of the other side.
   let corked = false;
   const uncork = (): void => {
+    if (!corked) return;
     corked = false;
     stream.uncork();
   };
@@ -69,6 +72,9 @@ export function createChannel<In, Out>(stream: Duplex, onMessage: (head: In, bod
         process.nextTick(uncork);
       }
       stream.write(frame);
+    },
+    flush() {
+      if (corked) uncork();
     },
     close() {
       stream.end();

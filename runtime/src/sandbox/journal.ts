@@ -17,11 +17,16 @@ export interface JournalEntry {
   current: number;
 }
 
-export function createJournal(fd: number | null) {
+/**
+ * `beforeEntry` runs first: the worker's channel writes out the answers of requests that finished
+ * in this turn, so that a guest which now takes the worker down cannot take their answers with it.
+ */
+export function createJournal(fd: number | null, beforeEntry: () => void = () => {}) {
   const buf = Buffer.alloc(BYTES);
   let maxEntered = 0;
   return {
     enter(seq: number): void {
+      beforeEntry();
       if (fd === null) return;
       if (seq > maxEntered) maxEntered = seq;
       buf.writeDoubleLE(maxEntered, 0);

@@ -32,7 +32,7 @@ interface Worker {
 }
 
 const now = (): number => Date.now();
-const journal = createJournal(JOURNAL_FD);
+const journal = createJournal(JOURNAL_FD, () => channel.flush());
 const versions = new Map<number, VersionSpec>();
 const running = new Map<string, RunningRequest>();
 let worker: Worker | null = null;

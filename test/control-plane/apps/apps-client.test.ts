@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDelivery, signDelivery } from '@platform/sandbox-lib';
-import { hashClientSecret } from '../../../control-plane/src/credentials/client-secret.ts';
+import { hashClientSecret } from '../../../control-plane/src/apps/credentials/client-secret.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
 import { basic } from '../credentials/fixtures.ts';
 import { createApp, uniqueSlug } from './helpers.ts';

@@ -1,12 +1,12 @@
 /**
- * The opened environments kept in memory for hosted deliveries (env-vars/cache.ts): read once,
+ * The opened environments kept in memory for hosted deliveries (apps/env-vars/cache.ts): read once,
  * dropped on every replica when a value changes, never kept from a read that overlapped a change,
  * kept only while subscribed and at most their time to live. And through the service: a change
  * made with the API is what the next delivery gets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, createMemoryKv, type Kv } from '@platform/control-plane';
-import { createEnvironmentCache, type Environment } from '../../../control-plane/src/env-vars/cache.ts';
+import { createEnvironmentCache, type Environment } from '../../../control-plane/src/apps/env-vars/cache.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
 import { createApp } from './helpers.ts';
 

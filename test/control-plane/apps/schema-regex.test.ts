@@ -11,8 +11,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileVersionValidators, MAX_URL_FORMAT_LENGTH, SchemaCompileError } from '../../../control-plane/src/versions/validators.ts';
-import { compileSafeRegExp, KEEP_DFA_BYTES, MAX_PATTERN_PROGRAM } from '../../../control-plane/src/versions/safe-regexp.ts';
+import { compileVersionValidators, MAX_URL_FORMAT_LENGTH, SchemaCompileError } from '../../../control-plane/src/apps/versions/validators.ts';
+import { compileSafeRegExp, KEEP_DFA_BYTES, MAX_PATTERN_PROGRAM } from '../../../control-plane/src/apps/versions/safe-regexp.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
 import { createApp, selfManifest, sync } from './helpers.ts';
 

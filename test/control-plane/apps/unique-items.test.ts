@@ -1,10 +1,10 @@
-// `uniqueItems` in app schemas runs in linear time (control-plane/src/versions/unique-items.ts):
+// `uniqueItems` in app schemas runs in linear time (control-plane/src/apps/versions/unique-items.ts):
 // JSON Schema's equality (numbers by value, objects by key set in any order, strings apart from
 // numbers), ajv's error shape, and a 64 KB array of distinct objects validated without the pairwise
 // comparison ajv does by default (~0.5 s before on this machine; no timing is asserted here).
 import { describe, expect, it } from 'vitest';
-import { canonicalKey, firstDuplicate } from '../../../control-plane/src/versions/unique-items.ts';
-import { compileVersionValidators } from '../../../control-plane/src/versions/validators.ts';
+import { canonicalKey, firstDuplicate } from '../../../control-plane/src/apps/versions/unique-items.ts';
+import { compileVersionValidators } from '../../../control-plane/src/apps/versions/validators.ts';
 
 const stateValidator = (list: Record<string, unknown>) => compileVersionValidators({
   blocks: [{ type: 'b', props: { type: 'object' }, state: { type: 'object', properties: { list } }, actions: [] }],

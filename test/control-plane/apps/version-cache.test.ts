@@ -1,7 +1,7 @@
 // The per-version cache behind block definitions, compiled schemas and search kinds
-// (control-plane/src/versions/version-cache.ts): one load per version, failures forgotten, LRU bound.
+// (control-plane/src/apps/versions/version-cache.ts): one load per version, failures forgotten, LRU bound.
 import { describe, expect, it } from 'vitest';
-import { createVersionCache } from '../../../control-plane/src/versions/version-cache.ts';
+import { createVersionCache } from '../../../control-plane/src/apps/versions/version-cache.ts';
 
 function counting(fail: Set<string> = new Set()) {
   const calls: string[] = [];

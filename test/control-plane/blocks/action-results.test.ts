@@ -4,8 +4,8 @@
  * the authoring API), and applies its answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../control-plane/src/log/logger.ts';
-import { sendNotifications } from '../../../control-plane/src/interactions/notify.ts';
+import { createLogger } from '../../../control-plane/src/core/log/logger.ts';
+import { sendNotifications } from '../../../control-plane/src/messaging/notifications/notify.ts';
 import { click, refOf, startBoardWorld, view, type BoardWorld } from './setup.ts';
 
 let w: BoardWorld;

@@ -1,10 +1,10 @@
 /**
- * Reading an app's answer to an interactive delivery (engine/answer.ts), one row per rule of the
+ * Reading an app's answer to an interactive delivery (deliveries/interactive/answer.ts), one row per rule of the
  * spec: 200 with the type's result, 202 only for the deferrable types and with the right body,
  * anything else a failure with its reason.
  */
 import { describe, expect, it } from 'vitest';
-import { readAnswer } from '../../../control-plane/src/engine/answer.ts';
+import { readAnswer } from '../../../control-plane/src/deliveries/interactive/answer.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const json = (value: unknown) => bytes(JSON.stringify(value));

@@ -3,7 +3,7 @@
  * install token for an install of their own app.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashClientSecret } from '../../../control-plane/src/credentials/client-secret.ts';
+import { hashClientSecret } from '../../../control-plane/src/apps/credentials/client-secret.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { basic, seedApp, seedInstall, setInstall, type SeededApp } from './fixtures.ts';
 

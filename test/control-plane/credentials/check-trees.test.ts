@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, createMemoryKv } from '@platform/control-plane';
-import { rateLimit } from '../../../control-plane/src/rate-limit/rate-limit.ts';
+import { rateLimit } from '../../../control-plane/src/core/rate-limit/rate-limit.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { basic, seedApp, seedInstall, type SeededApp } from './fixtures.ts';
 

@@ -3,8 +3,8 @@
  * against a real OIDC issuer on loopback (discovery + JWKS over HTTP, RS256 tokens).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAcceptableIssuerUrl } from '../../../control-plane/src/ci-identities/oidc.ts';
-import { subjectMatches } from '../../../control-plane/src/ci-identities/subject-pattern.ts';
+import { isAcceptableIssuerUrl } from '../../../control-plane/src/apps/ci-identities/oidc.ts';
+import { subjectMatches } from '../../../control-plane/src/apps/ci-identities/subject-pattern.ts';
 import { startOidcIssuer, type OidcIssuer } from '../../helpers/oidc-issuer.ts';
 import { startStack, type ApiClient, type Stack } from '../../helpers/stack.ts';
 import { seedApp, type SeededApp } from './fixtures.ts';

@@ -4,7 +4,7 @@
  * credentials code. Client secrets are hashed with the same `hashClientSecret` the apps feature uses.
  */
 import { randomBytes } from 'node:crypto';
-import { generateClientSecret } from '../../../control-plane/src/credentials/client-secret.ts';
+import { generateClientSecret } from '../../../control-plane/src/apps/credentials/client-secret.ts';
 import type { Stack } from '../../helpers/stack.ts';
 
 const rid = () => randomBytes(8).toString('hex');

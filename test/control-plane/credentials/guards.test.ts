@@ -4,11 +4,11 @@
  */
 import { PlatformError } from '@platform/sandbox-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../../control-plane/src/auth/caller.ts';
+import type { Caller } from '../../../control-plane/src/core/auth/caller.ts';
 import {
   assertCanDeploy, assertCanManageApp, canDeploy, canDevSync, canManageApp, createReachGuard, mayRevealSigningSecret, requireScope,
-} from '../../../control-plane/src/guards/index.ts';
-import { V0_SCHEME_KINDS } from '../../../control-plane/src/v0/auth.ts';
+} from '../../../control-plane/src/apps/guards/index.ts';
+import { V0_SCHEME_KINDS } from '../../../control-plane/src/core/http/v0-auth.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { seedApp } from './fixtures.ts';
 

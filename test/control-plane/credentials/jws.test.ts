@@ -1,9 +1,9 @@
-// Tokens are minted with node:crypto (tokens/jws.ts) and verified with jose: every signature must
+// Tokens are minted with node:crypto (apps/tokens/jws.ts) and verified with jose: every signature must
 // be the raw r || s a JWS carries, whatever the lengths of r and s in the DER node:crypto answers.
 import { generateKeyPairSync } from 'node:crypto';
 import { exportJWK, importJWK, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { derToRaw, signEs256 } from '../../../control-plane/src/tokens/jws.ts';
+import { derToRaw, signEs256 } from '../../../control-plane/src/apps/tokens/jws.ts';
 
 const der = (r: number[], s: number[]) => Uint8Array.from([0x30, 4 + r.length + s.length, 0x02, r.length, ...r, 0x02, s.length, ...s]);
 

@@ -5,7 +5,7 @@
  */
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyRing, PREPUBLISH_MS } from '../../../control-plane/src/tokens/keyring.ts';
+import { createKeyRing, PREPUBLISH_MS } from '../../../control-plane/src/apps/tokens/keyring.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { seedApp, seedInstall } from './fixtures.ts';
 

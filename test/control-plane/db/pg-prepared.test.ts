@@ -1,5 +1,5 @@
 /**
- * Statements with parameters run as named prepared statements on real Postgres (db/pg-db.ts):
+ * Statements with parameters run as named prepared statements on real Postgres (core/db/pg-db.ts):
  * parsed once per connection, bounded in number, and a statement whose result columns changed
  * under it (a migration by another replica) goes unprepared instead of failing from then on.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { links, mentions, plainText, MAX_LINKS } from '../../../control-plane/src/events/content.ts';
+import { links, mentions, plainText, MAX_LINKS } from '../../../control-plane/src/workspace/events/content.ts';
 
 const doc = (...content: unknown[]) => ({ type: 'doc', content });
 const p = (...content: unknown[]) => ({ type: 'paragraph', content });

@@ -4,7 +4,7 @@
  * by the blocks feature are listed with the lifecycle ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordInteractiveDelivery } from '../../../control-plane/src/deliveries/store.ts';
+import { recordInteractiveDelivery } from '../../../control-plane/src/deliveries/interactive/store.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { seedApp, seedInstall, seedWorkspace, type SeededApp } from './fixtures.ts';

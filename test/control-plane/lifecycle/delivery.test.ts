@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, lifecycleEnvelopeSchemas, verifyDelivery, type EventType } from '@platform/sandbox-lib';
-import { claimDue } from '../../../control-plane/src/outbox/store.ts';
+import { claimDue } from '../../../control-plane/src/deliveries/outbox/store.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { deliveriesOf, seedApp, seedInstall, seedWorkspace, type SeededApp } from './fixtures.ts';
@@ -195,7 +195,7 @@ describe('a worker that dies mid-batch', () => {
     stack.clock.advance(1_000);
     expect(await worker().drain()).toBe(1);
     const id = first[0]!.id;
-    const { recordOutcomes } = await import('../../../control-plane/src/outbox/store.ts');
+    const { recordOutcomes } = await import('../../../control-plane/src/deliveries/outbox/store.ts');
     const applied = await recordOutcomes(stack.db, [{
       id, lease: 'slow-worker', status: 'pending', next_at: new Date(now + 60_000), undo: 0, attempt: 1, started_at: new Date(now),
       duration_ms: 15_000, last_status: null, last_error: 'timeout: no answer within 15000 ms', delivered_at: null,

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, generateSigningSecret, validateManifest, type EventType } from '@platform/sandbox-lib';
-import { sealSigningSecret } from '../../../control-plane/src/apps/signing.ts';
-import { sealConfig } from '../../../control-plane/src/installs/config.ts';
+import { sealSigningSecret } from '../../../control-plane/src/apps/apps/signing.ts';
+import { sealConfig } from '../../../control-plane/src/apps/installs/config.ts';
 import type { Stack } from '../../helpers/stack.ts';
 
 const rid = () => randomBytes(6).toString('hex');

@@ -4,7 +4,7 @@
  * them; across processes, real Postgres notifies them when the transaction commits.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { newEventId } from '../../../control-plane/src/apps/ids.ts';
+import { newEventId } from '../../../control-plane/src/workspace/events/ids.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { describeWithService, postgresState } from '../../helpers/services.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';

@@ -5,7 +5,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_SEND_ATTEMPTS } from '../../../control-plane/src/mail/service.ts';
+import { MAX_SEND_ATTEMPTS } from '../../../control-plane/src/workspace/mail/service.ts';
 import { startSmtpServer } from '../../helpers/smtp-server.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 

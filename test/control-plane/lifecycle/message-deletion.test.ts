@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventDataSchemas } from '@platform/sandbox-lib';
-import { envelopeJson } from '../../../control-plane/src/outbox/envelope.ts';
+import { envelopeJson } from '../../../control-plane/src/deliveries/pipeline/envelope.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { eventsOf, seedApp, seedInstall, seedWorkspace } from './fixtures.ts';
 

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, eventDataSchemas, type EventType } from '@platform/sandbox-lib';
-import { recordEvent } from '../../../control-plane/src/events/index.ts';
-import { recordReconsentRequired } from '../../../control-plane/src/installs/outbox.ts';
+import { recordEvent } from '../../../control-plane/src/workspace/events/index.ts';
+import { recordReconsentRequired } from '../../../control-plane/src/apps/installs/outbox.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { eventsOf, seedApp, seedInstall, seedWorkspace } from './fixtures.ts';
 

@@ -10,8 +10,8 @@ import { defineApp, isPlatformError, silentLogger, type Manifest } from '@platfo
 import { serve, type Served } from '../../../sandbox-lib/src/node/index.ts';
 import { startDev, type DevSession } from '../../../sandbox-lib/src/cli/dev.ts';
 import { createControlPlane, createLogger, type ControlPlane } from '@platform/control-plane';
-import { signedHeaders } from '../../../control-plane/src/outbound/index.ts';
-import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/target.ts';
+import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
+import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/targets/target.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { deliveriesOf } from './fixtures.ts';
 
@@ -69,7 +69,7 @@ async function interactive(session: DevSession): Promise<OutgoingDelivery> {
     id, deliveryClass: 'interactive', type: 'block.render',
     app: { id: session.appId, slug: session.slug, version: session.version, hosting: 'self', endpointUrl: null },
     install: { id: session.installId, kind: 'dev' }, body, secrets: [session.signingSecret!], timeoutMs: 5_000, maxResponseBytes: 1024 * 1024,
-    headers: await signedHeaders({ id, timestamp: Math.floor(stack.clock.now() / 1000), body, secrets: [session.signingSecret!], deliveryClass: 'interactive', installId: session.installId }),
+    headers: deliveryHeadersSync({ id, timestamp: Math.floor(stack.clock.now() / 1000), body, secrets: [session.signingSecret!], deliveryClass: 'interactive', installId: session.installId }),
   };
 }
 

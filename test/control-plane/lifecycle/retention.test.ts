@@ -4,8 +4,8 @@
  * events nobody subscribed to after DELIVERY_RETENTION_HOURS; waiting deliveries stay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordInteractiveDelivery } from '../../../control-plane/src/deliveries/store.ts';
-import { recordInstallEvent } from '../../../control-plane/src/installs/outbox.ts';
+import { recordInteractiveDelivery } from '../../../control-plane/src/deliveries/interactive/store.ts';
+import { recordInstallEvent } from '../../../control-plane/src/apps/installs/outbox.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { deliveriesOf, seedApp, seedInstall, seedWorkspace } from './fixtures.ts';

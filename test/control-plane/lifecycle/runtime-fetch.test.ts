@@ -1,5 +1,5 @@
 /**
- * The `fetch` the control plane gives the runtime client (deliveries/runtime-fetch.ts): the same
+ * The `fetch` the control plane gives the runtime client (deliveries/targets/runtime-fetch.ts): the same
  * answers as a fetch for what the client uses (status, headers, body bytes), no redirects followed,
  * aborts honoured, and the runtime client works on it.
  */
@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntimeClient } from '@platform/runtime';
-import { createRuntimeFetch } from '../../../control-plane/src/deliveries/runtime-fetch.ts';
+import { createRuntimeFetch } from '../../../control-plane/src/deliveries/targets/runtime-fetch.ts';
 
 let server: Server;
 let base: string;

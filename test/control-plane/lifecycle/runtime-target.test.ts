@@ -1,5 +1,5 @@
 /**
- * What the runtime target sends a runtime node for a hosted delivery (deliveries/runtime-target.ts):
+ * What the runtime target sends a runtime node for a hosted delivery (deliveries/targets/runtime.ts):
  * the version's bundle, target and outbound hosts (read once per version: version rows never
  * change; a version not found yet is read again), the environment of every delivery, and the
  * delivery signed: the envelope without its install token, signed with every live secret, the
@@ -7,9 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateSigningSecret, verifyDelivery } from '@platform/sandbox-lib';
+import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
 import type { Db } from '@platform/control-plane';
-import { createRuntimeTarget } from '../../../control-plane/src/deliveries/runtime-target.ts';
-import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/target.ts';
+import { createRuntimeTarget } from '../../../control-plane/src/deliveries/targets/runtime.ts';
+import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/targets/target.ts';
 import type { RuntimeDeliveryRequest } from '@platform/runtime';
 
 const NEW = generateSigningSecret();
@@ -44,15 +45,15 @@ function world() {
   const delivery = (version: number): OutgoingDelivery => ({
     id: `dlv_${version}`, deliveryClass: 'interactive', type: 'block.action',
     app: { id: 'app_1', slug: 'a', version, hosting: 'platform', endpointUrl: null }, install: { id: 'ins_1', kind: 'workspace' },
-    body: JSON.stringify({ id: `dlv_${version}` }), envelope: { id: `dlv_${version}`, object: true, installToken: { token: 'platapp_t', expiresAt: 'x' } },
-    headers: { 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) },
+    body: JSON.stringify({ id: `dlv_${version}`, object: true }), installToken: 'platapp_t',
+    headers: deliveryHeadersSync({ id: `dlv_${version}`, timestamp: Math.floor(Date.now() / 1000), body: JSON.stringify({ id: `dlv_${version}`, object: true }), secrets: [NEW, OLD], deliveryClass: 'interactive', installId: 'ins_1' }),
     secrets: [NEW, OLD], timeoutMs: 5_000, maxResponseBytes: 1024,
   });
   return { target, add, delivery, sent, reads: () => reads, setEnv: (next: Record<string, string>) => (env = next) };
 }
 
 describe('runtime target', () => {
-  it('reads a version once, the environment every time, and sends the envelope signed without its install token', async () => {
+  it('reads a version once, the environment every time, and sends the delivery as signed with its install token apart', async () => {
     const w = world();
     w.add(1, 'a'.repeat(64), ['api.example.com']);
     expect((await w.target.send(w.delivery(1))).ok).toBe(true);

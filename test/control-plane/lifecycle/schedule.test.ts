@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterFailure, nominalDelayMs, retryDelayMs, SCHEDULE } from '../../../control-plane/src/outbox/schedule.ts';
+import { afterFailure, nominalDelayMs, retryDelayMs, SCHEDULE } from '../../../control-plane/src/deliveries/outbox/schedule.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

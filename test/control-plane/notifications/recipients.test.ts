@@ -3,7 +3,7 @@
  * workspace against the install's, and a development install's developer.
  */
 import { describe, expect, it } from 'vitest';
-import { mayNotify, type RecipientInput } from '../../../control-plane/src/notifications/recipients.ts';
+import { mayNotify, type RecipientInput } from '../../../control-plane/src/messaging/notifications/recipients.ts';
 
 const base: RecipientInput = { installKind: 'workspace', installWorkspaceId: 'ws_1', memberWorkspaceId: 'ws_1', memberId: 'mem_2', developerId: 'mem_1' };
 

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningSecret, verifyDelivery } from '@platform/sandbox-lib';
-import { createGuardedAgent, postJson, signedHeaders } from '../../../control-plane/src/outbound/index.ts';
+import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
+import { createGuardedAgent, postJson } from '../../../control-plane/src/deliveries/outbound/index.ts';
 
 // A real app endpoint on loopback; each path plays one behaviour of a (mis)behaving app.
 let server: Server;
@@ -114,13 +115,13 @@ describe('postJson', () => {
   });
 });
 
-describe('signedHeaders', () => {
+describe('delivery headers', () => {
   it('carries one signature per live secret; either verifies', async () => {
     const current = generateSigningSecret();
     const previous = generateSigningSecret();
     const body = '{"type":"app.installed"}';
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = await signedHeaders({ id: 'dlv_1', timestamp, body, secrets: [current, previous], deliveryClass: 'lifecycle', installId: 'ins_1' });
+    const headers = deliveryHeadersSync({ id: 'dlv_1', timestamp, body, secrets: [current, previous], deliveryClass: 'lifecycle', installId: 'ins_1' });
     expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(headers).toMatchObject({ 'webhook-id': 'dlv_1', 'platform-delivery': 'lifecycle', 'platform-install': 'ins_1', 'content-type': 'application/json' });
     for (const secret of [current, previous]) expect((await verifyDelivery({ headers, body, secret })).ok).toBe(true);

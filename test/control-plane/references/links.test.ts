@@ -6,7 +6,7 @@
  * stored, resolved again on the next view).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DENIAL_TTL_MS } from '../../../control-plane/src/references/resolve.ts';
+import { DENIAL_TTL_MS } from '../../../control-plane/src/messaging/references/resolve.ts';
 import { cards, expectStatus, issueUrl, post, startReferencesWorld, type ReferencesWorld } from './setup.ts';
 
 let w: ReferencesWorld;

@@ -1,0 +1,52 @@
+/**
+ * @module apps/internal/internal-routes
+ * `/internal/v1`: what runtime nodes fetch from the control plane, behind the shared secret
+ * `RUNTIME_SECRET` (`authorization: Bearer …`). Never exposed to apps or members: it answers
+ * decrypted environment values.
+ *
+ * - `GET /internal/v1/bundles/{sha256}`: the bundle's bytes (`application/javascript`).
+ * - `GET /internal/v1/apps/{slug}/production`: the version a hosted app runs in production.
+ */
+import { Hono } from 'hono';
+import { PlatformError } from '@platform/sandbox-lib';
+import { secretsEqual } from '../../core/crypto/api-keys.ts';
+import { bearerToken, tokenInvalid } from '../../core/http/bearer.ts';
+import type { AppEnv } from '../../core/http/env.ts';
+import { SHA256_HEX, type BundleStore } from '../bundles/store.ts';
+import type { ProductionResolver } from './production.ts';
+
+export const INTERNAL_BASE = '/internal/v1';
+
+const notFound = (what: string) => new PlatformError('PlatformApiNotFoundError', what);
+
+/**
+ * @example
+ * app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles, production }));
+ */
+export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundleStore; production: ProductionResolver }): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  router.use('*', async (c, next) => {
+    if (!secretsEqual(bearerToken(c), deps.runtimeSecret)) throw tokenInvalid();
+    await next();
+  });
+
+  router.get('/bundles/:sha256', async (c) => {
+    const sha256 = c.req.param('sha256');
+    if (!SHA256_HEX.test(sha256)) throw notFound('No bundle with that hash');
+    const bytes = await deps.bundles.get(sha256);
+    if (bytes === null) throw notFound('No bundle with that hash');
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': 'application/javascript',
+      // Content-addressed: the bytes behind a hash never change.
+      'cache-control': 'private, max-age=31536000, immutable',
+      etag: `"${sha256}"`,
+    });
+  });
+
+  router.get('/apps/:slug/production', async (c) => {
+    const found = await deps.production.resolve(c.req.param('slug'));
+    if (found === null) throw notFound('No hosted app with that slug has a production version');
+    return c.json(found);
+  });
+  return router;
+}

@@ -1,0 +1,140 @@
+/**
+ * @module apps/publish/service
+ * Versions of an app: syncing a manifest, uploading a hosted bundle, reading the manifest. Every
+ * accepted version passes `validateManifest` with what the service knows and compiles its JSON
+ * Schemas; an identical sync or upload (same target, same canonical manifest, same bundle) answers
+ * the latest version instead of recording a new one. A new version rolls out to installs in the
+ * transaction that records it.
+ */
+import type { Context } from 'hono';
+import { PlatformError, accessWidening, manifestErrorToPlatformError, validateManifest, type AccessWidening } from '@platform/sandbox-lib';
+import type { Clock } from '../../core/clock/clock.ts';
+import type { Db } from '../../core/db/db.ts';
+import { iso } from '../../core/http/common.ts';
+import { lockApp, type AppRow } from '../apps/store.ts';
+import type { BundleStore } from '../bundles/store.ts';
+import { readBundle } from '../bundles/upload.ts';
+import { rollOutVersion } from '../installs/rollout.ts';
+import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';
+import { manifestSha256 } from '../versions/canonical.ts';
+import { manifestContextFor, type ServiceDomains } from './context.ts';
+import type { ManifestReader } from './manifest-reader.ts';
+import type { VersionRecord } from './schemas.ts';
+import * as store from '../versions/store.ts';
+import { SchemaCompileError, compileVersionValidators, schemaCompileToPlatformError, type SchemaValidatorCache } from '../versions/validators.ts';
+
+export interface AcceptedVersion {
+  row: store.VersionRow;
+  /** False when an identical version already was the latest and is answered instead. */
+  created: boolean;
+}
+
+export interface VersionsDeps {
+  db: Db;
+  clock: Clock;
+  domains: ServiceDomains;
+  bundles: BundleStore;
+  reader: ManifestReader;
+  validators: SchemaValidatorCache;
+}
+
+export type VersionsService = ReturnType<typeof createVersionsService>;
+
+export function createVersionsService(deps: VersionsDeps) {
+  const { db } = deps;
+
+  /** What the version adds over the production version before it (what installs would be asked to approve). */
+  const addedOver = async (row: store.VersionRow): Promise<AccessWidening[]> => {
+    const before = await store.productionBefore(db, row.app_id, row.version);
+    return before === undefined ? [] : accessWidening(before.manifest, row.manifest);
+  };
+
+  const record = async ({ row, created }: AcceptedVersion): Promise<VersionRecord> => ({
+    appId: row.app_id,
+    version: row.version,
+    target: row.target,
+    manifest: row.manifest as unknown as Record<string, unknown>,
+    manifestSha256: row.manifest_hash,
+    ...(row.bundle_sha256 === null ? {} : { bundle: { sha256: row.bundle_sha256, bytes: row.bundle_bytes ?? 0 } }),
+    created,
+    createdAt: iso(row.created_at),
+    added: (await addedOver(row)).map((a) => ({ kind: a.kind, detail: a.detail })),
+  });
+
+  /**
+   * Validates `manifest` for the app and target and records it as a version, unless it is
+   * identical to the latest version. `bundle` is the uploaded code of a hosted version.
+   */
+  async function accept(app: AppRow, target: store.Target, manifest: unknown, bundle: { sha256: string; bytes: number } | null): Promise<AcceptedVersion> {
+    const result = validateManifest(manifest, await manifestContextFor(db, deps.domains, app, target));
+    if (!result.valid) throw manifestErrorToPlatformError(result.error);
+    let validators;
+    try {
+      validators = compileVersionValidators(result.manifest);
+    } catch (err) {
+      if (err instanceof SchemaCompileError) throw schemaCompileToPlatformError(err);
+      throw err;
+    }
+    const hash = manifestSha256(result.manifest);
+    const accepted = await db.transaction(async (tx): Promise<AcceptedVersion> => {
+      await lockApp(tx, app.id);
+      const latest = await store.latestVersion(tx, app.id);
+      if (latest !== undefined && latest.target === target && latest.manifest_hash === hash &&
+          (bundle === null || latest.bundle_sha256 === bundle.sha256)) {
+        return { row: latest, created: false };
+      }
+      const at = new Date(deps.clock.now());
+      const row: store.VersionRow = {
+        app_id: app.id, version: await store.nextVersionNumber(tx, app.id), target, manifest: result.manifest, manifest_hash: hash,
+        bundle_sha256: bundle?.sha256 ?? null, bundle_bytes: bundle?.bytes ?? null, created_at: at,
+      };
+      await store.insertVersion(tx, row);
+      await rollOutVersion(tx, row, at);
+      return { row, created: true };
+    });
+    if (accepted.created) deps.validators.remember(app.id, accepted.row.version, validators);
+    return accepted;
+  }
+
+  return {
+    accept,
+    record,
+
+    /** `PUT /v0/apps/{app_id}/manifest`. Hosted apps publish production by upload, not this way. */
+    async syncManifest(caller: ToolingCaller, appId: string, input: { manifest: unknown; target: store.Target }): Promise<VersionRecord> {
+      const app = await deployableApp(db, caller, appId, input.target);
+      if (app.hosting === 'platform' && input.target === 'production') {
+        throw new PlatformError('PlatformAppDeployTargetForbiddenError',
+          'Hosted apps publish production by uploading their bundle (POST /v0/apps/{app_id}/versions?target=production)', { path: ['target'] });
+      }
+      return record(await accept(app, input.target, input.manifest, null));
+    },
+
+    /** `POST /v0/apps/{app_id}/versions?target=`: the body is the bundle; the manifest is the one its code computes. */
+    async upload(caller: ToolingCaller, appId: string, target: store.Target, c: Context): Promise<VersionRecord> {
+      const app = await deployableApp(db, caller, appId, target);
+      if (app.hosting !== 'platform') {
+        throw new PlatformError('PlatformAppManifestInvalidError', 'Only hosted apps (hosting "platform") upload bundles',
+          { path: ['hosting'], fields: { reason: 'hosting-mismatch' } });
+      }
+      const bundle = await readBundle(c);
+      const latest = await store.latestVersion(db, app.id);
+      // The same code to the same target again: its manifest is the same too, so nothing runs.
+      if (latest !== undefined && latest.target === target && latest.bundle_sha256 === bundle.sha256) {
+        return record({ row: latest, created: false });
+      }
+      await deps.bundles.put(bundle.sha256, bundle.bytes);
+      const manifest = await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes });
+      return record(await accept(app, target, manifest, { sha256: bundle.sha256, bytes: bundle.bytes.byteLength }));
+    },
+
+    /** Without `target`: the published manifest, else the latest preview. */
+    async getManifest(caller: ToolingCaller, appId: string, target: store.Target | undefined) {
+      const app = await manageableApp(db, caller, appId);
+      const row = target !== undefined ? await store.latestVersion(db, app.id, target)
+        : (await store.latestVersion(db, app.id, 'production')) ?? (await store.latestVersion(db, app.id, 'preview'));
+      if (row === undefined) throw new PlatformError('PlatformApiNotFoundError', 'The app has no version of that target yet', { path: ['target'] });
+      return { appId: app.id, version: row.version, target: row.target, manifest: row.manifest as unknown as Record<string, unknown> };
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * @module apps/publish/v0-routes
+ * Tooling endpoints of versions: `PUT` and `GET /v0/apps/{app_id}/manifest` (spec) and the hosted
+ * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle itself).
+ */
+import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sandbox-lib';
+import type { V0Api } from '../../core/http/v0-api.ts';
+import { UploadQuerySchema, VersionRecordSchema } from './schemas.ts';
+import type { VersionsService } from './service.ts';
+
+const notFound = { status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not deploy it' };
+const targetForbidden = {
+  status: 403,
+  description: 'PlatformAppDeployTargetForbiddenError: a preview-only deploy token or an agent builder token asked for production, or a hosted app tried to publish production without its bundle',
+};
+const invalid = { status: 422, description: 'PlatformAppManifestInvalidError or PlatformAppPatternInvalidError (`reason`)' };
+
+export function registerPublishV0Routes(api: V0Api, versions: VersionsService): void {
+  api.route({
+    operationId: 'syncManifest', method: 'put', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
+    summary: 'Record a version from a manifest (self-hosted apps; previews of hosted apps)',
+    description: 'A manifest identical to the latest version\'s (same target) answers that version with `created: false`.',
+    body: ManifestSyncRequestSchema, maxBytes: LIMITS.manifest.manifestSchemaBytes * 2, status: 200, response: VersionRecordSchema,
+    errors: [notFound, targetForbidden, invalid],
+  }, async ({ auth, params, body }) => versions.syncManifest(auth, params.app_id, body));
+
+  api.route({
+    operationId: 'getManifest', method: 'get', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
+    summary: 'The published manifest (else the latest preview), or the latest of `target`', query: ManifestGetQuerySchema,
+    status: 200, response: ManifestGetResponseSchema, errors: [notFound],
+  }, async ({ auth, params, query }) => versions.getManifest(auth, params.app_id, query.target));
+
+  api.route({
+    operationId: 'uploadVersion', method: 'post', path: '/apps/{app_id}/versions', tag: 'tooling', auth: 'tooling',
+    summary: 'Upload a hosted app\'s bundle (`content-type: application/javascript`, at most 10 MB) as a version of `target`',
+    description: 'The body is the esbuild bundle, an ES module whose default export is the app. It is stored by sha256, '
+      + 'evaluated on a runtime node in a fresh isolate under a CPU budget to read the manifest its code computes, and that manifest '
+      + 'is validated like a synced one. The same bundle to the same target again answers the latest version (`created: false`).',
+    query: UploadQuerySchema, status: 200, response: VersionRecordSchema,
+    errors: [
+      notFound, targetForbidden, invalid,
+      { status: 400, description: 'PlatformApiInvalidRequestError: not application/javascript, or empty' },
+      { status: 413, description: 'PlatformApiPayloadTooLargeError: the bundle is over 10 MB' },
+      { status: 422, description: 'PlatformAppBundleInvalidError: the code did not load or computed no manifest' },
+      { status: 503, description: 'PlatformRuntimeCpuLimitError / PlatformRuntimeMemoryLimitError while evaluating, or no runtime node answered' },
+    ],
+  }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c));
+}

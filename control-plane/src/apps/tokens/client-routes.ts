@@ -1,0 +1,24 @@
+/**
+ * @module apps/tokens/client-routes
+ * `POST /client/v1/agent-builder-tokens`: a member mints an agent builder token for themselves,
+ * for one turn of an agent builder sandbox (previews of apps the member owns; apps/guards/deploy.ts).
+ */
+import { z } from 'zod';
+import type { ClientApi } from '../../core/http/client-api.ts';
+import { Timestamp } from '../../core/http/common.ts';
+import type { TokenService } from './service.ts';
+
+const AgentBuilderTokenResponse = z.object({
+  token: z.string().describe('`platagt_…`: tooling for previews of apps you own, 15 minutes'),
+  expiresAt: Timestamp,
+});
+
+export function registerTokenClientRoutes(api: ClientApi, tokens: TokenService): void {
+  api.route({
+    operationId: 'createAgentBuilderToken', method: 'post', path: '/agent-builder-tokens', tag: 'api-keys', auth: 'member',
+    summary: 'Mint an agent builder token for yourself (one agent turn)', status: 201, response: AgentBuilderTokenResponse,
+  }, async ({ auth }) => {
+    const minted = await tokens.mint('agent', { memberId: auth.memberId, workspaceId: auth.workspaceId });
+    return { token: minted.token, expiresAt: new Date(minted.expiresAt).toISOString() };
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * @module apps/versions/store
+ * SQL of app versions (table of 005_apps.sql). Versions are numbered per app from 1, one at a time
+ * under the app's row lock, and never change once written.
+ */
+import type { Manifest } from '@platform/sandbox-lib';
+import type { Db } from '../../core/db/db.ts';
+
+export type Target = 'preview' | 'production';
+
+export interface VersionRow {
+  app_id: string;
+  version: number;
+  target: Target;
+  manifest: Manifest;
+  manifest_hash: string;
+  bundle_sha256: string | null;
+  bundle_bytes: number | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'app_id, version, target, manifest, manifest_hash, bundle_sha256, bundle_bytes, created_at';
+
+export async function insertVersion(db: Db, row: VersionRow): Promise<void> {
+  await db.query(`insert into app_versions (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [row.app_id, row.version, row.target, JSON.stringify(row.manifest), row.manifest_hash, row.bundle_sha256, row.bundle_bytes, row.created_at]);
+}
+
+/** The newest version of the app, of one target when `target` is given. */
+export async function latestVersion(db: Db, appId: string, target?: Target): Promise<VersionRow | undefined> {
+  const { rows } = await db.query<VersionRow>(
+    `select ${COLUMNS} from app_versions where app_id = $1 and ($2::text is null or target = $2) order by version desc limit 1`,
+    [appId, target ?? null]);
+  return rows[0];
+}
+
+export async function findVersion(db: Db, appId: string, version: number): Promise<VersionRow | undefined> {
+  const { rows } = await db.query<VersionRow>(`select ${COLUMNS} from app_versions where app_id = $1 and version = $2`, [appId, version]);
+  return rows[0];
+}
+
+export async function nextVersionNumber(db: Db, appId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number | null }>('select max(version) as n from app_versions where app_id = $1', [appId]);
+  return (rows[0]?.n ?? 0) + 1;
+}
+
+
+/** The newest production version older than `version`. */
+export async function productionBefore(db: Db, appId: string, version: number): Promise<VersionRow | undefined> {
+  const { rows } = await db.query<VersionRow>(
+    `select ${COLUMNS} from app_versions where app_id = $1 and target = 'production' and version < $2 order by version desc limit 1`, [appId, version]);
+  return rows[0];
+}

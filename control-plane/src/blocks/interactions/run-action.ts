@@ -1,0 +1,134 @@
+/**
+ * @module blocks/interactions/run-action
+ * One `block.action` for a member (a click, a form submission or a field change), from delivery to
+ * what the member sees: a fresh invocation id and interaction token (bound to this block, 15
+ * minutes), the tallies of the block's viewer inputs, the delivery, then one of three endings:
+ * the result applied (blocks/interactions/apply.ts), a `202` leaving the control pending, or a failure
+ * keeping the last good tree with an inline error. The action runs without holding a lock on the
+ * block (the app may update the block with its interaction token while it works); its result is
+ * applied to the block as it is then, unless it became final meanwhile.
+ */
+import { LIMITS, type ActionDefinition } from '@platform/sandbox-lib';
+import type { Clock } from '../../core/clock/clock.ts';
+import type { Db } from '../../core/db/db.ts';
+import type { Kv } from '../../core/kv/kv.ts';
+import type { Logger } from '../../core/log/logger.ts';
+import type { Actor } from '../../core/auth/actor.ts';
+import type { TokenService } from '../../apps/tokens/service.ts';
+import type { BlockType } from '../definitions/definitions.ts';
+import { newInvocationId } from '../records/ids.ts';
+import { findBlock, type BlockWithTarget, type Json } from '../records/store.ts';
+import { deliveredBlock } from '../records/view.ts';
+import type { InteractiveEngine } from '../../deliveries/interactive/engine.ts';
+import { memberText } from '../../deliveries/interactive/failures.ts';
+import { targetFromRow } from '../../deliveries/pipeline/install-target.ts';
+import type { Renderer } from '../rendering/service.ts';
+import { prepareResult, resultWrite, type PreparedResult } from './apply.ts';
+import { readInputs, type InputsSnapshot } from './inputs.ts';
+import { sendNotifications } from '../../messaging/notifications/notify.ts';
+import type { ActionOutcome } from './schemas.ts';
+import { writeActionResult, writeFailure, writePending, type InputCounts } from '../records/store.ts';
+import { indexTree } from './tree-index.ts';
+import { memberView } from './view.ts';
+
+export interface RunDeps {
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  logger: Logger;
+  tokens: TokenService;
+  engine: InteractiveEngine;
+  renderer: Renderer;
+}
+
+export interface ActionRun {
+  actor: Actor;
+  row: BlockWithTarget;
+  type: BlockType;
+  ref: string;
+  entry: { name: string; args?: Json };
+  action: ActionDefinition;
+  /** Form values or a change handler's pick. */
+  input?: Json;
+  /** The change of an anonymous input: the delivery carries no actor. */
+  anonymous?: boolean;
+  /** The inputs' counts read with `row`, when no pick changed since (a click; not a submission or change that stored one). */
+  counted?: InputCounts;
+}
+
+export const CLOSED_MEANWHILE = 'The block was closed while the app worked on this.';
+
+/**
+ * The block as the member sees it now: rendered first if a render came due. `inputs` may be read
+ * already (a click reads them once, before delivering), or their counts read with the row.
+ */
+export async function viewFor(deps: Pick<RunDeps, 'db' | 'clock' | 'renderer'>, row: BlockWithTarget, type: BlockType | undefined, memberId: string, inputs?: InputsSnapshot | InputCounts) {
+  const shown = await deps.renderer.refresh(row);
+  const snapshot = inputs !== undefined && 'views' in inputs ? inputs
+    : type === undefined ? undefined : await readInputs(deps.db, shown.id, type.definition.inputs ?? {}, memberId, inputs);
+  return memberView(shown, indexTree(shown.tree, memberId).tree, snapshot?.views ?? {}, memberId, deps.clock.now());
+}
+
+/**
+ * @example
+ * const outcome = await runAction(deps, { actor, row, type, ref: 'a0', entry: row.actions.a0, action });
+ */
+export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOutcome> {
+  const { row, actor, type } = run;
+  const memberId = actor.memberId;
+  const readOnly = run.action.hints.readOnly;
+  const invocationId = newInvocationId();
+  const [token, inputs] = await Promise.all([
+    deps.tokens.mint('interaction', { installId: row.install_id, appId: row.app_id, workspaceId: row.workspace_id, blockId: row.id, invocationId: null }),
+    readInputs(deps.db, row.id, type.definition.inputs ?? {}, memberId, run.counted),
+  ]);
+  let prepared: PreparedResult | undefined;
+  const outcome = await deps.engine.deliver({
+    type: 'block.action', target: targetFromRow(row), actor: run.anonymous === true ? null : { memberId, name: actor.name },
+    data: {
+      block: deliveredBlock(row), action: { name: run.entry.name, args: run.entry.args ?? {} }, ...(run.input === undefined ? {} : { input: run.input }),
+      tallies: inputs.tallies, invocationId, interactionToken: token.token,
+    },
+    check: (result) => {
+      const checked = prepareResult(result, type, readOnly);
+      if (typeof checked === 'string') return checked;
+      prepared = checked;
+      return null;
+    },
+  });
+  const at = new Date(deps.clock.now());
+  const answer = { notice: null, fieldErrors: null, openUrl: null, error: null } as Omit<ActionOutcome, 'outcome' | 'block'>;
+  let written: BlockWithTarget | undefined;
+  let result: ActionOutcome['outcome'];
+
+  if (outcome.kind === 'deferred') {
+    result = 'pending';
+    const until = new Date(at.getTime() + LIMITS.actions.deferredAnswerWindowMs).toISOString();
+    written = await writePending(deps.db, row.id, { ref: run.ref, invocationId, memberId, since: at.toISOString(), until }, at);
+  } else if (outcome.kind === 'failed' || prepared === undefined) {
+    result = 'failed';
+    const message = memberText(outcome.kind === 'failed' ? outcome.reason : 'response-invalid');
+    answer.error = { message };
+    written = await writeFailure(deps.db, row.id, { memberId, message, at: at.toISOString() }, at);
+  } else {
+    result = 'applied';
+    const p = prepared;
+    Object.assign(answer, { notice: p.notice, fieldErrors: p.fieldErrors, openUrl: p.openUrl });
+    const write = resultWrite(p, { memberId, staleAfter: type.definition.staleAfter, at, hadMemberError: row.error?.memberId === memberId });
+    if (write === null) written = row;
+    else {
+      written = await writeActionResult(deps.db, row, write);
+      if (written === undefined) {
+        result = 'failed';
+        answer.error = { message: CLOSED_MEANWHILE };
+      }
+    }
+    if (written !== undefined && p.notify.length > 0) {
+      await sendNotifications({ db: deps.db, kv: deps.kv, logger: deps.logger, now: at },
+        { workspaceId: row.workspace_id, appId: row.app_id, installId: row.install_id, installKind: row.t_install_kind, blockId: row.id, scopes: row.t_scopes }, p.notify);
+    }
+    if (written !== undefined && p.revalidate && !written.final) deps.renderer.schedule(row.id, { force: true });
+  }
+  const current = written ?? (await findBlock(deps.db, row.id)) ?? row;
+  return { outcome: result, block: await viewFor(deps, current, type, memberId, inputs), ...answer };
+}

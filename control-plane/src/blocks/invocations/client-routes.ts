@@ -1,0 +1,36 @@
+/**
+ * @module blocks/invocations/client-routes
+ * The member's side of commands and message actions in the client API: run one, and read a run
+ * (its private answer, notice, failure card, or the pending indicator of a deferral). A failed
+ * delivery is not an HTTP error: the run answers `status: failed` with its `error` (the failure card).
+ */
+import type { ClientApi } from '../../core/http/client-api.ts';
+import type { InvocationsService } from './service.ts';
+import { InvocationResponse, RunCommandRequest, RunMessageActionRequest } from './schemas.ts';
+
+const errors = [
+  { status: 403, description: 'PlatformApiForbiddenError: the app cannot reach the circle, or the circle is read-only' },
+  { status: 404, description: 'PlatformApiNotFoundError: no such install, circle, conversation, member or message you see' },
+  { status: 409, description: 'PlatformApiConflictError: a chat surface in a circle that does not use chat' },
+];
+
+export function registerInvocationClientRoutes(api: ClientApi, invocations: InvocationsService): void {
+  api.route({
+    operationId: 'runCommand', method: 'post', path: '/commands/run', tag: 'invocations', auth: 'member', status: 200,
+    summary: 'Run an app\'s command on a surface (a circle\'s conversation or chat, or a direct chat)',
+    description: 'Options are checked against the command in the version the install runs; only filled-in options reach the app.',
+    body: RunCommandRequest, maxBytes: 64 * 1024, response: InvocationResponse, errors,
+  }, async ({ auth, body }) => invocations.runCommand(auth, body));
+
+  api.route({
+    operationId: 'runMessageAction', method: 'post', path: '/message-actions/run', tag: 'invocations', auth: 'member', status: 200,
+    summary: 'Run an app\'s message action on a message you see',
+    body: RunMessageActionRequest, response: InvocationResponse, errors,
+  }, async ({ auth, body }) => invocations.runMessageAction(auth, body));
+
+  api.route({
+    operationId: 'getInvocation', method: 'get', path: '/invocations/{invocationId}', tag: 'invocations', auth: 'member', status: 200,
+    summary: 'A run: yours, or someone else\'s public deferral while it is pending', response: InvocationResponse,
+    errors: [{ status: 404, description: 'PlatformApiNotFoundError' }],
+  }, async ({ auth, params }) => invocations.view(auth, params.invocationId));
+}

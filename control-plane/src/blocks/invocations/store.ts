@@ -1,0 +1,176 @@
+/**
+ * @module blocks/invocations/store
+ * SQL of command and message-action runs (migration 015), and the reads a run needs: the install
+ * with the manifest of the version it runs, messages as context, and the app's messages written
+ * in direct chats (which the app-messages feature never writes: apps reach no direct message on
+ * their own).
+ */
+import type { Db } from '../../core/db/db.ts';
+import { TARGET_COLUMNS, targetFromRow, type InstallTarget, type TargetColumns } from '../../deliveries/pipeline/install-target.ts';
+
+export type RunKind = 'command' | 'messageAction';
+export type RunStatus = 'running' | 'pending' | 'applying' | 'answered' | 'failed';
+
+export interface RunRow {
+  id: string;
+  workspace_id: string;
+  install_id: string;
+  app_id: string;
+  member_id: string;
+  kind: RunKind;
+  name: string;
+  surface: Record<string, unknown>;
+  place: Record<string, unknown>;
+  status: RunStatus;
+  visibility: 'public' | 'private' | null;
+  answer: Record<string, unknown> | null;
+  notice: { tone: string; text: string } | null;
+  message_ids: string[];
+  block_id: string | null;
+  error: { message: string } | null;
+  created_at: Date;
+  deadline_at: Date | null;
+  answered_at: Date | null;
+  private_until: Date | null;
+}
+
+export async function insertRun(db: Db, r: { id: string; workspaceId: string; installId: string; appId: string; memberId: string; kind: RunKind; name: string; surface: unknown; place: unknown; at: Date }): Promise<void> {
+  await db.query(
+    `insert into invocations (id, workspace_id, install_id, app_id, member_id, kind, name, surface, place, status, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, 'running', $10)`,
+    [r.id, r.workspaceId, r.installId, r.appId, r.memberId, r.kind, r.name, JSON.stringify(r.surface), JSON.stringify(r.place), r.at]);
+}
+
+export async function findRun(db: Db, id: string): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>('select * from invocations where id = $1', [id]);
+  return rows[0];
+}
+
+export async function markPending(db: Db, id: string, visibility: 'public' | 'private', deadline: Date): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>(
+    `update invocations set status = 'pending', visibility = $2, deadline_at = $3 where id = $1 and status = 'running' returning *`, [id, visibility, deadline]);
+  return rows[0];
+}
+
+/** Claims a pending run for its one answer: only one caller moves it out of `pending`, and only before its deadline. */
+export async function claimPending(db: Db, id: string, installId: string, now: Date): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>(
+    `update invocations set status = 'applying' where id = $1 and install_id = $2 and status = 'pending' and deadline_at > $3 returning *`, [id, installId, now]);
+  return rows[0];
+}
+
+export interface RunEnd {
+  status: 'answered' | 'failed';
+  visibility: 'public' | 'private' | null;
+  answer: unknown;
+  notice: unknown;
+  messageIds: string[];
+  blockId: string | null;
+  error: { message: string } | null;
+  at: Date;
+  privateUntil: Date | null;
+}
+
+export async function endRun(db: Db, id: string, e: RunEnd): Promise<RunRow> {
+  const { rows } = await db.query<RunRow>(
+    `update invocations set status = $2, visibility = coalesce($3, visibility), answer = $4::jsonb, notice = $5::jsonb, message_ids = $6::jsonb,
+        block_id = $7, error = $8::jsonb, answered_at = $9, private_until = $10
+      where id = $1 returning *`,
+    [id, e.status, e.visibility, e.answer === null ? null : JSON.stringify(e.answer), e.notice === null ? null : JSON.stringify(e.notice),
+      JSON.stringify(e.messageIds), e.blockId, e.error === null ? null : JSON.stringify(e.error), e.at, e.privateUntil]);
+  return rows[0]!;
+}
+
+export interface MemberInstall {
+  target: InstallTarget;
+  manifest: { commands?: unknown[]; messageActions?: unknown[] };
+}
+
+/** An active install in the workspace, by id or by app (its workspace install first, else its development install). */
+export async function findMemberInstall(db: Db, workspaceId: string, by: { installId?: string | undefined; appId?: string | undefined }): Promise<MemberInstall | undefined> {
+  const { rows } = await db.query<TargetColumns & { manifest: MemberInstall['manifest'] }>(
+    `select ${TARGET_COLUMNS}, v.manifest from installs i join apps a on a.id = i.app_id join app_versions v on v.app_id = i.app_id and v.version = i.version
+      where i.workspace_id = $1 and i.status = 'active' and (i.id = $2 or ($2::text is null and i.app_id = $3))
+      order by case i.kind when 'workspace' then 0 else 1 end limit 1`,
+    [workspaceId, by.installId ?? null, by.appId ?? null]);
+  const row = rows[0];
+  return row === undefined ? undefined : { target: targetFromRow(row), manifest: row.manifest };
+}
+
+/** A message with what its context needs: where it is, its text and author. */
+export interface ContextRow {
+  id: string;
+  circle_id: string | null;
+  conversation_id: string | null;
+  direct_chat_id: string | null;
+  reply_to: string | null;
+  content: unknown;
+  markdown: string | null;
+  created_at: Date;
+  author_member_id: string | null;
+  author_app_id: string | null;
+  author_name: string;
+}
+
+const CONTEXT_COLUMNS = `m.id, m.circle_id, m.conversation_id, m.direct_chat_id, m.reply_to, m.content, m.markdown, m.created_at,
+  m.author_member_id, m.author_app_id, coalesce(mem.name, m.app_author ->> 'name', 'Deleted member') as author_name`;
+const CONTEXT_FROM = 'from messages m left join members mem on mem.id = m.author_member_id';
+
+export async function findContextMessage(db: Db, workspaceId: string, id: string): Promise<ContextRow | undefined> {
+  const { rows } = await db.query<ContextRow>(`select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where m.id = $1 and m.workspace_id = $2`, [id, workspaceId]);
+  return rows[0];
+}
+
+/** A thread: its root and its replies, the latest `limit`, oldest first. */
+export async function threadOf(db: Db, rootId: string, limit: number): Promise<ContextRow[]> {
+  const { rows } = await db.query<ContextRow>(
+    `select * from (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where m.id = $1 or m.reply_to = $1 order by m.created_at desc, m.id desc limit $2) t
+      order by created_at, id`, [rootId, limit]);
+  return rows;
+}
+
+/** Top-level messages of a conversation, the latest `limit`, oldest first. */
+export async function conversationMessages(db: Db, conversationId: string, limit: number): Promise<ContextRow[]> {
+  const { rows } = await db.query<ContextRow>(
+    `select * from (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where m.conversation_id = $1 and m.reply_to is null order by m.created_at desc, m.id desc limit $2) t
+      order by created_at, id`, [conversationId, limit]);
+  return rows;
+}
+
+/** Top-level messages of the same chat or direct chat around `row`: up to `each` before and after it, oldest first. */
+export async function surroundingOf(db: Db, row: ContextRow, each: number): Promise<ContextRow[]> {
+  const where = row.direct_chat_id !== null ? 'm.direct_chat_id = $1' : 'm.circle_id = $1 and m.conversation_id is null';
+  const { rows } = await db.query<ContextRow>(
+    `select * from (
+       (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where ${where} and m.reply_to is null and (m.created_at, m.id) < ($2, $3) order by m.created_at desc, m.id desc limit $4)
+       union all
+       (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where ${where} and m.reply_to is null and (m.created_at, m.id) > ($2, $3) order by m.created_at, m.id limit $4)
+     ) t order by created_at, id`,
+    [row.direct_chat_id ?? row.circle_id, row.created_at, row.id, each]);
+  return rows;
+}
+
+export async function findConversationRow(db: Db, id: string): Promise<{ id: string; title: string; status: string | null } | undefined> {
+  const { rows } = await db.query<{ id: string; title: string; status: string | null }>('select id, title, status from conversations where id = $1', [id]);
+  return rows[0];
+}
+
+/** The two members of a direct chat. */
+export async function directChatMembers(db: Db, id: string): Promise<[string, string] | undefined> {
+  const { rows } = await db.query<{ member_low: string; member_high: string }>('select member_low, member_high from direct_chats where id = $1', [id]);
+  return rows[0] === undefined ? undefined : [rows[0].member_low, rows[0].member_high];
+}
+
+/** A message as the app in a direct chat the invoking member is part of. */
+export async function insertDirectAppMessage(db: Db, m: { id: string; workspaceId: string; directChatId: string; appId: string; appName: string; content: unknown; at: Date }): Promise<void> {
+  await db.query(
+    `insert into messages (id, workspace_id, circle_id, conversation_id, direct_chat_id, reply_to, author_member_id, content, markdown, created_at, filed_at, author_app_id, app_author)
+     values ($1, $2, null, null, $3, null, null, $4::jsonb, null, $5, null, $6, $7::jsonb)`,
+    [m.id, m.workspaceId, m.directChatId, JSON.stringify(m.content), m.at, m.appId, JSON.stringify({ name: m.appName, persona: null })]);
+}
+
+/** Whether the member is in the workspace; answers the name. */
+export async function memberName(db: Db, workspaceId: string, memberId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ name: string }>('select name from members where id = $1 and workspace_id = $2', [memberId, workspaceId]);
+  return rows[0]?.name;
+}

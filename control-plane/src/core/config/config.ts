@@ -1,0 +1,265 @@
+/**
+ * @module core/config/config
+ * The control plane's environment, parsed once with zod. Every variable is listed in
+ * `CONFIG_VARIABLES` (name, default, description), the one source of the README's table.
+ * This is the only module that reads `process.env`.
+ */
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const port = z.coerce.number().int().min(0).max(65_535);
+const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+const url = z.url({ protocol: /^https?$/ });
+
+const envShape = {
+  PORT: port.default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: url.optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(100_000).default(1000),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  MASTER_KEY: z.base64().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64').optional(),
+  OPERATOR_TOKEN: z.string().min(16).optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  RUNTIME_PORT: port.default(4001),
+  RUNTIME_URL: url.optional(),
+  RUNTIME_SECRET: z.string().min(16).optional(),
+  RUNTIME_ENTRY: z.string().min(1).optional(),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  TOKEN_KEY_ROTATION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(720),
+  DNS_SERVERS: z.string().transform(list).pipe(z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]+)(:\d{1,5})?$/, 'an IP address, optionally with :port'))).optional(),
+  RESERVED_DOMAINS: z.string().transform(list).pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, 'a lowercase domain'))).optional(),
+  HOSTED_APP_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/, 'a lowercase domain').optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).max(200).default('Platform <platform@localhost>'),
+  OUTBOX_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  OUTBOX_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(100),
+  OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(60_000),
+  DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 7),
+  SETTLED_DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 30),
+};
+
+/** One row of the configuration table (README). */
+export interface ConfigVariable {
+  name: string;
+  default: string;
+  description: string;
+}
+
+const docs = {
+  PORT: ['4000', 'Port of the control plane HTTP server (0 picks a free port).'],
+  HOST: ['127.0.0.1', 'Interface the control plane listens on; set 0.0.0.0 in containers.'],
+  PUBLIC_URL: ['http://localhost:{PORT}', 'Origin the control plane is reached at (`{base_url}` of the spec).'],
+  DATA_DIR: ['.data', 'Directory for the embedded database, generated keys and `credentials.json`.'],
+  DATABASE_URL: ['(unset: PGlite under DATA_DIR)', 'PostgreSQL connection string. Unset runs the embedded PGlite database.'],
+  DATABASE_PREPARED_STATEMENTS: ['1000', 'Distinct statements each PostgreSQL connection keeps prepared (parsed and planned once). 0: none, e.g. behind a connection pooler in transaction mode that does not track prepared statements.'],
+  REDIS_URL: ['(unset: in-process stand-in)', 'Redis connection string for rate limits, idempotency windows and invalidation.'],
+  MASTER_KEY: ['(generated into DATA_DIR/master.key)', '32 random bytes, base64: encrypts secrets at rest (AES-256-GCM). Required in production with DATABASE_URL.'],
+  OPERATOR_TOKEN: ['(unset)', 'Bearer token that may create workspaces. Unset with the embedded database: creation is open; unset with DATABASE_URL outside production: generated into DATA_DIR/operator.token.'],
+  LOG_LEVEL: ['info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
+  RUNTIME_PORT: ['4001', 'Port of the runtime node that `npm start` launches.'],
+  RUNTIME_URL: ['http://localhost:{RUNTIME_PORT}', 'Where the control plane reaches the runtime node.'],
+  RUNTIME_SECRET: ['(generated into DATA_DIR/runtime.secret)', "Shared secret of the runtime node's internal API. Required in production with DATABASE_URL."],
+  RUNTIME_ENTRY: ['runtime/src/main.ts', 'Script `npm start` runs as the runtime node (override for tests or custom builds).'],
+  NODE_ENV: ['development', '`production` turns off development conveniences (generated secrets with a shared database).'],
+  DNS_SERVERS: ['(unset: the system resolvers)', 'Comma-separated DNS servers (`ip` or `ip:port`) that verify app domains (TXT at `_platform-verify.<domain>`).'],
+  RESERVED_DOMAINS: ['(the host of PUBLIC_URL when it is a domain)', "Comma-separated domains of the service: no app claims them or calls out to them (`reserved-domain`)."],
+  HOSTED_APP_DOMAIN: ['(unset)', "Domain whose `<slug>.` subdomains serve hosted apps; an MCP server there needs no verified domain."],
+  SMTP_URL: ['(unset: mail stays in the console mailbox)', 'SMTP server for mail to members (`smtp://user:pass@host:587` or `smtps://…`), for example the owner of an app whose deliveries were paused.'],
+  MAIL_FROM: ['Platform <platform@localhost>', 'Sender of the mail the service writes.'],
+  OUTBOX_WORKERS: ['2', 'Lifecycle delivery loops in this process (0: none; other replicas share the work through row locks).'],
+  OUTBOX_BATCH_SIZE: ['100', 'Deliveries a loop claims at once.'],
+  OUTBOX_CONCURRENCY: ['64', 'Deliveries of one batch sent at the same time.'],
+  OUTBOX_POLL_MS: ['1000', 'How often an idle loop looks for due deliveries when no notification woke it.'],
+  OUTBOX_LEASE_MS: ['60000', 'How long a claimed delivery stays with its worker before another may take it (at least 20 s: longer than the 15 s acknowledgement time).'],
+  DELIVERY_RETENTION_HOURS: ['168', 'How long acknowledged lifecycle deliveries and their attempts are kept.'],
+  SETTLED_DELIVERY_RETENTION_HOURS: ['720', 'How long dead, cancelled and failed deliveries are kept.'],
+  TOKEN_KEY_ROTATION_HOURS: ['720', 'Hours an ES256 token signing key signs before the next one takes over (old keys verify until their tokens expire).'],
+} as const satisfies Record<keyof typeof envShape, readonly [string, string]>;
+
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.entries(docs).map(([name, [def, description]]) => ({
+  name,
+  default: def,
+  description,
+}));
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** Distinct statements a Postgres connection keeps prepared (0: none). */
+  databasePreparedStatements: number;
+  redisUrl: string | null;
+  masterKey: Buffer;
+  operatorToken: string | null;
+  logLevel: LogLevel;
+  runtimePort: number;
+  runtimeUrl: string;
+  runtimeSecret: string;
+  runtimeEntry: string | null;
+  nodeEnv: 'development' | 'production' | 'test';
+  /** How long a token signing key signs before the next one takes over (ms). */
+  tokenKeyRotationMs: number;
+  /** CI identity issuers may be `http://` (tests run an OIDC issuer on loopback); `https://` only otherwise. */
+  allowHttpOidcIssuers: boolean;
+  /** DNS servers for domain verification; empty: the system's. */
+  dnsServers: string[];
+  /** The service's own domains (`reserved-domain` of the manifest rules). */
+  reservedDomains: string[];
+  hostedAppDomain: string | null;
+  /** SMTP server for mail to members; null keeps mail in the mailbox table only. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Lifecycle outbox workers of this process. */
+  outbox: { workers: number; batchSize: number; concurrency: number; pollMs: number; leaseMs: number };
+  /** How long delivered lifecycle deliveries, and settled ones (dead, cancelled, failed), are kept (ms). */
+  deliveryRetentionMs: number;
+  settledDeliveryRetentionMs: number;
+  /** Development conveniences allowed (everything but NODE_ENV=production). */
+  dev: boolean;
+  /** No DATABASE_URL: the embedded default (PGlite under DATA_DIR). */
+  embedded: boolean;
+  /** `open`: anyone may create a workspace (embedded default without a token); `operator`: the token is required. */
+  workspaceCreation: 'open' | 'operator';
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Parses the environment into a `Config`. Secrets that are absent are generated and kept under
+ * DATA_DIR (mode 0600) when that is safe: always with the embedded database, and outside production
+ * with a shared one. In production with a shared database every replica must agree, so a missing
+ * MASTER_KEY or RUNTIME_SECRET is an error there instead.
+ *
+ * @example
+ * const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent' });
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty values count as unset: `FOO=` in a shell or a compose file means "no value".
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = z.object(envShape).safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  const embedded = e.DATABASE_URL === undefined;
+  const dev = e.NODE_ENV !== 'production';
+  const mayGenerate = embedded || dev;
+  const problems: string[] = [];
+
+  const kept = (name: string, file: string, make: () => string): string => {
+    if (!mayGenerate) {
+      problems.push(`${name}: required in production with DATABASE_URL (every replica must share it)`);
+      return '';
+    }
+    return keepGenerated(dataDir, file, make);
+  };
+  const masterKey = e.MASTER_KEY ?? kept('MASTER_KEY', 'master.key', () => randomBytes(32).toString('base64'));
+  const runtimeSecret = e.RUNTIME_SECRET ?? kept('RUNTIME_SECRET', 'runtime.secret', () => randomBytes(32).toString('base64url'));
+  let operatorToken = e.OPERATOR_TOKEN ?? null;
+  if (operatorToken === null && !embedded && dev) {
+    operatorToken = keepGenerated(dataDir, 'operator.token', () => randomBytes(24).toString('base64url'));
+  }
+  const masterKeyBytes = Buffer.from(masterKey, 'base64');
+  if (problems.length === 0 && masterKeyBytes.length !== 32) {
+    problems.push(`MASTER_KEY: ${join(dataDir, 'master.key')} does not hold 32 bytes of base64`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: stripSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? null,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    redisUrl: e.REDIS_URL ?? null,
+    masterKey: masterKeyBytes,
+    operatorToken,
+    logLevel: e.LOG_LEVEL,
+    runtimePort: e.RUNTIME_PORT,
+    runtimeUrl: stripSlash(e.RUNTIME_URL ?? `http://localhost:${e.RUNTIME_PORT}`),
+    runtimeSecret,
+    runtimeEntry: e.RUNTIME_ENTRY ?? null,
+    nodeEnv: e.NODE_ENV,
+    tokenKeyRotationMs: e.TOKEN_KEY_ROTATION_HOURS * 3_600_000,
+    allowHttpOidcIssuers: e.NODE_ENV === 'test',
+    dnsServers: e.DNS_SERVERS ?? [],
+    reservedDomains: e.RESERVED_DOMAINS ?? defaultReservedDomains(e.PUBLIC_URL),
+    hostedAppDomain: e.HOSTED_APP_DOMAIN ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    outbox: { workers: e.OUTBOX_WORKERS, batchSize: e.OUTBOX_BATCH_SIZE, concurrency: e.OUTBOX_CONCURRENCY, pollMs: e.OUTBOX_POLL_MS, leaseMs: e.OUTBOX_LEASE_MS },
+    deliveryRetentionMs: e.DELIVERY_RETENTION_HOURS * 3_600_000,
+    settledDeliveryRetentionMs: e.SETTLED_DELIVERY_RETENTION_HOURS * 3_600_000,
+    dev,
+    embedded,
+    workspaceCreation: embedded && operatorToken === null ? 'open' : 'operator',
+  };
+}
+
+/**
+ * The environment of the runtime node that `main-all` launches: ours, plus the port and the shared
+ * secret the two processes must agree on.
+ */
+export function runtimeChildEnv(config: Config): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return {
+    ...env,
+    RUNTIME_PORT: String(config.runtimePort),
+    RUNTIME_SECRET: config.runtimeSecret,
+    CONTROL_PLANE_URL: config.publicUrl,
+    LOG_LEVEL: config.logLevel,
+    DATA_DIR: config.dataDir,
+  };
+}
+
+/** The host of PUBLIC_URL when it is a DNS name (not localhost, not an IP address). */
+function defaultReservedDomains(publicUrl: string | undefined): string[] {
+  if (publicUrl === undefined) return [];
+  const host = new URL(publicUrl).hostname.toLowerCase();
+  return host.includes('.') && !/^[0-9.]+$/.test(host) && !host.startsWith('[') ? [host] : [];
+}
+
+function stripSlash(value: string): string {
+  return value.endsWith('/') ? value.slice(0, -1) : value;
+}
+
+/**
+ * Reads DATA_DIR/file, creating it first with `make()`. The value is written to a private temporary
+ * file and hard-linked into place: the link is atomic and fails if the file exists, so two processes
+ * starting at once agree on one value and neither reads a half-written file.
+ */
+function keepGenerated(dataDir: string, file: string, make: () => string): string {
+  const path = join(dataDir, file);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, make() + '\n', { flag: 'wx', mode: 0o600 });
+  try {
+    linkSync(tmp, path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    unlinkSync(tmp);
+  }
+  return readFileSync(path, 'utf8').trim();
+}

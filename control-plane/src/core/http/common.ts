@@ -1,0 +1,68 @@
+/**
+ * @module core/http/common
+ * Schema pieces every client-API feature uses: bounded visible text, timestamps, ids, pages.
+ */
+import { z } from 'zod';
+import { invalidRequest } from '@platform/sandbox-lib';
+import { CLIENT_LIMITS } from './client-limits.ts';
+import { graphemeLength } from './text.ts';
+
+/**
+ * Text a person reads: trimmed, at least one visible character, at most `max` graphemes and a byte
+ * cap (a single grapheme can carry any number of combining marks).
+ */
+export function visibleText(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, 'Needs visible text')
+    .refine((s) => graphemeLength(s) <= max, `Keep this to ${max} characters or fewer`)
+    .refine((s) => Buffer.byteLength(s) <= max * CLIENT_LIMITS.bytesPerGrapheme, 'Too many bytes for this field')
+    .meta({ maxLength: max });
+}
+
+export const Id = z.string().min(1).max(64);
+export const Timestamp = z.iso.datetime();
+
+export const PageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(CLIENT_LIMITS.pageMax).default(CLIENT_LIMITS.pageDefault),
+  cursor: z.string().max(200).optional(),
+});
+export type PageQuery = z.output<typeof PageQuery>;
+
+export function page<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+
+export interface Cursor {
+  at: Date;
+  id: string;
+}
+
+/** Keyset cursors: the (created_at, id) of the last item, opaque to clients. */
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.at.toISOString(), cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(value: string | undefined): Cursor | null {
+  if (value === undefined) return null;
+  try {
+    const [at, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
+    const date = new Date(at as string);
+    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(date.getTime())) return { at: date, id };
+  } catch {
+    // fall through to the 400 below
+  }
+  throw invalidRequest([{ path: ['cursor'], message: 'Not a cursor this API issued', code: 'invalid_cursor' }]);
+}
+
+/** Cuts a `limit + 1` fetch into a page and the cursor of the next one. */
+export function toPage<R extends { created_at: Date; id: string }, T>(rows: R[], limit: number, map: (row: R) => T): { items: T[]; nextCursor: string | null } {
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  const last = shown.at(-1);
+  return { items: shown.map(map), nextCursor: more && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+}
+
+export const iso = (d: Date): string => d.toISOString();
+export const isoOrNull = (d: Date | null): string | null => (d === null ? null : d.toISOString());

@@ -1,0 +1,35 @@
+/**
+ * @module core/http/health
+ * `GET /healthz` (the process answers), `GET /readyz` (the database answers too) and
+ * `GET /metrics` (Prometheus text format).
+ */
+import type { Hono } from 'hono';
+import type { Registry } from 'prom-client';
+import { PlatformError } from '@platform/sandbox-lib';
+import type { Db } from '../db/db.ts';
+import type { AppEnv } from './env.ts';
+import { errorResponse } from './errors.ts';
+
+const READY_TIMEOUT_MS = 2_000;
+
+async function databaseAnswers(db: Db): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([db.query('select 1').then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function registerHealthRoutes(app: Hono<AppEnv>, deps: { db: Db; registry: Registry }): void {
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    if (await databaseAnswers(deps.db)) return c.json({ status: 'ready' });
+    c.get('log').warn('readiness check failed: the database does not answer');
+    return errorResponse(c, new PlatformError('PlatformApiServiceUnavailableError', 'The database does not answer'));
+  });
+  app.get('/metrics', async (c) => c.body(await deps.registry.metrics(), 200, { 'content-type': deps.registry.contentType }));
+}

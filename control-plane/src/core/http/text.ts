@@ -1,0 +1,12 @@
+/**
+ * @module core/http/text
+ * Lengths "as people see them": grapheme clusters (Intl.Segmenter), so an emoji with modifiers or a
+ * letter with accents counts as one.
+ */
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+export function graphemeLength(text: string): number {
+  let n = 0;
+  for (const _ of segmenter.segment(text)) n++;
+  return n;
+}

@@ -1,0 +1,70 @@
+/**
+ * @module deliveries/outbound/guarded-agent
+ * An undici dispatcher for calls to hosts that strangers chose (self-hosted app endpoints). Every
+ * address DNS returns is checked with `checkAddress` inside the connector's lookup, so the address
+ * that is actually connected to is the one that was checked (DNS rebinding cannot slip a private
+ * address in between a check and the connect). IP-literal hosts never reach `lookup`, so
+ * `assertUrlAllowed` checks them before the request starts.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { Agent } from 'undici';
+import { checkAddress } from '@platform/sandbox-lib';
+
+export class OutboundRefusedError extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(`Outbound call refused: ${reason}`);
+    this.name = 'OutboundRefusedError';
+    this.reason = reason;
+  }
+}
+
+export interface GuardOptions {
+  /** Development mode: self-hosted apps on localhost are fine (the relay and local testing). */
+  allowInternal: boolean;
+}
+
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    for (const entry of addresses) {
+      const verdict = checkAddress(entry.address);
+      if (!verdict.allowed) {
+        return callback(new OutboundRefusedError(`${hostname} resolves to ${entry.address} (${verdict.reason})`), '', 0);
+      }
+    }
+    const first = addresses[0];
+    if (first === undefined) return callback(new OutboundRefusedError(`${hostname} has no address`), '', 0);
+    // net.connect asked for one address unless `all` was set; answer in the shape it asked for.
+    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    callback(null, first.address, first.family);
+  });
+};
+
+/** Throws `OutboundRefusedError` for URLs that may not be called at all. */
+export function assertUrlAllowed(url: URL, options: GuardOptions): void {
+  if (url.protocol !== 'https:' && !(options.allowInternal && url.protocol === 'http:')) {
+    throw new OutboundRefusedError(`${url.protocol} is not allowed; endpoints are https://`);
+  }
+  if (url.username !== '' || url.password !== '') throw new OutboundRefusedError('credentials in the URL are not allowed');
+  if (options.allowInternal) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (/^[\d.]+$/.test(host) || host.includes(':')) {
+    const verdict = checkAddress(host);
+    if (!verdict.allowed) throw new OutboundRefusedError(`${host} is ${verdict.reason}`);
+  }
+}
+
+/**
+ * @example
+ * const agent = createGuardedAgent({ allowInternal: config.devMode });
+ * await request(url, { dispatcher: agent, method: 'POST', body });
+ */
+export function createGuardedAgent(options: GuardOptions): Agent {
+  return new Agent({
+    connect: options.allowInternal ? {} : { lookup: guardedLookup },
+    keepAliveTimeout: 10_000,
+    connections: 64,
+  });
+}

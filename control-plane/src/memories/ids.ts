@@ -1,9 +1,0 @@
-/**
- * @module memories/ids
- * Memory ids in the form of `ids.ts` (kind prefix, 128 random bits in lowercase base32); `memo`,
- * since `mem` names members.
- */
-import { randomBytes } from 'node:crypto';
-import { base32 } from '../ids.ts';
-
-export const newMemoryId = (): string => `memo_${base32(randomBytes(16))}`;

@@ -1,0 +1,33 @@
+/**
+ * @module messaging/app-messages/client-routes
+ * The client API's side of app streams: `GET /client/v1/circles/{circleId}/streams` and
+ * `POST /client/v1/streams/{streamId}/revoke` (owners and admins).
+ */
+import { z } from 'zod';
+import type { ClientApi } from '../../core/http/client-api.ts';
+import { Id, Timestamp } from '../../core/http/common.ts';
+import type { StreamAdmin } from './stream-admin.ts';
+
+const Stream = z.object({
+  id: Id,
+  circleId: Id,
+  appId: Id,
+  name: z.string(),
+  icon: z.string().nullable(),
+  createdAt: Timestamp,
+  revoked: z.object({ at: Timestamp, byMemberId: Id.nullable() }).nullable(),
+}).meta({ id: 'AppStream' });
+
+export function registerAppMessageClientRoutes(api: ClientApi, streams: StreamAdmin): void {
+  api.route({
+    operationId: 'listCircleStreams', method: 'get', path: '/circles/{circleId}/streams', tag: 'circles', auth: 'member',
+    summary: 'App streams of a circle (each app\'s log of events posted with POST /v0/streams/events), oldest first',
+    status: 200, response: z.object({ streams: z.array(Stream) }),
+  }, async ({ auth, params }) => streams.list(auth, params.circleId));
+
+  api.route({
+    operationId: 'revokeStream', method: 'post', path: '/streams/{streamId}/revoke', tag: 'circles', auth: 'member',
+    summary: 'Revoke an app\'s stream: its later events answer 410; what it posted stays (owners and admins; a second call changes nothing)',
+    status: 200, response: z.object({ stream: Stream }),
+  }, async ({ auth, params }) => streams.revoke(auth, params.streamId));
+}

@@ -1,0 +1,24 @@
+/**
+ * @module messaging/notifications/schemas
+ * The member's side of notifications in the client API (ours: the spec names only `memberId`,
+ * `text` and a link). The app's side is sandbox-lib's `NotificationRequestSchema`.
+ */
+import { z } from 'zod';
+import { Id, Timestamp, page } from '../../core/http/common.ts';
+
+/** The app a notification or memory is credited to (its name as it is now). */
+export const CreditedApp = z.object({ id: Id, name: z.string() }).meta({ id: 'CreditedApp' });
+
+export const InboxNotification = z
+  .object({
+    id: Id,
+    text: z.string(),
+    url: z.string().nullable().describe('The `https://` link the app gave, if any'),
+    blockId: Id.nullable().describe('Set when a block action sent it (`notify`): the notification links to that block'),
+    app: CreditedApp.nullable().describe('The app that sent it; null once the app is deleted'),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'InboxNotification' });
+export type InboxNotification = z.output<typeof InboxNotification>;
+
+export const InboxPage = page(InboxNotification);

@@ -1,0 +1,74 @@
+/**
+ * @module messaging/references/view
+ * A link card as members see it (client API): the link, the app that claimed it, the access, and
+ * for a grant the shared record's fields. A record's block shows its tree only; the action table
+ * stays on the service like a block's.
+ */
+import { z } from 'zod';
+import type { LinkMatch } from './matching.ts';
+import type { RecordRow } from './store.ts';
+
+const ACCESS = ['granted', 'unauthorized', 'forbidden', 'notFound', 'unavailable'] as const;
+
+export const ReferenceView = z.object({
+  id: z.string(),
+  externalId: z.string(),
+  visibility: z.enum(['public', 'restricted']),
+  title: z.string(),
+  subtitle: z.string().optional(),
+  icon: z.string().optional(),
+  status: z.object({ state: z.string(), label: z.string() }).optional(),
+  updatedAt: z.string().optional(),
+  summary: z.string(),
+  block: z.object({ tree: z.record(z.string(), z.unknown()) }).optional(),
+  version: z.number().int().nullable().describe('The last version the app pushed; null when only resolved'),
+});
+
+export const LinkCard = z.object({
+  url: z.string(),
+  app: z.object({ id: z.string(), name: z.string(), installId: z.string() }),
+  kind: z.string(),
+  patternId: z.string(),
+  access: z.enum(ACCESS).describe('`unavailable`: not resolved now (nothing stored); asking again resolves it again'),
+  reference: ReferenceView.nullable().describe('The shared record, for `granted` only'),
+});
+export type LinkCard = z.infer<typeof LinkCard>;
+
+export const LinkCards = z.object({ items: z.array(LinkCard) });
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A record's fields as members see them (fields the app left out or pushed as null are absent). */
+export function referenceView(record: RecordRow): z.infer<typeof ReferenceView> {
+  const f = record.fields;
+  const status = f.status as { state?: unknown; label?: unknown } | null | undefined;
+  const block = f.block as { tree?: unknown } | null | undefined;
+  const optional = {
+    subtitle: str(f.subtitle),
+    icon: str(f.icon),
+    status: status != null && typeof status.state === 'string' && typeof status.label === 'string' ? { state: status.state, label: status.label } : undefined,
+    updatedAt: str(f.updatedAt),
+    block: block != null && typeof block.tree === 'object' && block.tree !== null ? { tree: block.tree as Record<string, unknown> } : undefined,
+  };
+  return {
+    id: record.id,
+    externalId: record.external_id,
+    visibility: f.visibility === 'public' ? 'public' : 'restricted',
+    title: str(f.title) ?? '',
+    summary: str(f.summary) ?? '',
+    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+    version: record.version === null ? null : Number(record.version),
+  };
+}
+
+export function cardOf(match: LinkMatch, access: (typeof ACCESS)[number], record: RecordRow | null): LinkCard {
+  const { target } = match.install;
+  return {
+    url: match.url,
+    app: { id: target.app.id, name: target.app.name, installId: target.installId },
+    kind: match.kind,
+    patternId: match.patternId,
+    access,
+    reference: record === null ? null : referenceView(record),
+  };
+}

@@ -1,3 +1,0 @@
-export { createGuardedAgent, assertUrlAllowed, OutboundRefusedError, type GuardOptions } from './guarded-agent.ts';
-export { postJson, type PostJsonInput, type PostOutcome } from './post-json.ts';
-export { signedHeaders, type SignedHeadersInput } from './signed-headers.ts';

@@ -1,0 +1,124 @@
+/**
+ * @module wiring/apps
+ * Wires the apps area once (apps, domains, env vars, versions and publishing, dev apps, installs,
+ * the internal API's resolver, tokens, CI identities, the credential resolver) and hands out what
+ * other areas use: `tokens`, `resolver`, `signingSecretsFor` and `installConfigFor` (deliveries),
+ * `schemaValidators` (blocks).
+ */
+import { join } from 'node:path';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
+import { createAppsService, type AppsService } from '../apps/apps/service.ts';
+import { signingSecretsFor } from '../apps/apps/signing.ts';
+import type { AppRow } from '../apps/apps/store.ts';
+import { createFsBundleStore, type BundleStore } from '../apps/bundles/store.ts';
+import { createTreeChecker, type TreeChecker } from '../apps/check-trees/service.ts';
+import { createOidcVerifier } from '../apps/ci-identities/oidc.ts';
+import { createCiIdentitiesService, type CiIdentitiesService } from '../apps/ci-identities/service.ts';
+import { createCallerResolver, type CallerResolverService } from '../apps/credentials/resolve.ts';
+import { createAccessTokenService, type AccessTokenService } from '../apps/credentials/service.ts';
+import { createDevAppsService, type DevAppsService } from '../apps/dev-apps/service.ts';
+import { createTxtResolver, type TxtResolver } from '../apps/domains/dns.ts';
+import { createDomainsService, type DomainsService } from '../apps/domains/service.ts';
+import { createEnvironmentCache } from '../apps/env-vars/cache.ts';
+import { createEnvVarsService, type EnvVarsService } from '../apps/env-vars/service.ts';
+import { installConfigFor, type InstallConfig } from '../apps/installs/config.ts';
+import { createInstallsService, type InstallsService } from '../apps/installs/service.ts';
+import type { InstallRow } from '../apps/installs/store.ts';
+import { createProductionResolver, type ProductionResolver } from '../apps/internal/production.ts';
+import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
+import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
+import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
+import { createKeyRing } from '../apps/tokens/keyring.ts';
+import { createTokenService, type TokenService } from '../apps/tokens/service.ts';
+import { createSchemaValidatorCache, type VersionValidators } from '../apps/versions/validators.ts';
+import type { ApiKeysService } from '../workspace/api-keys/service.ts';
+
+/** Seams a test or another deployment may replace; each has a default built from config. */
+export interface AppsOptions {
+  bundles?: BundleStore;
+  manifestReader?: ManifestReader;
+  dns?: TxtResolver;
+  /** Suffixes of development app slugs (default: 4 random base32 characters). */
+  devSlugSuffix?: () => string;
+}
+
+export interface AppsArea {
+  apps: AppsService;
+  domains: DomainsService;
+  envVars: EnvVarsService;
+  versions: VersionsService;
+  devApps: DevAppsService;
+  installs: InstallsService;
+  production: ProductionResolver;
+  bundles: BundleStore;
+  tokens: TokenService;
+  ciIdentities: CiIdentitiesService;
+  /** The one place an `authorization` header becomes a `Caller` (the `/v0` schemes and the relay use it). */
+  resolver: CallerResolverService;
+  accessTokens: AccessTokenService;
+  treeChecker: TreeChecker;
+  /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
+  signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
+  /** The install's config decrypted, secret fields included (for the envelope). */
+  installConfigFor(install: Pick<InstallRow, 'id' | 'config_enc'>): InstallConfig | undefined;
+  /** ajv validators of a version's schemas, compiled once and cached. */
+  schemaValidators(appId: string, version: number): Promise<VersionValidators>;
+}
+
+export interface AppsAreaDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  secrets: Secrets;
+  kv: Kv;
+  logger: Logger;
+  /** Member API keys (workspace area), one of the credentials the resolver accepts. */
+  apiKeys: ApiKeysService;
+  options?: AppsOptions;
+}
+
+/**
+ * @example
+ * const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: workspace.apiKeys });
+ * await apps.tokens.mint('install', { installId, appId, workspaceId });
+ */
+export function createAppsArea(deps: AppsAreaDeps): AppsArea {
+  const { config, db, clock, secrets } = deps;
+  const options = deps.options ?? {};
+  const bundles = options.bundles ?? createFsBundleStore({ dir: join(config.dataDir, 'bundles') });
+  const reader = options.manifestReader ?? createRuntimeManifestReader({ url: config.runtimeUrl, secret: config.runtimeSecret });
+  const validators = createSchemaValidatorCache({ db });
+  const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ kv: deps.kv, clock, logger: deps.logger }) });
+  const versions = createVersionsService({
+    db, clock, bundles, reader, validators,
+    domains: { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain },
+  });
+  const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs });
+  const tokens = createTokenService({ ring, clock, issuer: config.publicUrl });
+  const allowHttpIssuers = config.allowHttpOidcIssuers;
+  return {
+    apps: createAppsService({ db, clock, secrets }),
+    domains: createDomainsService({ db, clock, dns: options.dns ?? createTxtResolver({ servers: config.dnsServers }), reservedDomains: config.reservedDomains }),
+    envVars,
+    versions,
+    devApps: createDevAppsService({
+      db, clock, secrets, versions, publicUrl: config.publicUrl, ...(options.devSlugSuffix === undefined ? {} : { slugSuffix: options.devSlugSuffix }),
+    }),
+    installs: createInstallsService({ db, clock, secrets, validators }),
+    production: createProductionResolver({ db, env: envVars, baseUrl: config.publicUrl }),
+    bundles,
+    tokens,
+    ciIdentities: createCiIdentitiesService({ db, clock, tokens, allowHttpIssuers, oidc: createOidcVerifier({ clock, allowHttp: allowHttpIssuers }) }),
+    resolver: createCallerResolver({ db, tokens, apiKeys: deps.apiKeys }),
+    accessTokens: createAccessTokenService({ db, tokens }),
+    treeChecker: createTreeChecker({ kv: deps.kv }),
+    signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
+    installConfigFor: (install) => installConfigFor(secrets, install),
+    schemaValidators: (appId, version) => validators.schemaValidators(appId, version),
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * @module wiring/deliveries
+ * Wires the deliveries area once (the delivery targets and the development relay, the interactive
+ * engine with its recorder and metrics, the waker, the lifecycle delivery loops, install health and
+ * the owner mail, retention, the Deliveries page) and hands out what others use: `wake` (services,
+ * after committing events), `interactive` (blocks and references deliver through it), `relay` (its
+ * WebSocket endpoint). Holds no logic of its own.
+ */
+import type { Registry } from 'prom-client';
+import type { RuntimeClient } from '@platform/runtime';
+import type { Caller } from '../core/auth/caller.ts';
+import type { Clock } from '../core/clock/clock.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Secrets } from '../core/crypto/secrets.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Kv } from '../core/kv/kv.ts';
+import type { Logger } from '../core/log/logger.ts';
+import type { TokenService } from '../apps/tokens/service.ts';
+import { createDeliveriesService, type DeliveriesService } from '../deliveries/page/service.ts';
+import { createRuntimeFetch } from '../deliveries/targets/runtime-fetch.ts';
+import { createRuntimeTarget } from '../deliveries/targets/runtime.ts';
+import { createDeliveryPipeline } from '../deliveries/pipeline/pipeline.ts';
+import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/targets/target.ts';
+import { createInteractiveEngine, type InteractiveEngine } from '../deliveries/interactive/engine.ts';
+import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
+import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
+import { createMailService, type MailService } from '../workspace/mail/service.ts';
+import { createSmtpTransport, type MailTransport } from '../workspace/mail/transport.ts';
+import { createGuardedAgent } from '../deliveries/outbound/index.ts';
+import { createRelayHub, type RelayHub } from '../deliveries/relay/hub.ts';
+import { createRelayServer, type RelayServer } from '../deliveries/relay/server.ts';
+import { createRelayTarget } from '../deliveries/relay/target.ts';
+import { createDeliveryHealth } from '../deliveries/outbox/health.ts';
+import { createMaintenance } from '../deliveries/outbox/maintenance.ts';
+import { createOutboxMetrics } from '../deliveries/outbox/metrics.ts';
+import { pruneDeliveries } from '../deliveries/outbox/retention.ts';
+import { releaseWaiting, workerChannel } from '../deliveries/outbox/store.ts';
+import { createWaker } from '../deliveries/outbox/waker.ts';
+import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/worker.ts';
+
+/** Seams a test or another deployment may replace. */
+export interface DeliveriesOptions {
+  /** Hosted apps' deliveries; default: the runtime node at RUNTIME_URL. */
+  hostedTarget?: DeliveryTarget;
+  /** Replaces the SMTP transport built from SMTP_URL. */
+  mailTransport?: MailTransport | null;
+  /** Randomness of the retry jitter. */
+  random?: () => number;
+}
+
+export interface DeliveriesArea {
+  /** Nudges this process's delivery loops (call after committing events). */
+  wake(): void;
+  /** Interactive deliveries: the engine, and `flush()` writes the delivery records it queued. */
+  interactive: { engine: InteractiveEngine; flush(): Promise<void> };
+  worker: OutboxWorker;
+  deliveries: DeliveriesService;
+  mail: MailService;
+  relay: { hub: RelayHub; server: RelayServer };
+  /** Where deliveries go: endpoint, relay or runtime, by hosting and install kind. */
+  targets: { router: DeliveryTarget; relay: DeliveryTarget; endpoint: DeliveryTarget; hosted: DeliveryTarget };
+  /** One retention run now (the loops also run it hourly). */
+  prune(): Promise<Record<string, number>>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DeliveriesAreaDeps {
+  config: Config;
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  logger: Logger;
+  tokens: TokenService;
+  registry: Registry;
+  /** Opens the apps' sealed signing secrets and the installs' sealed config (the delivery pipeline). */
+  secrets: Secrets;
+  /** An app's environment values for a target, decrypted (env-vars feature), for hosted deliveries. */
+  environmentFor(appId: string, target: 'preview' | 'production'): Promise<{ env: Record<string, string>; secretEnvKeys: string[] }>;
+  resolveCaller(authorization: string | undefined): Promise<Caller>;
+  options?: DeliveriesOptions;
+}
+
+/**
+ * @example
+ * const deliveries = createDeliveriesArea({ config, db, kv, clock, logger, tokens, registry, secrets, environmentFor, resolveCaller });
+ * await deliveries.interactive.engine.deliver({ type: 'block.render', target, actor: null, data });
+ */
+export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
+  const { config, db, clock, logger } = deps;
+  const options = deps.options ?? {};
+  const waker = createWaker({ databaseUrl: config.databaseUrl, channel: () => workerChannel(db), logger });
+  const transport = options.mailTransport !== undefined ? options.mailTransport
+    : config.smtpUrl === null ? null : createSmtpTransport({ url: config.smtpUrl, from: config.mailFrom });
+  const mail = createMailService({ db, clock, logger, transport });
+  const hub = createRelayHub({ kv: deps.kv, logger });
+  const relayServer = createRelayServer({
+    db, hub, logger, resolveCaller: deps.resolveCaller,
+    async onConnected(installId) {
+      await releaseWaiting(db, installId, new Date(clock.now()));
+      waker.wake();
+    },
+  });
+  // Development deployments deliver to apps on localhost; production refuses internal addresses.
+  const guard = { allowInternal: config.dev };
+  const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent(guard), guard });
+  const relay = createRelayTarget(hub);
+  let runtimeClient: Promise<Pick<RuntimeClient, 'deliver'>> | undefined;
+  const hosted = options.hostedTarget ?? createRuntimeTarget({
+    db, baseUrl: config.publicUrl, environmentFor: deps.environmentFor,
+    // Loaded on the first hosted delivery: its module is the runtime's public entry.
+    client: () => (runtimeClient ??= import('@platform/runtime').then((m) => m.createRuntimeClient({ url: config.runtimeUrl, secret: config.runtimeSecret, fetch: createRuntimeFetch() }))),
+  });
+  const router = createDeliveryRouter({ endpoint, relay, hosted });
+  const pipeline = createDeliveryPipeline({ clock, tokens: deps.tokens, secrets: deps.secrets, target: router });
+  const health = createDeliveryHealth({ db, clock, logger, mail, publicUrl: config.publicUrl });
+  const worker = createOutboxWorker({
+    db, clock, logger, pipeline, health, waker,
+    metrics: createOutboxMetrics(deps.registry),
+    settings: { batchSize: config.outbox.batchSize, concurrency: config.outbox.concurrency, leaseMs: config.outbox.leaseMs, pollMs: config.outbox.pollMs },
+    ...(options.random ? { random: options.random } : {}),
+  });
+  const recorder = createDeliveryRecorder({ db, logger });
+  const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry) });
+  const prune = () => pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs });
+  const maintenance = createMaintenance({ mail, prune, logger });
+
+  return {
+    wake: waker.wake,
+    interactive: { engine, flush: () => recorder.flush() },
+    worker,
+    deliveries: createDeliveriesService({ db, clock, wake: waker.wake }),
+    mail,
+    relay: { hub, server: relayServer },
+    targets: { router, relay, endpoint, hosted },
+    prune,
+    async start() {
+      await hub.start();
+      if (config.outbox.workers === 0) return;
+      await waker.start();
+      worker.start(config.outbox.workers);
+      maintenance.start();
+    },
+    async stop() {
+      maintenance.stop();
+      await worker.stop();
+      await waker.stop();
+      await hub.stop();
+      relayServer.close();
+      transport?.close();
+    },
+  };
+}

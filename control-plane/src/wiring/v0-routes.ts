@@ -1,0 +1,49 @@
+/**
+ * @module wiring/v0-routes
+ * The one list of the app API's routes (`/v0`): each feature folder's v0-routes.ts registers its
+ * own, given its own service, in the order they appear in the OpenAPI document (and are matched).
+ */
+import type { V0Api } from '../core/http/v0-api.ts';
+import { registerCheckTreesV0Routes } from '../apps/check-trees/v0-routes.ts';
+import { registerCiIdentityV0Routes } from '../apps/ci-identities/v0-routes.ts';
+import { registerCredentialV0Routes } from '../apps/credentials/v0-routes.ts';
+import { registerDevAppV0Routes } from '../apps/dev-apps/v0-routes.ts';
+import { registerEnvVarV0Routes } from '../apps/env-vars/v0-routes.ts';
+import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
+import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
+import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
+import { registerAppMessageV0Routes } from '../messaging/app-messages/v0-routes.ts';
+import { registerMemoryV0Routes } from '../messaging/memories/v0-routes.ts';
+import { registerNotificationV0Routes } from '../messaging/notifications/v0-routes.ts';
+import { registerReferenceV0Routes } from '../messaging/references/v0-routes.ts';
+import { registerSearchV0Routes } from '../messaging/search/v0-routes.ts';
+import type { AppsArea } from './apps.ts';
+import type { BlocksArea } from './blocks.ts';
+import type { MessagingArea } from './messaging.ts';
+
+export interface V0RouteParts {
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'devApps' | 'versions' | 'envVars'>;
+  messaging: MessagingArea;
+  blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
+}
+
+/**
+ * @example
+ * const v0 = createV0Api({ resolver: apps.resolver });
+ * registerV0Routes(v0, { apps, messaging, blocks });
+ */
+export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
+  registerCredentialV0Routes(api, p.apps.accessTokens);
+  registerCiIdentityV0Routes(api, p.apps.ciIdentities);
+  registerCheckTreesV0Routes(api, p.apps.treeChecker);
+  registerDevAppV0Routes(api, p.apps.devApps);
+  registerPublishV0Routes(api, p.apps.versions);
+  registerEnvVarV0Routes(api, p.apps.envVars);
+  registerBlockV0Routes(api, p.blocks.blocks);
+  registerNotificationV0Routes(api, p.messaging.notifications);
+  registerMemoryV0Routes(api, p.messaging.memories);
+  registerAppMessageV0Routes(api, p.messaging.appMessages);
+  registerSearchV0Routes(api, p.messaging.search);
+  registerReferenceV0Routes(api, p.messaging.references);
+  registerInvocationV0Routes(api, p.blocks.invocations);
+}

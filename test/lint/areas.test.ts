@@ -1,0 +1,88 @@
+// The area rule of `npm run lint` (.dependency-cruiser.cjs, docs/architecture.md) run on small trees
+// that keep it or break it: each broken tree fails with the rule it breaks, the kept one passes.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs');
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+const dirs: string[] = [];
+
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** Writes `files` (path → source) under a fresh `src/` and runs the lint's check on it. */
+async function check(files: Record<string, string>): Promise<{ code: number; output: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'areas-lint-'));
+  dirs.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, 'src', path)), { recursive: true });
+    await writeFile(join(dir, 'src', path), text);
+  }
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, 'src', '--config', CONFIG, '--output-type', 'err'], { cwd: dir, env: { ...process.env, AREAS_ROOT: 'src' } },
+      (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, output: stdout + stderr }));
+  });
+}
+
+const exporting = (name: string) => `export const ${name} = 1;\n`;
+const importing = (from: string, name: string) => `import { ${name} } from '${from}';\nexport const use = ${name};\n`;
+
+/** A tree that keeps every rule: each area imports only areas below it, the root wires them. */
+const KEPT = {
+  'core/db/db.ts': exporting('db'),
+  'workspace/members/store.ts': importing('../../core/db/db.ts', 'db'),
+  'apps/installs/store.ts': importing('../../workspace/members/store.ts', 'use'),
+  'deliveries/pipeline/pipeline.ts': importing('../../apps/installs/store.ts', 'use'),
+  'messaging/references/resolve.ts': importing('../../deliveries/pipeline/pipeline.ts', 'use'),
+  'blocks/interactions/service.ts': importing('../../messaging/references/resolve.ts', 'use'),
+  'wiring/blocks.ts': importing('../blocks/interactions/service.ts', 'use'),
+  'app.ts': importing('./wiring/blocks.ts', 'use'),
+};
+
+describe('the area rule', () => {
+  it('passes a tree whose areas import one way and whose root wires them', async () => {
+    const { code, output } = await check(KEPT);
+    expect(output).toContain('no dependency violations found');
+    expect(code).toBe(0);
+  });
+
+  it('fails an area that imports a higher one', async () => {
+    const { code, output } = await check({ ...KEPT, 'core/db/db.ts': importing('../../blocks/interactions/service.ts', 'use') });
+    expect(code).toBeGreaterThan(0);
+    expect(output).toMatch(/error area-core: src\/core\/db\/db\.ts → src\/blocks\/interactions\/service\.ts/);
+  });
+
+  it('fails a feature folder that imports the wiring', async () => {
+    const { code, output } = await check({ ...KEPT, 'apps/installs/routes.ts': importing('../../wiring/blocks.ts', 'use') });
+    expect(code).toBeGreaterThan(0);
+    expect(output).toMatch(/error area-apps: src\/apps\/installs\/routes\.ts → src\/wiring\/blocks\.ts/);
+  });
+
+  it('fails two folders of one area that import each other, though no file cycle does', async () => {
+    const { code, output } = await check({
+      ...KEPT,
+      'workspace/circles/store.ts': exporting('circle'),
+      'workspace/circles/service.ts': importing('../members/store.ts', 'use'),
+      'workspace/members/service.ts': importing('../circles/store.ts', 'circle'),
+    });
+    expect(code).toBeGreaterThan(0);
+    expect(output).toMatch(/error no-folder-cycles: src\/workspace\/(circles|members)/);
+    expect(output).not.toContain('no-file-cycles');
+  });
+
+  it('fails two files that import each other', async () => {
+    const { code, output } = await check({
+      ...KEPT,
+      'workspace/members/a.ts': `import { b } from './b.ts';\nexport const a = () => b;\n`,
+      'workspace/members/b.ts': `import { a } from './a.ts';\nexport const b = () => a;\n`,
+    });
+    expect(code).toBeGreaterThan(0);
+    expect(output).toMatch(/error no-file-cycles: src\/workspace\/members\/[ab]\.ts → /);
+  });
+});
