@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
-import { main } from '../../../sandbox-lib/src/cli/main.ts';
+import { main } from '../../cli/src/main.ts';
 
-export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURES = join(REPO, 'test/fixtures/cli');
 
 export interface CliRun {

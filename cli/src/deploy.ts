@@ -7,7 +7,7 @@
  * their manifest (`PUT /v0/apps/{app_id}/manifest`). `--manifest <file.json>` syncs a manifest
  * file instead of building. Prints the version record (`--json`: the record alone, as JSON).
  */
-import { createPlatformClient } from '../client/index.ts';
+import { createPlatformClient } from '@platform/sandbox-lib';
 import { UsageError } from './args.ts';
 import { buildApp } from './build.ts';
 import { resolveSession } from './config-store.ts';

@@ -12,8 +12,7 @@
  *
  * `PLATFORM_URL` and `PLATFORM_API_KEY` stand in for `--base-url` and `--api-key`.
  */
-import { createPlatformClient } from '../client/index.ts';
-import { relayPath } from '../delivery/index.ts';
+import { createPlatformClient, relayPath } from '@platform/sandbox-lib';
 import { readCliEnv, resolveSession } from './config-store.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { loadManifest } from './manifest-source.ts';

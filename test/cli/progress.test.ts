@@ -4,7 +4,7 @@
  * its percentage changes, and elsewhere writes one line at the end.
  */
 import { describe, expect, it } from 'vitest';
-import { countingStream, createProgressBar } from '../../../sandbox-lib/src/cli/progress.ts';
+import { countingStream, createProgressBar } from '../../cli/src/progress.ts';
 
 async function drain(stream: ReadableStream<Uint8Array>, afterEach: () => void): Promise<Uint8Array> {
   const reader = stream.getReader();

@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../sandbox-lib/src/cli/args.ts';
-import { CommandError } from '../../../sandbox-lib/src/cli/output.ts';
-import { credentialsFile, readCliEnv, readStoredCredentials, resolveSession, storeCredentials } from '../../../sandbox-lib/src/cli/config-store.ts';
+import { UsageError } from '../../cli/src/args.ts';
+import { CommandError } from '../../cli/src/output.ts';
+import { credentialsFile, readCliEnv, readStoredCredentials, resolveSession, storeCredentials } from '../../cli/src/config-store.ts';
 
 let dir: string;
 beforeEach(async () => {

@@ -7,8 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { validateTree } from '../catalog/index.ts';
-import { createPlatformClient } from '../client/index.ts';
+import { validateTree, createPlatformClient } from '@platform/sandbox-lib';
 import { UsageError } from './args.ts';
 import { resolveSession } from './config-store.ts';
 import { formatPath, print, reportingFailures } from './output.ts';

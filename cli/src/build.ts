@@ -4,7 +4,7 @@
  * bundle over 10 MB, reads the manifest its code computes (read-manifest.ts), prints its summary
  * and checks it with `validateManifest`. Exit 1 when the build, the size or the manifest fails.
  */
-import { LIMITS } from '../limits/index.ts';
+import { LIMITS } from '@platform/sandbox-lib';
 import { UsageError } from './args.ts';
 import { buildBundle, DEFAULT_OUTFILE, type Bundle } from './bundle.ts';
 import { describeManifestError, summarizeManifest } from './manifest-summary.ts';

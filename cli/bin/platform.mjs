@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `platform` command of @platform/sandbox-lib: runs the CLI built to dist/cli.js (npm ci and
-// npm run prepare build it from src/cli/main.ts).
+// The `platform` command of @platform/cli: runs the CLI built to dist/cli.js (npm ci and
+// npm run prepare build it from src/main.ts).
 import { main } from '../dist/cli.js';
 
 // `platform env list | head -1` closes the pipe early; that is not a failure of the command.

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { build, type Message } from 'esbuild';
-import { LIMITS } from '../limits/index.ts';
+import { LIMITS } from '@platform/sandbox-lib';
 import { formatBytes } from './output.ts';
 
 export const DEFAULT_OUTFILE = '.platform/bundle.js';

@@ -1,6 +1,6 @@
 /**
- * The built `platform` bin end to end, as `npx platform` runs it: `scripts/build-sandbox-lib.mjs`
- * (what `npm ci` / `npm run prepare` run) builds `dist/cli.js`, and `sandbox-lib/bin/platform.mjs`
+ * The built `platform` bin end to end, as `npx platform` runs it: `scripts/build-packages.mjs`
+ * (what `npm ci` / `npm run prepare` run) builds `cli/dist/cli.js`, and `cli/bin/platform.mjs`
  * runs it in its own process: usage, a login whose key is piped into stdin, a local tree check.
  */
 import { spawn } from 'node:child_process';
@@ -8,10 +8,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
+import { startStack, type CreatedWorkspace, type Stack } from '../helpers/stack.ts';
 import { REPO } from './helpers.ts';
 
-const BIN = join(REPO, 'sandbox-lib/bin/platform.mjs');
+const BIN = join(REPO, 'cli/bin/platform.mjs');
 
 function run(command: string, args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -36,7 +36,7 @@ let ws: CreatedWorkspace;
 let dir: string;
 
 beforeAll(async () => {
-  const built = await run(process.execPath, [join(REPO, 'scripts/build-sandbox-lib.mjs')]);
+  const built = await run(process.execPath, [join(REPO, 'scripts/build-packages.mjs')]);
   expect(built.code, built.stderr).toBe(0);
   stack = await startStack();
   ws = await stack.createWorkspace({ name: 'Bin test' });

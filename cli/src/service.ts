@@ -5,8 +5,7 @@
  * the client API (`/client/v1/me`, `/client/v1/apps`). Failures throw the typed client's
  * `PlatformClientError`, so every command reports them the same way.
  */
-import { ErrorBodySchema } from '../api/index.ts';
-import { PlatformClientError } from '../client/index.ts';
+import { ErrorBodySchema, PlatformClientError } from '@platform/sandbox-lib';
 
 export type Target = 'preview' | 'production';
 

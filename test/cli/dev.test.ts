@@ -1,15 +1,15 @@
 /**
- * The pieces of `platform dev` around the relay (the relay itself: relay.test.ts): flags, where
+ * The pieces of `platform dev` around the relay (the relay itself: test/control-plane/lifecycle/relay.test.ts): flags, where
  * the manifest comes from, and the command table.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseFlags, UsageError } from '../../../sandbox-lib/src/cli/args.ts';
-import { devCommand } from '../../../sandbox-lib/src/cli/dev.ts';
-import { COMMANDS, main } from '../../../sandbox-lib/src/cli/main.ts';
-import { loadManifest } from '../../../sandbox-lib/src/cli/manifest-source.ts';
+import { parseFlags, UsageError } from '../../cli/src/args.ts';
+import { devCommand } from '../../cli/src/dev.ts';
+import { COMMANDS, main } from '../../cli/src/main.ts';
+import { loadManifest } from '../../cli/src/manifest-source.ts';
 
 let dir: string;
 beforeAll(async () => {

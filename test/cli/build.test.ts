@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@platform/sandbox-lib';
-import { buildBundle, BuildError } from '../../../sandbox-lib/src/cli/bundle.ts';
+import { buildBundle, BuildError } from '../../cli/src/bundle.ts';
 import { runCli, tempProject, type TempProject } from './helpers.ts';
 
 const projects: TempProject[] = [];

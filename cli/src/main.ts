@@ -57,7 +57,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-// Run when executed directly (the built `dist/cli.js` or `node src/cli/main.ts`), not when imported.
+// Run when executed directly (the built `dist/cli.js` or `node cli/src/main.ts`), not when imported.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.exitCode = await main(process.argv.slice(2));
 }
