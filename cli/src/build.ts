@@ -5,11 +5,10 @@
  * and checks it with `validateManifest`. Exit 1 when the build, the size or the manifest fails.
  */
 import { LIMITS } from '@platform/sandbox-lib';
-import { UsageError } from './args.ts';
+import { parseCommandArgs, UsageError } from './args.ts';
 import { buildBundle, DEFAULT_OUTFILE, type Bundle } from './bundle.ts';
 import { describeManifestError, summarizeManifest } from './manifest-summary.ts';
 import { formatBytes, print as say } from './output.ts';
-import { splitArgs } from './positional.ts';
 import { DEFAULT_ENTRIES, findEntry } from './project.ts';
 import { checkManifestLocally, readBundleManifest } from './read-manifest.ts';
 
@@ -58,8 +57,7 @@ export async function buildApp(options: {
  * @example await buildCommand(['app.ts', '--minify']);
  */
 export async function buildCommand(argv: readonly string[]): Promise<void> {
-  const { positionals, flags } = splitArgs(argv, { outfile: 'string', minify: 'boolean', help: 'boolean' });
-  if (flags.help) return say(BUILD_USAGE);
+  const { positionals, flags } = parseCommandArgs(argv, { outfile: { type: 'string' }, minify: { type: 'boolean' } });
   if (positionals.length > 1) throw new UsageError(`platform build takes one entry, got ${positionals.join(' ')}`);
   await buildApp({ entry: positionals[0], outfile: flags.outfile, minify: flags.minify, cwd: process.cwd() });
 }

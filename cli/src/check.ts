@@ -8,12 +8,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { validateTree, createPlatformClient } from '@platform/sandbox-lib';
-import { UsageError } from './args.ts';
+import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { resolveSession } from './config-store.ts';
 import { formatPath, print, reportingFailures } from './output.ts';
-import { splitArgs } from './positional.ts';
 
-export const CHECK_USAGE = `Usage: platform check <tree.json> [--local] [--url <service URL>]
+export const CHECK_USAGE = `Usage: platform check <tree.json> [--local] [--url <service URL>] [--key <API key>]
 
 Validates a block tree: the file holds the tree, or { "tree": …, "actions": … }. Prints ok, or
 the first problem with its path in the tree (exit 1). --local checks with the library, offline.`;
@@ -31,8 +30,7 @@ export function readTreeFile(json: unknown): { tree: unknown; actions?: unknown 
  * @example await checkCommand(['tree.json', '--local']);
  */
 export async function checkCommand(argv: readonly string[]): Promise<void> {
-  const { positionals, flags } = splitArgs(argv, { local: 'boolean', url: 'string', help: 'boolean' });
-  if (flags.help) return print(CHECK_USAGE);
+  const { positionals, flags } = parseCommandArgs(argv, { local: { type: 'boolean' }, ...SERVICE_OPTIONS });
   if (positionals.length !== 1) throw new UsageError('platform check takes one file: platform check tree.json');
   const file = positionals[0]!;
   let json: unknown;
@@ -47,7 +45,7 @@ export async function checkCommand(argv: readonly string[]): Promise<void> {
   if (flags.local) {
     result = validateTree(tree, actions);
   } else {
-    const session = await resolveSession({ url: flags.url });
+    const session = await resolveSession({ url: flags.url, key: flags.key });
     const client = createPlatformClient({ baseUrl: session.url, token: session.apiKey });
     const body = (actions === undefined ? { tree } : { tree, actions }) as Parameters<typeof client.apps.checkTree>[0];
     result = await reportingFailures(() => client.apps.checkTree(body)) as typeof result;

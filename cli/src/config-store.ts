@@ -121,22 +121,23 @@ export interface Session {
   readonly url: string;
   readonly apiKey: string;
   /** Where the credential came from, for messages. */
-  readonly source: 'environment' | 'stored';
+  readonly source: 'flag' | 'environment' | 'stored';
 }
 
 /**
  * The service and credential a command uses: `--url`/`PLATFORM_URL`/the stored URL, and
- * `PLATFORM_API_KEY` or the key stored for that same URL.
- * @example const { url, apiKey } = await resolveSession({ url: flags.url });
+ * `--key`/`PLATFORM_API_KEY`/the key stored for that same URL.
+ * @example const { url, apiKey } = await resolveSession({ url: flags.url, key: flags.key });
  */
-export async function resolveSession(options: { url?: string | undefined; env?: CliEnv } = {}): Promise<Session> {
+export async function resolveSession(options: { url?: string | undefined; key?: string | undefined; env?: CliEnv } = {}): Promise<Session> {
   const env = options.env ?? readCliEnv();
   const stored = await readStoredCredentials(env.configDir);
   const url = options.url !== undefined ? normalizeUrl(options.url) : env.url ?? stored?.url;
-  if (url === undefined) throw new CommandError('Which service? Run platform login --url <service URL>, or set PLATFORM_URL and PLATFORM_API_KEY');
+  if (url === undefined) throw new CommandError('Which service? Run platform login --url <service URL>, or give --url and --key (or set PLATFORM_URL and PLATFORM_API_KEY)');
+  if (options.key !== undefined) return { url, apiKey: options.key, source: 'flag' };
   if (env.apiKey !== undefined) return { url, apiKey: env.apiKey, source: 'environment' };
   if (stored !== null && stored.url === url) return { url, apiKey: stored.apiKey, source: 'stored' };
   throw new CommandError(stored === null
-    ? `Not logged in: run platform login --url ${url}, or set PLATFORM_API_KEY`
-    : `The stored key is for ${stored.url}, not ${url}: run platform login --url ${url}, or set PLATFORM_API_KEY`);
+    ? `Not logged in: run platform login --url ${url}, or give --key (or set PLATFORM_API_KEY)`
+    : `The stored key is for ${stored.url}, not ${url}: run platform login --url ${url}, or give --key (or set PLATFORM_API_KEY)`);
 }

@@ -8,28 +8,28 @@
  * file instead of building. Prints the version record (`--json`: the record alone, as JSON).
  */
 import { createPlatformClient } from '@platform/sandbox-lib';
-import { UsageError } from './args.ts';
+import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { buildApp } from './build.ts';
 import { resolveSession } from './config-store.ts';
 import { loadManifest } from './manifest-source.ts';
 import { describeManifestError, summarizeManifest } from './manifest-summary.ts';
 import { formatBytes, note, print, reportingFailures } from './output.ts';
-import { splitArgs } from './positional.ts';
 import { countingStream, createProgressBar } from './progress.ts';
 import { resolveApp, type AppIdentity } from './project.ts';
 import { checkManifestLocally } from './read-manifest.ts';
 import { createServiceClient, type Target, type VersionRecord } from './service.ts';
 
 export const DEPLOY_USAGE = `Usage: platform deploy [entry] [--production] [--app <app id or slug>] [--create]
-                       [--outfile <file>] [--minify] [--manifest <file.json>] [--url <service URL>] [--json]
+                       [--outfile <file>] [--minify] [--manifest <file.json>] [--json]
+                       [--url <service URL>] [--key <API key>]
 
 Builds the app and records a version: a preview, or production with --production. Hosted apps
 upload their bundle; self-hosted apps (hosting: 'self') sync their manifest. The app is --app,
 else the one platform.json records, else yours with the manifest's slug (--create makes it).`;
 
-const FLAGS = {
-  production: 'boolean', app: 'string', create: 'boolean', outfile: 'string', minify: 'boolean', manifest: 'string',
-  url: 'string', json: 'boolean', help: 'boolean',
+const OPTIONS = {
+  production: { type: 'boolean' }, app: { type: 'string' }, create: { type: 'boolean' }, outfile: { type: 'string' },
+  minify: { type: 'boolean' }, manifest: { type: 'string' }, json: { type: 'boolean' }, ...SERVICE_OPTIONS,
 } as const;
 
 function identityOf(manifest: Record<string, unknown>): AppIdentity {
@@ -72,8 +72,7 @@ function hintFor(target: Target) {
  * @example await deployCommand(['--production']);
  */
 export async function deployCommand(argv: readonly string[]): Promise<void> {
-  const { positionals, flags } = splitArgs(argv, FLAGS);
-  if (flags.help) return print(DEPLOY_USAGE);
+  const { positionals, flags } = parseCommandArgs(argv, OPTIONS);
   if (positionals.length > 1) throw new UsageError(`platform deploy takes one entry, got ${positionals.join(' ')}`);
   if (flags.manifest !== undefined && (positionals.length > 0 || flags.outfile !== undefined || flags.minify)) {
     throw new UsageError('--manifest syncs a manifest file; it takes no entry, --outfile or --minify');
@@ -82,7 +81,7 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
   const target: Target = flags.production ? 'production' : 'preview';
   // With --json stdout carries the record alone; the report goes to stderr.
   const say = flags.json ? note : print;
-  const session = await resolveSession({ url: flags.url });
+  const session = await resolveSession({ url: flags.url, key: flags.key });
 
   let manifest: Record<string, unknown>;
   let code: Uint8Array | null = null;

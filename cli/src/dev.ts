@@ -7,16 +7,34 @@
  * printing one line per delivery. Ctrl-C stops it; lifecycle deliveries made meanwhile wait and
  * are retried once it runs again.
  *
- *   platform dev [--app app.ts | --manifest manifest.json] [--target http://localhost:8787/platform]
- *                [--base-url https://platform.example.com] [--api-key platkey_…]
- *
- * `PLATFORM_URL` and `PLATFORM_API_KEY` stand in for `--base-url` and `--api-key`.
+ * Flags are the other commands' (`--url`, `--key`; the app module as the entry argument); the old
+ * names `--base-url`, `--api-key`, `--app <module>` and `--target <url>` still work.
  */
 import { createPlatformClient, relayPath } from '@platform/sandbox-lib';
 import { readCliEnv, resolveSession } from './config-store.ts';
-import { parseFlags, UsageError } from './args.ts';
+import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { loadManifest } from './manifest-source.ts';
+import { note } from './output.ts';
 import { connectRelay, type RelayedDelivery } from './relay-client.ts';
+
+export const DEV_USAGE = `Usage: platform dev [entry | --manifest <file.json>] [--endpoint <local delivery URL>]
+                    [--url <service URL>] [--key <member API key>]
+
+Syncs your development app (created the first time, with its dev install), prints the signing secret
+the local app verifies deliveries with, then relays every delivery to the app on this machine and its
+answer back, one line per delivery, until Ctrl-C. The manifest comes from the app module (default:
+app.ts, app.mjs, app.js) or --manifest; deliveries go to --endpoint, else the manifest's endpoint when
+it is a localhost URL. Old names still accepted: --base-url (--url), --api-key (--key), --app <module>
+(the entry), --target (--endpoint).`;
+
+const OPTIONS = {
+  manifest: { type: 'string' },
+  endpoint: { type: 'string', aliases: ['target'] },
+  // Before `dev` took its module as the entry argument, like build and deploy.
+  app: { type: 'string' },
+  url: { ...SERVICE_OPTIONS.url, aliases: ['base-url'] },
+  key: { ...SERVICE_OPTIONS.key, aliases: ['api-key'] },
+} as const;
 
 export interface DevOptions {
   baseUrl: string;
@@ -47,7 +65,7 @@ function localTarget(manifest: Record<string, unknown>, explicit: string | undef
     const parsed = new URL(url);
     if (LOCAL_HOSTS.has(parsed.hostname)) return url;
   }
-  throw new UsageError('Where does the app run? Give --target http://localhost:<port>/<path>, or set the manifest endpoint to a localhost URL');
+  throw new UsageError('Where does the app run? Give --endpoint http://localhost:<port>/<path>, or set the manifest endpoint to a localhost URL');
 }
 
 export function describeDelivery(r: RelayedDelivery): string {
@@ -91,16 +109,22 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   };
 }
 
-/** The `dev` command of the CLI: flags and environment in, a session until Ctrl-C. */
+/**
+ * The `dev` command of the CLI: flags and environment in, a session until Ctrl-C.
+ * @example await devCommand(['app.ts', '--endpoint', 'http://localhost:8787/platform']);
+ */
 export async function devCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
-  const flags = parseFlags(argv, { app: 'string', manifest: 'string', target: 'string', 'base-url': 'string', 'api-key': 'string' });
+  const { flags, positionals, aliasesUsed } = parseCommandArgs(argv, OPTIONS);
+  for (const [old, current] of aliasesUsed) note(`Note: ${old} is an old name of ${current}`);
+  if (flags.app !== undefined) note('Note: --app <module> is an old form; give the module as the entry argument (platform dev app.ts)');
+  const entries = [...positionals, ...(flags.app === undefined ? [] : [flags.app])];
+  if (entries.length > 1) throw new UsageError(`platform dev takes one entry, got ${entries.join(' ')}`);
+  if (entries.length > 0 && flags.manifest !== undefined) throw new UsageError('Give the app module or --manifest, not both');
   // Flags win; then PLATFORM_URL / PLATFORM_API_KEY; then what `platform login` stored.
-  const cliEnv = readCliEnv(env);
-  const apiKeyFlag = flags['api-key'];
-  const session = await resolveSession({ url: flags['base-url'], env: apiKeyFlag === undefined ? cliEnv : { ...cliEnv, apiKey: apiKeyFlag } });
+  const session = await resolveSession({ url: flags.url, key: flags.key, env: readCliEnv(env) });
   const { url: baseUrl, apiKey } = session;
-  const manifest = await loadManifest({ manifest: flags.manifest, app: flags.app });
-  const dev = await startDev({ baseUrl, apiKey, manifest, target: flags.target });
+  const manifest = await loadManifest({ manifest: flags.manifest, app: entries[0] });
+  const dev = await startDev({ baseUrl, apiKey, manifest, target: flags.endpoint });
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

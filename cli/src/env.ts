@@ -6,10 +6,9 @@
  * has to sit on the command line.
  */
 import { LIMITS } from '@platform/sandbox-lib';
-import { UsageError } from './args.ts';
+import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { resolveSession } from './config-store.ts';
 import { print, reportingFailures } from './output.ts';
-import { splitArgs } from './positional.ts';
 import { readSecret } from './prompt.ts';
 import { resolveApp } from './project.ts';
 import { createServiceClient, type Target } from './service.ts';
@@ -20,9 +19,10 @@ export const ENV_USAGE = `Usage: platform env set KEY=VALUE [--secret | --plain]
        platform env delete KEY [--target preview|production] [--app …]
 
 Variables belong to one target: preview (the default) or production. Values are secret
-(write-only, never listed) unless --plain. The app is --app, else the one platform.json records.`;
+(write-only, never listed) unless --plain. The app is --app, else the one platform.json records.
+Every form takes --url <service URL> and --key <API key>.`;
 
-const FLAGS = { target: 'string', secret: 'boolean', plain: 'boolean', app: 'string', url: 'string', help: 'boolean' } as const;
+const OPTIONS = { target: { type: 'string' }, secret: { type: 'boolean' }, plain: { type: 'boolean' }, app: { type: 'string' }, ...SERVICE_OPTIONS } as const;
 const TARGETS: readonly Target[] = ['preview', 'production'];
 
 function targetOf(value: string | undefined): Target | undefined {
@@ -41,13 +41,12 @@ function checkKey(key: string): string {
  */
 export async function envCommand(argv: readonly string[]): Promise<void> {
   const [action, ...rest] = argv;
-  if (action === undefined || action === '--help' || action === 'help') return print(ENV_USAGE);
-  const { positionals, flags } = splitArgs(rest, FLAGS);
-  if (flags.help) return print(ENV_USAGE);
+  if (action === undefined || action === 'help') return print(ENV_USAGE);
+  const { positionals, flags } = parseCommandArgs(rest, OPTIONS);
   if (flags.secret && flags.plain) throw new UsageError('--secret and --plain exclude each other');
   const target = targetOf(flags.target);
   const cwd = process.cwd();
-  const session = await resolveSession({ url: flags.url });
+  const session = await resolveSession({ url: flags.url, key: flags.key });
   const service = createServiceClient({ url: session.url, apiKey: session.apiKey });
 
   const one = (what: string) => {

@@ -4,7 +4,7 @@
  * `GET /v0/whoami` and stores it for later commands (config-store.ts). Without `--key` the key is
  * read from a prompt with the echo off, or from stdin when it is piped.
  */
-import { UsageError, parseFlags } from './args.ts';
+import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { readCliEnv, readStoredCredentials, storeCredentials, normalizeUrl } from './config-store.ts';
 import { CommandError, print, reportingFailures } from './output.ts';
 import { readSecret } from './prompt.ts';
@@ -23,8 +23,8 @@ const KIND_NAMES: Record<string, string> = {
  * @example await loginCommand(['--url', 'http://localhost:4000', '--key', 'platkey_…']);
  */
 export async function loginCommand(argv: readonly string[]): Promise<void> {
-  const flags = parseFlags(argv, { url: 'string', key: 'string', help: 'boolean' });
-  if (flags.help) return print(LOGIN_USAGE);
+  const { flags, positionals } = parseCommandArgs(argv, SERVICE_OPTIONS);
+  if (positionals.length > 0) throw new UsageError(`platform login takes no arguments, got ${positionals.join(' ')}`);
   const env = readCliEnv();
   const stored = await readStoredCredentials(env.configDir);
   const given = flags.url ?? env.url ?? stored?.url;

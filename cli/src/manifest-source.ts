@@ -24,7 +24,7 @@ export async function loadManifest(options: { manifest?: string | undefined; app
     return parsed as Record<string, unknown>;
   }
   const file = options.app ?? DEFAULT_MODULES.find((name) => existsSync(resolve(cwd, name)));
-  if (file === undefined) throw new UsageError('No app found: pass --app <module> or --manifest <file.json>');
+  if (file === undefined) throw new UsageError('No app found: give the app module (platform dev app.ts) or --manifest <file.json>');
   const mod = (await import(pathToFileURL(resolve(cwd, file)).href)) as { default?: unknown; app?: unknown };
   const app = (mod.default ?? mod.app) as { manifest?: unknown } | undefined;
   const manifest = app?.manifest;

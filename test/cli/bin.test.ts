@@ -48,10 +48,16 @@ afterAll(async () => {
 });
 
 describe('the platform bin', () => {
-  it('prints its commands with --help', async () => {
+  it('prints its commands with --help, a command\'s usage with <command> --help, and --version', async () => {
     const help = await run(process.execPath, [BIN, '--help']);
     expect(help.code).toBe(0);
     for (const command of ['login', 'build', 'deploy', 'env', 'check', 'dev']) expect(help.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+    const devHelp = await run(process.execPath, [BIN, 'dev', '--help']);
+    expect(devHelp.code).toBe(0);
+    expect(devHelp.stdout).toMatch(/^Usage: platform dev /);
+    const version = await run(process.execPath, [BIN, '--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     const unknown = await run(process.execPath, [BIN, 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "nope"');

@@ -70,6 +70,14 @@ describe('resolveSession', () => {
       .toEqual({ url: 'https://other.example', apiKey: 'platkey_env', source: 'environment' });
   });
 
+  it('lets --key and --url override both', async () => {
+    await storeCredentials(dir, { url: 'http://localhost:4000', apiKey: 'platkey_stored' });
+    expect(await resolveSession({ env: env({ PLATFORM_API_KEY: 'platdep_ci' }), key: 'platkey_flag' }))
+      .toEqual({ url: 'http://localhost:4000', apiKey: 'platkey_flag', source: 'flag' });
+    expect(await resolveSession({ env: env({ PLATFORM_URL: 'https://other.example' }), url: 'https://third.example/', key: 'platkey_flag' }))
+      .toEqual({ url: 'https://third.example', apiKey: 'platkey_flag', source: 'flag' });
+  });
+
   it('never sends the stored key to another service', async () => {
     await storeCredentials(dir, { url: 'http://localhost:4000', apiKey: 'platkey_stored' });
     await expect(resolveSession({ env: env({ PLATFORM_URL: 'https://evil.example' }) })).rejects.toThrow(/The stored key is for http:\/\/localhost:4000, not https:\/\/evil\.example/);

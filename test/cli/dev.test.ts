@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseFlags, UsageError } from '../../cli/src/args.ts';
+import { UsageError } from '../../cli/src/args.ts';
 import { devCommand } from '../../cli/src/dev.ts';
 import { COMMANDS, main } from '../../cli/src/main.ts';
 import { loadManifest } from '../../cli/src/manifest-source.ts';
@@ -23,16 +23,6 @@ afterAll(async () => {
 });
 
 describe('platform dev', () => {
-  it('reads flags strictly', () => {
-    const spec = { manifest: 'string', once: 'boolean' } as const;
-    expect(parseFlags(['--manifest', 'a.json', '--once'], spec)).toEqual({ manifest: 'a.json', once: true });
-    expect(parseFlags(['--manifest=b.json'], spec)).toEqual({ manifest: 'b.json' });
-    expect(() => parseFlags(['--manfest', 'a.json'], spec)).toThrow(UsageError);
-    expect(() => parseFlags(['--manifest'], spec)).toThrow('--manifest needs a value');
-    expect(() => parseFlags(['--once=yes'], spec)).toThrow(UsageError);
-    expect(() => parseFlags(['stray'], spec)).toThrow(UsageError);
-  });
-
   it('reads the manifest from a JSON file or from the app module\'s computed manifest', async () => {
     expect(await loadManifest({ manifest: 'manifest.json', cwd: dir })).toMatchObject({ slug: 'from-json' });
     expect(await loadManifest({ cwd: dir })).toMatchObject({ slug: 'from-code' });
@@ -45,6 +35,28 @@ describe('platform dev', () => {
     const PLATFORM_CONFIG_DIR = join(dir, 'no-login');
     await expect(devCommand(['--manifest', join(dir, 'manifest.json')], { PLATFORM_CONFIG_DIR })).rejects.toThrow('Which service?');
     await expect(devCommand(['--manifest', join(dir, 'manifest.json')], { PLATFORM_CONFIG_DIR, PLATFORM_URL: 'http://127.0.0.1:1' })).rejects.toThrow('PLATFORM_API_KEY');
+  });
+
+  it('takes --url and --key like the other commands, and its old flag names still', async () => {
+    const PLATFORM_CONFIG_DIR = join(dir, 'no-login');
+    const notes = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      // Nothing listens on port 1: getting as far as the network means the flags were taken.
+      for (const argv of [
+        ['--url', 'http://127.0.0.1:1', '--key', 'platkey_x'],
+        ['--base-url', 'http://127.0.0.1:1', '--api-key', 'platkey_x'],
+      ]) {
+        await expect(devCommand([...argv, '--manifest', join(dir, 'manifest.json'), '--endpoint', 'http://localhost:9/p'], { PLATFORM_CONFIG_DIR }))
+          .rejects.toThrow('/v0/apps/dev failed');
+      }
+      expect(notes.mock.calls.map((c) => String(c[0])).join('')).toContain('Note: --base-url is an old name of --url');
+      await expect(devCommand(['--url', 'http://127.0.0.1:1', '--base-url', 'http://127.0.0.1:2', '--key', 'k'], { PLATFORM_CONFIG_DIR }))
+        .rejects.toThrow('--url and --base-url are the same option; give one');
+      // The module as the entry argument (like build and deploy), or the old --app.
+      await expect(devCommand([join(dir, 'app.mjs'), '--app', join(dir, 'app.mjs')], { PLATFORM_CONFIG_DIR })).rejects.toThrow('takes one entry');
+    } finally {
+      notes.mockRestore();
+    }
   });
 
   it('is one row of the command table; unknown commands and bad flags exit 2', async () => {

@@ -40,6 +40,9 @@ export async function runCli(argv: string[], options: { cwd: string; env?: Parti
   const consoleError = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     stderr.push(`${args.map(String).join(' ')}\n`);
   });
+  const consoleLog = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    stdout.push(`${args.map(String).join(' ')}\n`);
+  });
   process.chdir(options.cwd);
   try {
     const code = await main(argv);
@@ -49,6 +52,7 @@ export async function runCli(argv: string[], options: { cwd: string; env?: Parti
     out.mockRestore();
     err.mockRestore();
     consoleError.mockRestore();
+    consoleLog.mockRestore();
     vi.unstubAllEnvs();
   }
 }
