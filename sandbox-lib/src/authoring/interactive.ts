@@ -1,11 +1,11 @@
 /**
  * @module authoring/interactive
- * One interactive delivery: read `data` by its type's schema, run the type's handler, then answer
+ * One interactive delivery: read `data` by its type's schema (the lean check, delivery/lean), run the type's handler, then answer
  * `200` with a checked result, or `202` for a deferral (empty for `block.action`, an
  * InvocationDeferral for commands and message actions; any other type may not defer).
  */
-import type { z } from 'zod';
-import { DEFERRABLE_TYPES, interactiveDataSchemas, type InteractiveType } from '../delivery/index.ts';
+import { DEFERRABLE_TYPES, type InteractiveType } from '../delivery/constants.ts';
+import { interactiveDataChecks, read } from '../delivery/lean/index.ts';
 import type { ContextDeps, DeliveryEnvelope } from './context.ts';
 import { DeliveryRejection } from './failures.ts';
 import { jsonResponse } from './http.ts';
@@ -45,12 +45,11 @@ function labelOf(type: InteractiveType, data: Record<string, any>): string {
  * @example return handleInteractive(envelope, tables, deps);
  */
 export async function handleInteractive(envelope: DeliveryEnvelope, type: InteractiveType, tables: AppTables, deps: ContextDeps): Promise<Response> {
-  const parsed = (interactiveDataSchemas[type] as z.ZodType<Record<string, unknown>>).safeParse(envelope.data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DeliveryRejection(400, 'invalid-data', `The ${type} data does not match its schema at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  const parsed = read(interactiveDataChecks[type], envelope.data);
+  if (!parsed.ok) {
+    throw new DeliveryRejection(400, 'invalid-data', `The ${type} data does not match its schema at ${parsed.path.join('.') || '(root)'}: ${parsed.message}`);
   }
-  const data = parsed.data;
+  const data = parsed.value as Record<string, unknown>;
   const answer = await HANDLERS[type]({ envelope: { ...envelope, data }, type, tables, deps });
   const label = labelOf(type, data);
   if (answer.kind === 'deferred') {
