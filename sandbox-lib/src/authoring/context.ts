@@ -1,12 +1,13 @@
 /**
  * @module authoring/context
  * What every handler receives: the envelope and its parts, the install token, a `/v0` client bound
- * to it, the environment, a logger and `waitUntil`. The client is created on first use, so a
+ * to it (the lean client: the service checks what it sends), the environment, a logger and `waitUntil`. The client is created on first use, so a
  * handler that never calls the API needs no `PLATFORM_API_URL`.
  */
 import type { z } from 'zod';
 import type { EnvelopeSchema } from '../delivery/index.ts';
-import { createPlatformClient, type PlatformClient } from '../client/index.ts';
+import { createLeanPlatformClient } from '../client/lean.ts';
+import type { PlatformClient } from '../client/methods.ts';
 import type { Logger } from './logger.ts';
 import type { KnownKeys } from './schema.ts';
 import { ENV_KEYS } from './env.ts';
@@ -65,7 +66,8 @@ export function lazyClient(deps: Pick<ContextDeps, 'env' | 'fetch'>, token: stri
     if (typeof baseUrl !== 'string' || baseUrl === '') {
       throw new Error(`ctx.api needs the service's base URL in the environment variable ${ENV_KEYS.apiUrl}`);
     }
-    client = createPlatformClient({ baseUrl, token, fetch: deps.fetch });
+    // The lean client: no zod in an app bundle; the service checks what it is sent (client/lean.ts).
+    client = createLeanPlatformClient({ baseUrl, token, fetch: deps.fetch });
     return client;
   };
 }
