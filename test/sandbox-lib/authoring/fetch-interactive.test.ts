@@ -2,7 +2,8 @@
 // verification before parsing, each of the 8 types answered with a result its schema accepts,
 // 202 deferrals, and wrong answers surfaced to the author as a 500 naming the field.
 import { afterEach, describe, expect, it } from 'vitest';
-import { deferred, defineApp, defineBlock, interactiveResultSchemas, ENV_KEYS, type InteractiveType } from '@platform/sandbox-lib';
+import { z } from 'zod';
+import { deferred, defineApp, defineBlock, interactiveResultSchemas, readEnv, secretEnv, ENV_KEYS, type InteractiveType } from '@platform/sandbox-lib';
 import { validateTree } from '../../../sandbox-lib/src/catalog/index.ts';
 import { counterApp } from '../../fixtures/apps/counter.ts';
 import { actionData, captureLogger, COUNTER, envelope, loopback, MESSAGE, NOW_MS, NOW_S, SECRET, signedRequest, type Loopback } from './helpers.ts';
@@ -86,6 +87,16 @@ describe('signature verification', () => {
     const { status, body } = await deliver(app, 'block.render', { block: COUNTER, mode: 'interactive' }, { [ENV_KEYS.signingSecret]: SECRET });
     expect(status).toBe(500);
     expect(body.message).toContain('COUNTER_TOKEN');
+  });
+
+  it('reads secretEnv() without a schema as z.string().min(1) would (required, non-empty)', () => {
+    const declarations = { TOKEN: secretEnv() };
+    const zodMessage = (value: unknown) => z.string().min(1).safeParse(value).error?.issues[0]?.message;
+    expect(readEnv(declarations, { TOKEN: 'x' })).toEqual({ ok: true, env: { TOKEN: 'x' } });
+    expect(readEnv(declarations, {})).toEqual({ ok: false, key: 'TOKEN', message: 'required but not set' });
+    for (const value of ['', 5, { a: 1 }]) {
+      expect(readEnv(declarations, { TOKEN: value })).toEqual({ ok: false, key: 'TOKEN', message: zodMessage(value) });
+    }
   });
 });
 
