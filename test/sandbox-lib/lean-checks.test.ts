@@ -13,12 +13,14 @@ import {
   EVENT_TYPES, EnvelopeSchema, INTERACTIVE_TYPES, LIMITS, eventDataSchemas, interactiveDataSchemas, interactiveResultSchemas,
 } from '@platform/sandbox-lib';
 import {
-  envelopeCheck, eventDataChecks, interactiveDataChecks, interactiveResultChecks, read, type Check,
+  blockResultChecks, envelopeCheck, eventDataChecks, interactiveDataChecks, pieceResultChecks, read, type Check,
 } from '../../sandbox-lib/src/delivery/lean/index.ts';
 import { DATETIME_PATTERN } from '../../sandbox-lib/src/delivery/lean/primitives.ts';
 import { block, envelope, EVENT_SAMPLES, SAMPLES } from './delivery-samples.ts';
 
 type Path = Array<string | number>;
+
+const interactiveResultChecks: Record<string, Check> = { ...blockResultChecks, ...pieceResultChecks };
 
 function zodRead(schema: z.ZodType, value: unknown) {
   const result = schema.safeParse(value);
@@ -100,6 +102,10 @@ const mutated = (sample: unknown) => fc.array(mutation, { minLength: 0, maxLengt
 const RUNS = { numRuns: 150 };
 
 describe('lean delivery checks agree with the zod schemas', () => {
+  it('has a result check for each interactive type', () => {
+    expect(Object.keys(interactiveResultChecks).sort()).toEqual([...INTERACTIVE_TYPES].sort());
+  });
+
   it('uses the zod datetime pattern', () => {
     expect(DATETIME_PATTERN.source).toBe((z.iso.datetime({ offset: true }) as any)._zod.def.pattern.source);
   });
@@ -115,8 +121,8 @@ describe('lean delivery checks agree with the zod schemas', () => {
   });
 
   it.each(INTERACTIVE_TYPES)('%s result', (type) => {
-    fc.assert(fc.property(mutated(SAMPLES[type].result), (value) => agree(interactiveResultSchemas[type], interactiveResultChecks[type], value)), RUNS);
-    fc.assert(fc.property(fc.anything(), (value) => agree(interactiveResultSchemas[type], interactiveResultChecks[type], value)), { numRuns: 50 });
+    fc.assert(fc.property(mutated(SAMPLES[type].result), (value) => agree(interactiveResultSchemas[type], interactiveResultChecks[type]!, value)), RUNS);
+    fc.assert(fc.property(fc.anything(), (value) => agree(interactiveResultSchemas[type], interactiveResultChecks[type]!, value)), { numRuns: 50 });
   });
 
   it.each(EVENT_TYPES)('%s data', (type) => {

@@ -14,7 +14,7 @@ import { envManifest, type EnvDeclaration } from './env.ts';
 import { AppDefinitionError, AppManifestInvalidError } from './errors.ts';
 import type { Mcp } from './mcp.ts';
 import type { MessageAction } from './message-action.ts';
-import { patternDomains, type Reference } from './reference.ts';
+import { mergeDomains, referenceHandlers, type Reference } from './reference.ts';
 import { toJsonSchema, type SchemaInput } from './schema.ts';
 
 /** The app-level fields of a definition (what is not a piece with handlers). */
@@ -90,7 +90,7 @@ export function buildManifest(identity: AppIdentity, pieces: ManifestPieces): Ma
     // Unknown scope names stay in, so validateManifest names them instead of them vanishing here.
     scopes: [...SCOPE_NAMES.filter((scope) => declared.has(scope)), ...[...declared].filter((scope) => !SCOPE_NAMES.includes(scope))],
     egressHosts: [...(identity.egressHosts ?? [])],
-    domains: patternDomains(identity.domains ?? [], references.flatMap((reference) => reference.patterns.map((pattern) => pattern.pattern))),
+    domains: mergeDomains(identity.domains ?? [], pieces.references.flatMap((reference) => referenceHandlers(reference)?.hosts ?? [])),
     env: envManifest(identity.env ?? {}),
     ...(identity.installConfig !== undefined ? { installConfig: toJsonSchema(identity.installConfig, 'input', ['installConfig']) } : {}),
     blocks,

@@ -7,7 +7,7 @@
  */
 import { renderTree, validateTree, type Draft, type RenderedTree } from '../catalog/index.ts';
 import type { InteractiveType } from '../delivery/constants.ts';
-import { interactiveResultChecks, read } from '../delivery/lean/index.ts';
+import { read, type Check } from '../delivery/lean/index.ts';
 import { LIMITS } from '../limits/index.ts';
 import { jsonResponse } from './http.ts';
 import type { Logger } from './logger.ts';
@@ -39,11 +39,12 @@ export function toRendered(output: unknown, path: Path): RenderedTree {
 }
 
 /**
- * Throws a `ResultProblem` when `result` is not a valid `200` answer to a `type` delivery.
- * @example checkResult('block.render', { tree, actions }, 'render of poll')
+ * Throws a `ResultProblem` when `result` is not a valid `200` answer to a `type` delivery: `check`
+ * (its result schema's lean twin; none for an answer the SDK made itself), then its trees.
+ * @example checkResult('block.render', { tree, actions }, 'render of poll', blockResultChecks['block.render'])
  */
-export function checkResult(type: InteractiveType, result: unknown, label: string): void {
-  const parsed = read(interactiveResultChecks[type], result);
+export function checkResult(type: InteractiveType, result: unknown, label: string, check: Check | undefined): void {
+  const parsed = check === undefined ? { ok: true as const } : read(check, result);
   if (!parsed.ok) {
     const path = [...parsed.path];
     throw new ResultProblem('invalid-result', `${label} returned an invalid ${type} result at ${showPath(path)}: ${parsed.message}`, path);

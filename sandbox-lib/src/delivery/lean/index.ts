@@ -7,5 +7,6 @@
  */
 export { read, type Check, type Issue, type Path, type Read } from './check.ts';
 export { envelope as envelopeCheck } from './envelope.ts';
-export { interactiveDataChecks, interactiveResultChecks } from './interactive.ts';
+export { interactiveDataChecks, blockResultChecks } from './interactive.ts';
+export { pieceResultChecks } from './interactive-pieces.ts';
 export { eventDataChecks } from './lifecycle.ts';

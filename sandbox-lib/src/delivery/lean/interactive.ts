@@ -1,14 +1,12 @@
 /**
  * @module delivery/lean/interactive
- * `interactiveDataSchemas` and `interactiveResultSchemas` (delivery/interactive.ts and
- * action-result.ts) as lean checks: the `data` of each interactive type, and the `200` result
- * each expects, read as the service reads them.
+ * `interactiveDataSchemas` and the block types' `interactiveResultSchemas` (delivery/interactive.ts
+ * and action-result.ts) as lean checks: the `data` of each interactive type, and the `200` result
+ * each block type expects, read as the service reads them.
  */
 import { LIMITS } from '../../limits/index.ts';
 import { MESSAGE_ACTION_CONTEXTS, type InteractiveType } from '../constants.ts';
-import {
-  author, blockAsDelivered, contextMessage, invocationAnswer, notice, optionValue, referenceResolution, referenceStatus, surface,
-} from './common.ts';
+import { author, blockAsDelivered, contextMessage, notice, optionValue, surface } from './common.ts';
 import { actionName, actionTable, blockProps, blockState, httpsUrl, id, text, typed } from './primitives.ts';
 import { array, bool, closed, int, nullable, object, optional, record, refine, str, withDefault, type Check } from './check.ts';
 
@@ -50,7 +48,6 @@ export const interactiveDataChecks: Record<InteractiveType, Check> = {
 };
 
 const A = LIMITS.actions;
-const E = LIMITS.endpoints;
 
 const actionResult = refine(object({
   state: optional(blockState),
@@ -64,19 +61,12 @@ const actionResult = refine(object({
   revalidate: optional(bool),
 }), (result: { tree?: unknown; actions?: unknown }) => (result.tree === undefined) === (result.actions === undefined), 'Send tree and actions together', ['actions']);
 
-export const interactiveResultChecks: Record<InteractiveType, Check> = {
+/** The results of block deliveries; those of reference kinds and invocations are in interactive-pieces.ts. */
+export const blockResultChecks = {
   'block.render': object({ tree: typed, actions: actionTable }),
   'block.action': actionResult,
   'block.insert': object({ state: blockState, tree: typed, actions: actionTable }),
   'select.search': object({
     options: array(object({ value: str(1), label: text(LIMITS.text.optionLabel, 1), description: optional(text(LIMITS.text.choiceDescription)) }), A.selectSearchResults),
   }),
-  'reference.resolve': object({ items: array(referenceResolution, LIMITS.references.urlsResolvedPerDelivery) }),
-  'reference.search': object({
-    items: array(object({
-      url: httpsUrl, title: text(E.searchTitleMax, 1), subtitle: optional(text(E.searchSubtitleMax)), status: optional(referenceStatus),
-    }), LIMITS.references.searchResultsPerQuery),
-  }),
-  'command.run': invocationAnswer,
-  'messageAction.run': invocationAnswer,
-};
+} as const satisfies Partial<Record<InteractiveType, Check>>;
