@@ -9,7 +9,7 @@
  */
 import { createPlatformClient } from '@platform/sandbox-lib';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
-import { buildApp } from './build.ts';
+import { buildApp, MINIFY_OPTIONS, minifyFrom } from './build.ts';
 import { resolveSession } from './config-store.ts';
 import { loadManifest } from './manifest-source.ts';
 import { describeManifestError, summarizeManifest } from './manifest-summary.ts';
@@ -20,7 +20,7 @@ import { checkManifestLocally } from './read-manifest.ts';
 import { createServiceClient, type Target, type VersionRecord } from './service.ts';
 
 export const DEPLOY_USAGE = `Usage: platform deploy [entry] [--production] [--app <app id or slug>] [--create]
-                       [--outfile <file>] [--minify] [--manifest <file.json>] [--json]
+                       [--outfile <file>] [--no-minify] [--manifest <file.json>] [--json]
                        [--url <service URL>] [--key <API key>]
 
 Builds the app and records a version: a preview, or production with --production. Hosted apps
@@ -29,7 +29,7 @@ else the one platform.json records, else yours with the manifest's slug (--creat
 
 const OPTIONS = {
   production: { type: 'boolean' }, app: { type: 'string' }, create: { type: 'boolean' }, outfile: { type: 'string' },
-  minify: { type: 'boolean' }, manifest: { type: 'string' }, json: { type: 'boolean' }, ...SERVICE_OPTIONS,
+  ...MINIFY_OPTIONS, manifest: { type: 'string' }, json: { type: 'boolean' }, ...SERVICE_OPTIONS,
 } as const;
 
 function identityOf(manifest: Record<string, unknown>): AppIdentity {
@@ -74,8 +74,8 @@ function hintFor(target: Target) {
 export async function deployCommand(argv: readonly string[]): Promise<void> {
   const { positionals, flags } = parseCommandArgs(argv, OPTIONS);
   if (positionals.length > 1) throw new UsageError(`platform deploy takes one entry, got ${positionals.join(' ')}`);
-  if (flags.manifest !== undefined && (positionals.length > 0 || flags.outfile !== undefined || flags.minify)) {
-    throw new UsageError('--manifest syncs a manifest file; it takes no entry, --outfile or --minify');
+  if (flags.manifest !== undefined && (positionals.length > 0 || flags.outfile !== undefined || flags.minify || flags['no-minify'])) {
+    throw new UsageError('--manifest syncs a manifest file; it takes no entry, --outfile or --(no-)minify');
   }
   const cwd = process.cwd();
   const target: Target = flags.production ? 'production' : 'preview';
@@ -92,7 +92,7 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
     const check = checkManifestLocally(manifest);
     if (!check.valid) throw new Error(`The manifest is invalid: ${describeManifestError(check.error)}`);
   } else {
-    const built = await buildApp({ entry: positionals[0], outfile: flags.outfile, minify: flags.minify, cwd, say });
+    const built = await buildApp({ entry: positionals[0], outfile: flags.outfile, minify: minifyFrom(flags), cwd, say });
     manifest = built.computed;
     code = built.bundle.code;
   }

@@ -28,28 +28,39 @@ describe('platform build', () => {
     const dir = await project('hello');
     const run = await runCli(['build'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^Built \.platform\/bundle\.js from app\.ts: [\d.]+ (KB|MB) \(limit 10\.00 MB\)$/m);
+    expect(run.stdout).toMatch(/^Built \.platform\/bundle\.js from app\.ts: [\d.]+ (KB|MB) minified \(limit 10\.00 MB\), source map \.platform\/bundle\.js\.map$/m);
     expect(run.stdout).toContain('  app        Hello (hello)');
     expect(run.stdout).toContain('  hosting    platform (runs on runtime nodes)');
     expect(run.stdout).toContain('  blocks     greeting');
     expect(run.stdout).toContain('  commands   /hello');
     expect(run.stdout).toContain('  manifest   valid');
+    expect(run.stdout).not.toContain('hint');
 
     const code = await readFile(join(dir, '.platform/bundle.js'), 'utf8');
     // One ES module for the isolate: nothing left to import, no Node built-ins.
     expect(code).toMatch(/export\s*\{[^}]*as default/);
     expect(code).not.toMatch(/^\s*import\s/m);
     expect(code).not.toMatch(/from\s*["']node:|require\(["']node:/);
+    // Minified, with the map beside it naming the app's own source (for stack traces).
+    expect(code.trimEnd().split('\n').at(-1)).toBe('//# sourceMappingURL=bundle.js.map');
+    const map = JSON.parse(await readFile(join(dir, '.platform/bundle.js.map'), 'utf8')) as { sources: string[]; sourcesContent: string[] };
+    expect(map.sources).toContain('../app.ts');
+    expect(map.sourcesContent[map.sources.indexOf('../app.ts')]).toBe(await readFile(join(dir, 'app.ts'), 'utf8'));
   });
 
-  it('takes the entry as an argument, --outfile and --minify', async () => {
+  it('takes the entry as an argument, --outfile and --no-minify (--minify, the old way to ask, still works)', async () => {
     const dir = await project('hello');
-    const plain = await runCli(['build', 'app.ts', '--outfile', 'out/plain.js'], { cwd: dir });
-    const minified = await runCli(['build', 'app.ts', '--outfile=out/min.js', '--minify'], { cwd: dir });
-    expect(plain.code, plain.stderr).toBe(0);
-    expect(minified.code, minified.stderr).toBe(0);
-    const sizes = await Promise.all(['out/plain.js', 'out/min.js'].map(async (f) => (await readFile(join(dir, f))).byteLength));
-    expect(sizes[1]).toBeLessThan(sizes[0]!);
+    const plain = await runCli(['build', 'app.ts', '--outfile', 'out/plain.js', '--no-minify'], { cwd: dir });
+    const minified = await runCli(['build', 'app.ts', '--outfile=out/min.js'], { cwd: dir });
+    const asked = await runCli(['build', 'app.ts', '--outfile=out/asked.js', '--minify'], { cwd: dir });
+    for (const run of [plain, minified, asked]) expect(run.code, run.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/from app\.ts: [\d.]+ (KB|MB) \(limit/);
+    // The code without its last line (the sourceMappingURL comment names each file's own map).
+    const code = await Promise.all(['out/plain.js', 'out/min.js', 'out/asked.js'].map(async (f) => (await readFile(join(dir, f), 'utf8')).trimEnd().split('\n').slice(0, -1).join('\n')));
+    expect(code[1]!.length).toBeLessThan(code[0]!.length);
+    expect(code[2]).toBe(code[1]);
+    expect(existsSync(join(dir, 'out/min.js.map'))).toBe(true);
+    expect((await runCli(['build', '--minify', '--no-minify'], { cwd: dir })).code).toBe(2);
   });
 
   it('refuses a bundle over 10 MB before writing it, naming the largest inputs', async () => {
@@ -110,6 +121,28 @@ export default { manifest: { schemaVersion: 1, name: 'Big', slug: 'big-app', hos
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('  hosting    self-hosted at (no endpoint)');
     expect(run.stderr).toMatch(/The manifest is invalid: PlatformAppManifestInvalidError \(endpoint-required\): .+ \(at endpoint\)/);
+  });
+
+  it('leaves the manifest check of defineApp to itself (the bundle does not carry it) and reports the problem', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'app.ts'), `import { defineApp } from '@platform/sandbox-lib';
+export default defineApp({ name: 'Bad', slug: 'Bad Slug!', hosting: 'platform', routes: { 'GET /': () => new Response('ok') } });
+`);
+    const run = await runCli(['build'], { cwd: dir });
+    expect(run.code).toBe(1);
+    // Not "The bundle did not load": defineApp did not throw inside the bundle; the CLI's check found it.
+    expect(run.stderr).toMatch(/^The manifest is invalid: PlatformAppManifestInvalidError \(invalid\): .+ \(at slug\)$/m);
+  });
+
+  it('hints at the import that keeps zod small', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'app.ts'), `import { z } from 'zod';
+import { defineApp } from '@platform/sandbox-lib';
+export default defineApp({ name: 'Zod', slug: 'zod-app', hosting: 'platform', env: { N: z.string().default('x') }, routes: { 'GET /': () => new Response('ok') } });
+`);
+    const run = await runCli(['build'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^  hint       zod's translations take [\d.]+ KB of it: write import \* as z from 'zod'/m);
   });
 
   it('explains its usage', async () => {
