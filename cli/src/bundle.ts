@@ -41,6 +41,8 @@ export interface Bundle {
   mapPath: string;
   /** Ways to make the bundle smaller that the build noticed. */
   hints: string[];
+  /** The modules in the bundle with the bytes each takes, largest first (paths as esbuild names them). */
+  inputs: Array<{ path: string; bytes: number }>;
 }
 
 /**
@@ -131,5 +133,6 @@ export async function buildBundle(options: BundleOptions): Promise<Bundle> {
   return {
     path: outfile, outfile: relative(cwd, outfile) || outfile, code: output.contents, bytes, minified: minify, mapPath: map.path,
     hints: sizeHints(meta?.inputs ?? {}),
+    inputs: Object.entries(meta?.inputs ?? {}).map(([path, input]) => ({ path, bytes: input.bytesInOutput })).sort((a, b) => b.bytes - a.bytes),
   };
 }

@@ -71,11 +71,11 @@ describe('platform deploy (hosted)', () => {
     expect(run.stdout).toMatch(/^Created app Hello \(hello, app_\w+\), hosting platform$/m);
     expect(run.stdout).toMatch(/^ {2}client secret {3}platsec_\S+$/m);
     expect(run.stdout).toMatch(/^ {2}signing secret {2}whsec_\S+$/m);
-    expect(run.stderr).toMatch(/^Uploading to preview: [\d.]+ MB sent$/m);
+    expect(run.stderr).toMatch(/^Uploading to preview: [\d.]+ (KB|MB) sent$/m);
     const { appId, slug, url } = await projectFile(hello.dir);
     expect({ slug, url }).toEqual({ slug: 'hello', url: stack.url });
     expect(run.stdout).toContain(`Deployed hello (${appId}) to preview: version 1`);
-    expect(run.stdout).toMatch(/^ {2}bundle {5}sha256 [0-9a-f]{64} \([\d.]+ MB\)$/m);
+    expect(run.stdout).toMatch(/^ {2}bundle {5}sha256 [0-9a-f]{64} \([\d.]+ (KB|MB)\)$/m);
 
     // What the service recorded is what the code computes.
     const manifest = await stack.v0(ws.apiKey).get(`/apps/${appId}/manifest?target=preview`);
