@@ -13,8 +13,22 @@ import type { KnownKeys } from './schema.ts';
 import { ENV_KEYS } from './env.ts';
 
 
-/** A delivery envelope whose `data` has the type `D`. */
-export type DeliveryEnvelope<D = Record<string, unknown>> = Omit<KnownKeys<z.infer<typeof EnvelopeSchema>>, 'data'> & { data: D };
+type Envelope = z.infer<typeof EnvelopeSchema>;
+
+/**
+ * A delivery envelope whose `data` has the type `D`. Its parts list their fields only: zod's loose
+ * objects add an index signature, which would let a typo such as `ctx.actor.id` (the field is
+ * `memberId`) type-check.
+ */
+export type DeliveryEnvelope<D = Record<string, unknown>> = Omit<KnownKeys<Envelope>, 'data' | 'app' | 'install' | 'installToken' | 'actor'> & {
+  app: KnownKeys<Envelope['app']>;
+  install: KnownKeys<Envelope['install']>;
+  /** Absent in deliveries to hosted apps (the runtime adds the token to `/v0` calls). */
+  installToken?: KnownKeys<NonNullable<Envelope['installToken']>>;
+  /** The member who caused the delivery; absent for deliveries no member caused. */
+  actor?: KnownKeys<NonNullable<Envelope['actor']>>;
+  data: D;
+};
 
 /** The environment an app runs with: variables by name (strings, or what a zod env schema made of them). */
 export type AppEnv = Readonly<Record<string, unknown>>;
