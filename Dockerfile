@@ -13,9 +13,11 @@ COPY runtime/package.json runtime/
 COPY control-plane/package.json control-plane/
 COPY scripts scripts
 COPY sandbox-lib sandbox-lib
+# The CLI is a workspace too: npm ci links it (its bin must exist); the image does not ship it.
+COPY cli cli
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
  && npm rebuild isolated-vm esbuild \
- && node scripts/build-sandbox-lib.mjs
+ && node scripts/build-packages.mjs
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \

@@ -1,12 +1,17 @@
 // Lint: TypeScript syntax rules plus the one-way import rule of DESIGN §1:
 // sandbox-lib imports nothing of ours; runtime and control-plane import sandbox-lib only through
 // its package entries; control-plane never imports runtime internals (only its public entry).
+// The CLI (`cli/`) sits on top: it may import sandbox-lib and runtime through their package
+// entries, never the control plane; nothing imports the CLI.
 import tseslint from 'typescript-eslint';
 
-const ours = ['@platform/*', '**/control-plane/**', '**/runtime/**', '**/sandbox-lib/**'];
+const ours = ['@platform/*', '**/control-plane/**', '**/runtime/**', '**/sandbox-lib/**', '**/cli/**'];
+const noCli = { group: ['@platform/cli', '@platform/cli/*', '**/cli/**'], message: 'Nothing imports the CLI; it sits on top of the packages.' };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'test/fixtures/**/bundle*', 'coverage/**', 'runtime/native/.build/**', '.bench/**'] },
+  // `.platform/` is the CLI's build output in an app folder (README, "Your first hosted app", builds
+  // one inside the repository): generated, bundled code that is not ours to lint.
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '**/.platform/**', 'test/fixtures/**/bundle*', 'coverage/**', 'runtime/native/.build/**', '.bench/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -27,6 +32,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'runtime never imports the control plane (DESIGN §1).' },
         { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**'], message: 'Import sandbox-lib through its package entry only.' },
+        noCli,
       ] }],
     },
   },
@@ -36,11 +42,21 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/runtime/*', '**/runtime/src/**'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types).' },
         { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**', '!@platform/sandbox-lib/node'], message: 'Import sandbox-lib through its package entries only (`@platform/sandbox-lib`, `@platform/sandbox-lib/node`).' },
+        noCli,
       ] }],
     },
   },
   {
-    files: ['test/**/*.ts', 'scripts/**', 'runtime/src/guest/**', 'sandbox-lib/src/cli/**', 'sandbox-lib/bin/**', '**/*.mjs'],
+    files: ['cli/src/**/*.ts', 'cli/bin/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'The CLI talks to the control plane over HTTP only.' },
+        { group: ['@platform/sandbox-lib/*', '@platform/runtime/*', '**/sandbox-lib/**', '**/runtime/**', '!@platform/sandbox-lib/node'], message: 'Import sandbox-lib and runtime through their package entries only.' },
+      ] }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'scripts/**', 'runtime/src/guest/**', 'cli/src/**', 'cli/bin/**', '**/*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

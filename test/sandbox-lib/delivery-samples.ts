@@ -1,6 +1,6 @@
 // Sample deliveries and answers of every interactive type, as the service would send and an app
 // would answer them.
-import type { InteractiveType } from '@platform/sandbox-lib';
+import type { EventType, InteractiveType } from '@platform/sandbox-lib';
 
 export const block = { id: 'blk_1', type: 'poll', props: { question: 'Lunch?' }, state: { open: true }, revision: 3, version: 7 };
 const tree = { type: 'uiBlock', attrs: { catalog: 1, summary: 'Lunch?' }, content: [{ type: 'uiActions', content: [{ type: 'uiButton', attrs: { buttonType: 'action', label: 'Close', action: { ref: 'a0' } } }] }] };
@@ -72,4 +72,31 @@ export const SAMPLES: Record<InteractiveType, { data: unknown; result: unknown }
     },
     result: { visibility: 'private', notice: { tone: 'neutral', text: 'Nothing to summarize' } },
   },
+};
+
+const messageSubject = { id: 'msg_1', circleId: 'cir_1', conversationId: 'cnv_1', text: 'We should ship', author, createdAt: '2025-01-02T03:04:05.000Z', version: 1 };
+const referenceSubject = { kind: 'issue', externalId: '42', url: 'https://example.com/acme/issues/42', messageId: 'msg_1', circleId: 'cir_1', conversationId: null, version: 2 };
+const conversationSubject = { id: 'cnv_1', circleId: 'cir_1', title: 'Launch', status: 'open', agreed: null, version: 3 };
+const decisionSubject = { id: 'dec_1', circleId: 'cir_1', conversationId: 'cnv_1', title: 'Ship Friday', text: 'We ship on Friday', version: 1 };
+const installSubject = { id: 'ins_1', workspaceId: 'wsp_1', kind: 'workspace', version: 4 };
+const placedBlock = { ...block, circleId: 'cir_1', conversationId: null };
+
+/** A payload of every lifecycle event, as the service sends them. */
+export const EVENT_SAMPLES: Record<EventType, unknown> = {
+  'post.created': { post: messageSubject },
+  'reply.created': { reply: { ...messageSubject, replyTo: 'msg_0' } },
+  'app.mentioned': { message: messageSubject },
+  'reference.created': { reference: referenceSubject },
+  'reference.removed': { reference: referenceSubject },
+  'message.filed': { message: messageSubject },
+  'conversation.updated': { conversation: conversationSubject },
+  'conversation.agreed': { conversation: { ...conversationSubject, agreed: 'Ship it' } },
+  'decision.published': { decision: decisionSubject },
+  'decision.updated': { decision: decisionSubject },
+  'call.recapReady': { call: { id: 'cal_1', circleId: 'cir_1', title: 'Standup', recap: 'All good', participants: [author], version: 1 } },
+  'app.installed': { install: installSubject },
+  'app.uninstalled': { install: installSubject },
+  'app.reconsentRequired': { install: installSubject, currentVersion: 1, pendingVersion: 2, added: [{ kind: 'scope', detail: 'blocks:write' }] },
+  'block.created': { block: placedBlock },
+  'block.removed': { block: placedBlock },
 };

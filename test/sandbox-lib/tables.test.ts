@@ -8,6 +8,7 @@ describe('scopes', () => {
       'conversations:read', 'decisions:read', 'calls:read', 'replies:write', 'notifications:write',
       'blocks:write', 'references:write', 'search:write', 'memories:write', 'decisions:write',
     ]);
+    expect(Object.keys(SCOPES)).toEqual(SCOPE_NAMES);
     for (const scope of SCOPE_NAMES) expect(SCOPES[scope].allows.length).toBeGreaterThan(0);
     expect(SCOPES['decisions:write'].neededBy).toEqual([]);
     expect(isScope('blocks:write')).toBe(true);

@@ -5,32 +5,13 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { jsonSize } from '../json-schema/json-size.ts';
+import { fitsJson, fitsText, FORMATS, HTTPS_URL_MESSAGE, isHttpsUrl, jsonMessage, textMessage } from './predicates.ts';
 
-let segmenter: Intl.Segmenter | null | undefined;
-
-/**
- * Length of `text` in characters as people see them (grapheme clusters). Falls back to code points
- * where `Intl.Segmenter` is missing (a bare isolate without ICU).
- * @example graphemeLength('👍🏽ok') // 3
- */
-export function graphemeLength(text: string): number {
-  if (segmenter === undefined) segmenter = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter() : null;
-  if (segmenter === null) return Array.from(text).length;
-  let count = 0;
-  for (const _ of segmenter.segment(text)) count++;
-  return count;
-}
+export { graphemeLength } from './predicates.ts';
 
 /** A string of `min` to `max` characters as people see them. */
 export function text(max: number, min = 0) {
-  return z.string().refine((value) => {
-    // Cheap bounds first: graphemes never outnumber UTF-16 code units, and a grapheme is at least one.
-    if (value.length < min) return false;
-    if (value.length <= max) return true;
-    const length = graphemeLength(value);
-    return length >= min && length <= max;
-  }, min > 0 ? `Must be ${min} to ${max} characters` : `Keep this to ${max} characters or fewer`);
+  return z.string().refine((value) => fitsText(value, max, min), textMessage(max, min));
 }
 
 /** A label: visible text (not only spaces) of at most `max` characters. */
@@ -39,14 +20,7 @@ export function label(max: number) {
 }
 
 /** An absolute `https://` URL of at most 2,048 characters. */
-export const HttpsUrlSchema = z.string().max(LIMITS.references.urlLength).refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}, 'Must be an https:// URL');
+export const HttpsUrlSchema = z.string().max(LIMITS.references.urlLength).refine(isHttpsUrl, HTTPS_URL_MESSAGE);
 
 /** An opaque identifier issued by the service. */
 export const IdSchema = z.string().min(1).max(200);
@@ -58,10 +32,7 @@ export const VersionSchema = z.int().min(0);
 
 /** A JSON object whose compact serialization is at most `maxBytes`. */
 export function jsonObject(maxBytes: number) {
-  return z.record(z.string(), z.unknown()).refine(
-    (value) => jsonSize(value, { maxBytes, maxDepth: LIMITS.manifest.manifestSchemaDepth }) !== null,
-    `Must be JSON of at most ${maxBytes} bytes, nested at most ${LIMITS.manifest.manifestSchemaDepth} levels`,
-  );
+  return z.record(z.string(), z.unknown()).refine((value) => fitsJson(value, maxBytes), jsonMessage(maxBytes));
 }
 
 /**
@@ -77,9 +48,9 @@ export const DocumentSchema = z.looseObject({ type: z.string().min(1) });
 export const BlockTreeSchema = z.looseObject({ type: z.string().min(1) });
 
 /** An action reference inside one tree revision (`a0`, `a1`, ...). */
-export const ActionRefSchema = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'Action references are 1 to 32 characters from A-Z, a-z, 0-9, _ and -');
+export const ActionRefSchema = z.string().regex(FORMATS.actionRef.pattern, FORMATS.actionRef.message);
 
-export const ActionNameSchema = z.string().regex(LIMITS.identifiers.actionName, 'Action names are 1 to 64 characters from a-z, 0-9, _, . and -');
+export const ActionNameSchema = z.string().regex(FORMATS.actionName.pattern, FORMATS.actionName.message);
 
 /** Arguments stored with an action reference: JSON of at most 2 KB. */
 export const ActionArgsSchema = jsonObject(LIMITS.actions.argsBytesPerButton);

@@ -13,16 +13,18 @@ import type { ActionResult, BlockAsDelivered } from '../delivery/index.ts';
 import { AppDefinitionError, type DefinitionPath } from './errors.ts';
 import type { HandlerContext } from './context.ts';
 import type { Deferred } from './deferred.ts';
-import { toJsonSchema, type Infer, type SchemaInput } from './schema.ts';
+import { toJsonSchema, type Infer, type KnownKeys, type SchemaInput } from './schema.ts';
 
 const ACTION = Symbol.for('platform.authoring.action');
 
 type Json = Record<string, unknown>;
-type InferOr<S> = S extends undefined ? Json : Infer<S>;
+/** The value a schema type parameter describes; JSON when none was written (`undefined`, or `unknown` when inferred from nothing). */
+type InferOr<S> = [S] extends [undefined] ? Json : unknown extends S ? Json : Infer<S>;
 
 /** The block a delivery is about, with props and state read by the block's schemas. */
 export interface BlockView<P, S> {
-  readonly block: BlockAsDelivered;
+  /** The block as delivered (its fields only, as `ctx.actor`). */
+  readonly block: KnownKeys<BlockAsDelivered>;
   readonly props: P;
   readonly state: S;
 }
@@ -84,6 +86,27 @@ export interface ActionConfig<P = Json, S = Json, A extends SchemaInput | undefi
   readonly handler?: (ctx: ActionContext<P, S, InferOr<A>, InferOr<I>>) => MaybePromise<ActionOutput<S>>;
   readonly search?: (ctx: SearchContext<P, S, InferOr<A>>) => MaybePromise<SearchOutput>;
 }
+
+/**
+ * An action written inline in `defineBlock({ actions })`: the block gives it the props and state
+ * types, and its own `args` and `input` schemas give `ctx.args` and `ctx.input` theirs. `A` and `I`
+ * are inferred from what is written (`unknown` when a schema is left out: JSON then).
+ */
+export interface InlineAction<P, S, A, I> extends Omit<ActionConfig<P, S>, 'args' | 'input' | 'handler' | 'search'> {
+  readonly args?: A & SchemaInput;
+  readonly input?: I & SchemaInput;
+  readonly handler?: (ctx: ActionContext<P, S, InferOr<A>, InferOr<I>>) => MaybePromise<ActionOutput<S>>;
+  readonly search?: (ctx: SearchContext<P, S, InferOr<A>>) => MaybePromise<SearchOutput>;
+}
+
+/**
+ * The `actions` of a block: `defineAction(...)` values or inline objects. Written as two mapped
+ * types over the action names so TypeScript infers each action's `args` schema (`A`) and `input`
+ * schema (`I`) from the object literal, then types its handlers with them.
+ */
+export type BlockActions<P, S, A, I> =
+  & { readonly [K in keyof A]: BlockAction<P, S> | InlineAction<P, S, A[K], K extends keyof I ? I[K] : unknown> }
+  & { readonly [K in keyof I]: BlockAction<P, S> | { readonly input?: I[K] & SchemaInput } };
 
 /** A checked action definition (what `defineAction` returns). */
 export interface BlockAction<P = any, S = any> {

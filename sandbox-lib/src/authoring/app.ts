@@ -17,7 +17,6 @@ import { jsonResponse } from './http.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { buildManifest, checkPieces, type AppIdentity } from './manifest.ts';
 import { mcpHandlers, type Mcp } from './mcp.ts';
-import { handleMcp } from './mcp-server.ts';
 import { messageActionHandlers, type MessageAction } from './message-action.ts';
 import { referenceHandlers, type Reference } from './reference.ts';
 import { compileRoutes, type Routes } from './routes.ts';
@@ -82,6 +81,12 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
     commands: new Map(commands.map((command) => [command.name, commandHandlers(command)!])),
     messageActions: new Map(messageActions.map((action) => [action.id, messageActionHandlers(action)!])),
     events,
+    // The definitions bring the runners of their deliveries (absent-pieces.ts answers for the rest).
+    runners: Object.assign({}, ...[
+      ...references.map((piece) => referenceHandlers(piece)!.runners),
+      ...commands.map((piece) => commandHandlers(piece)!.runners),
+      ...messageActions.map((piece) => messageActionHandlers(piece)!.runners),
+    ]),
   };
 
   const manifest = buildManifest(config, {
@@ -112,7 +117,7 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
     }
     const deps: ContextDeps = { env: env.env, log, fetch: options.fetch, execution };
     const { pathname } = new URL(request.url);
-    if (mcp?.serves && pathname === mcp.path) return handleMcp(request, mcp, deps);
+    if (mcp?.serves && pathname === mcp.path) return mcp.serve(request, mcp, deps);
     if (typeof routes === 'function') return routes(request, env.env, execution);
     const match = router?.match(request.method, pathname) ?? { kind: 'none' as const };
     if (match.kind === 'none') return jsonResponse({ error: 'not-found' }, 404);

@@ -7,13 +7,14 @@ import type { BlockDefinition } from '../manifest/index.ts';
 import type { Draft, RenderedTree } from '../catalog/index.ts';
 import { AppDefinitionError } from './errors.ts';
 import type { HandlerContext } from './context.ts';
-import { actionConfig, actionFragment, type ActionConfig, type BlockAction, type BlockView } from './action.ts';
+import { actionConfig, actionFragment, type ActionConfig, type BlockActions, type BlockView } from './action.ts';
 import { toJsonSchema, type Infer, type SchemaInput } from './schema.ts';
 
 const BLOCK = Symbol.for('platform.authoring.block');
 const HANDLERS = Symbol.for('platform.authoring.blockHandlers');
 
 type MaybePromise<T> = T | Promise<T>;
+type Json = Record<string, unknown>;
 type AnyAction = ActionConfig<any, any, SchemaInput | undefined, SchemaInput | undefined>;
 
 export interface RenderContext<P = Record<string, unknown>, S = Record<string, unknown>> extends HandlerContext, BlockView<P, S> {
@@ -38,7 +39,7 @@ export interface ChoiceInputConfig {
   readonly anonymous?: boolean;
 }
 
-export interface BlockConfig<PS extends SchemaInput, SS extends SchemaInput> {
+export interface BlockConfig<PS extends SchemaInput, SS extends SchemaInput, A extends Json = Json, I extends Json = Json> {
   readonly type: string;
   readonly title: string;
   readonly description?: string;
@@ -52,7 +53,8 @@ export interface BlockConfig<PS extends SchemaInput, SS extends SchemaInput> {
   readonly staleAfter?: number;
   readonly inputs?: Readonly<Record<string, ChoiceInputConfig>>;
   readonly sections?: readonly string[];
-  readonly actions?: Readonly<Record<string, BlockAction<Infer<PS>, Infer<SS>> | ActionConfig<Infer<PS>, Infer<SS>, any, any>>>;
+  /** Inline objects get `args` and `input` typed from their own schemas, and props and state from the block's. */
+  readonly actions?: BlockActions<Infer<PS>, Infer<SS>, A, I>;
   /** Draws the block for its props and state (`block.render`, and after an action that changed state). */
   readonly render: (ctx: RenderContext<Infer<PS>, Infer<SS>>) => MaybePromise<RenderOutput>;
   /** The initial state of a new block (`block.insert`). Default: the state schema's reading of `{}`. */
@@ -93,7 +95,9 @@ export interface Block<P = any, S = any> {
  *   ]),
  * });
  */
-export function defineBlock<const PS extends SchemaInput, const SS extends SchemaInput>(config: BlockConfig<PS, SS>): Block<Infer<PS>, Infer<SS>> {
+export function defineBlock<const PS extends SchemaInput, const SS extends SchemaInput, A extends Json = Record<never, never>, I extends Json = Record<never, never>>(
+  config: BlockConfig<PS, SS, A, I>,
+): Block<Infer<PS>, Infer<SS>> {
   if (typeof config !== 'object' || config === null) throw new AppDefinitionError(['blocks'], 'a block is an object');
   const where = ['blocks', typeof config.type === 'string' ? config.type : '?'];
   if (typeof config.render !== 'function') throw new AppDefinitionError([...where, 'render'], 'every block needs a render function');

@@ -8,10 +8,14 @@ import type { Scope } from '../scopes/index.ts';
 import type { CommandDefinition, CommandOptionType } from '../manifest/index.ts';
 import type { InteractiveData } from '../delivery/index.ts';
 import { AppDefinitionError } from './errors.ts';
+import { commandRun } from './interactive-invocations.ts';
+import { invocationResult } from '../delivery/lean/interactive-pieces.ts';
 import type { InvocationContext, InvocationHandlers, InvocationOutput } from './invocation.ts';
 
 const COMMAND = Symbol.for('platform.authoring.command');
 const HANDLERS = Symbol.for('platform.authoring.commandHandlers');
+/** `command.run`, run by `defineApp` through the definitions (see absent-pieces.ts). */
+const RUNNERS = { 'command.run': { run: commandRun, result: invocationResult } } as const;
 
 export interface CommandOptionConfig {
   readonly name: string;
@@ -88,7 +92,7 @@ export function defineCommand<const O extends readonly CommandOptionConfig[] = [
     })),
   };
   const command = { [COMMAND]: true as const, name: config.name, manifest, toJSON: () => manifest };
-  Object.defineProperty(command, HANDLERS, { value: { handler: config.handler, scopes: [...(config.scopes ?? [])] }, enumerable: false });
+  Object.defineProperty(command, HANDLERS, { value: { handler: config.handler, scopes: [...(config.scopes ?? [])], runners: RUNNERS }, enumerable: false });
   return Object.freeze(command) as Command;
 }
 

@@ -1,19 +1,34 @@
 /**
  * @module authoring/context
  * What every handler receives: the envelope and its parts, the install token, a `/v0` client bound
- * to it, the environment, a logger and `waitUntil`. The client is created on first use, so a
+ * to it (the lean client: the service checks what it sends), the environment, a logger and `waitUntil`. The client is created on first use, so a
  * handler that never calls the API needs no `PLATFORM_API_URL`.
  */
 import type { z } from 'zod';
 import type { EnvelopeSchema } from '../delivery/index.ts';
-import { createPlatformClient, type PlatformClient } from '../client/index.ts';
+import { createLeanPlatformClient } from '../client/lean.ts';
+import type { PlatformClient } from '../client/methods.ts';
 import type { Logger } from './logger.ts';
 import type { KnownKeys } from './schema.ts';
 import { ENV_KEYS } from './env.ts';
 
 
-/** A delivery envelope whose `data` has the type `D`. */
-export type DeliveryEnvelope<D = Record<string, unknown>> = Omit<KnownKeys<z.infer<typeof EnvelopeSchema>>, 'data'> & { data: D };
+type Envelope = z.infer<typeof EnvelopeSchema>;
+
+/**
+ * A delivery envelope whose `data` has the type `D`. Its parts list their fields only: zod's loose
+ * objects add an index signature, which would let a typo such as `ctx.actor.id` (the field is
+ * `memberId`) type-check.
+ */
+export type DeliveryEnvelope<D = Record<string, unknown>> = Omit<KnownKeys<Envelope>, 'data' | 'app' | 'install' | 'installToken' | 'actor'> & {
+  app: KnownKeys<Envelope['app']>;
+  install: KnownKeys<Envelope['install']>;
+  /** Absent in deliveries to hosted apps (the runtime adds the token to `/v0` calls). */
+  installToken?: KnownKeys<NonNullable<Envelope['installToken']>>;
+  /** The member who caused the delivery; absent for deliveries no member caused. */
+  actor?: KnownKeys<NonNullable<Envelope['actor']>>;
+  data: D;
+};
 
 /** The environment an app runs with: variables by name (strings, or what a zod env schema made of them). */
 export type AppEnv = Readonly<Record<string, unknown>>;
@@ -69,7 +84,8 @@ export function lazyClient(deps: Pick<ContextDeps, 'env' | 'fetch'>, token: stri
     if (typeof baseUrl !== 'string' || baseUrl === '') {
       throw new Error(`ctx.api needs the service's base URL in the environment variable ${ENV_KEYS.apiUrl}`);
     }
-    client = createPlatformClient({ baseUrl, token, fetch: deps.fetch });
+    // The lean client: no zod in an app bundle; the service checks what it is sent (client/lean.ts).
+    client = createLeanPlatformClient({ baseUrl, token, fetch: deps.fetch });
     return client;
   };
 }

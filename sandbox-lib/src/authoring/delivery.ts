@@ -10,7 +10,9 @@
  * run twice); lifecycle ids after a successful answer (a failed one is retried and must run again).
  */
 import { verifyDelivery } from '../signing/index.ts';
-import { DELIVERY_HEADERS, EnvelopeSchema, INTERACTIVE_TYPES, type InteractiveType } from '../delivery/index.ts';
+import { DELIVERY_HEADERS } from '../delivery/headers.ts';
+import { INTERACTIVE_TYPES, type InteractiveType } from '../delivery/constants.ts';
+import { envelopeCheck, read } from '../delivery/lean/index.ts';
 import type { AppEnv, ContextDeps, DeliveryEnvelope, ExecutionContextLike } from './context.ts';
 import { ENV_KEYS, readEnv, type EnvDeclaration } from './env.ts';
 import { failureResponse } from './failures.ts';
@@ -90,12 +92,12 @@ export async function handleDelivery(
   } catch {
     return jsonResponse({ error: 'invalid-json', message: 'The delivery body is not JSON' }, 400);
   }
-  const parsed = EnvelopeSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return jsonResponse({ error: 'invalid-envelope', message: `The envelope does not match its schema at ${issue?.path.join('.') || '(root)'}: ${issue?.message}` }, 400);
+  // The lean twin of EnvelopeSchema (delivery/lean): same verdict, value and first issue, no zod in the bundle.
+  const parsed = read(envelopeCheck, json);
+  if (!parsed.ok) {
+    return jsonResponse({ error: 'invalid-envelope', message: `The envelope does not match its schema at ${parsed.path.join('.') || '(root)'}: ${parsed.message}` }, 400);
   }
-  const envelope = parsed.data as DeliveryEnvelope;
+  const envelope = parsed.value as DeliveryEnvelope;
   if (envelope.id !== verdict.id) return jsonResponse({ error: 'id-mismatch', message: 'The envelope id differs from webhook-id' }, 400);
 
   const env = readEnv(envDeclarations, rawEnv);

@@ -4,10 +4,11 @@
  * key only, and read once per environment object when deliveries arrive. `required` is computed
  * as the spec says: true for secrets and for schemas that reject `undefined`.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { EnvVarDeclaration } from '../manifest/index.ts';
 import { AppDefinitionError } from './errors.ts';
-import { isZodSchema, parseWith } from './schema.ts';
+import { isZodSchema, parseWith, type Parsed } from './schema.ts';
+import { read, str } from '../delivery/lean/check.ts';
 import type { AppEnv } from './context.ts';
 
 /**
@@ -20,18 +21,18 @@ export const ENV_KEYS = { signingSecret: 'PLATFORM_SIGNING_SECRET', apiUrl: 'PLA
 
 const SECRET = Symbol.for('platform.authoring.secretEnv');
 
-/** A secret variable (always required); its value is checked with `schema` when given. */
+/** A secret variable (always required); its value is checked with `schema` when given, else it must be a non-empty string. */
 export interface SecretEnv {
   readonly [SECRET]: true;
-  readonly schema: z.ZodType;
+  readonly schema?: z.ZodType;
 }
 
 /**
  * Declares a secret environment variable.
  * @example defineApp({ ..., env: { STRIPE_KEY: secretEnv(), REGION: z.enum(['eu', 'us']).default('eu') } })
  */
-export function secretEnv(schema: z.ZodType = z.string().min(1)): SecretEnv {
-  return { [SECRET]: true, schema };
+export function secretEnv(schema?: z.ZodType): SecretEnv {
+  return schema === undefined ? { [SECRET]: true } : { [SECRET]: true, schema };
 }
 
 /** A variable declaration: a zod schema of its value, `secretEnv()`, or flags written out. */
@@ -59,6 +60,19 @@ export function envManifest(declarations: Readonly<Record<string, EnvDeclaration
   });
 }
 
+/** `secretEnv()` without a schema: a non-empty string, with the answers `z.string().min(1)` gives (the lean check mirrors it; no zod here). */
+const NON_EMPTY = str(1);
+
+/** One declared variable read by its declaration; `null` for flags-only declarations (nothing to read). */
+function readVariable(declaration: EnvDeclaration, value: unknown): Parsed<unknown> | null {
+  if (isSecretEnv(declaration) && declaration.schema === undefined) {
+    const verdict = read(NON_EMPTY, value);
+    return verdict.ok ? { ok: true, value } : { ok: false, message: verdict.message, path: [...verdict.path] };
+  }
+  const schema = isSecretEnv(declaration) ? declaration.schema : isZodSchema(declaration) ? declaration : undefined;
+  return schema === undefined ? null : parseWith(schema, value);
+}
+
 export type EnvRead = { ok: true; env: AppEnv } | { ok: false; key: string; message: string };
 
 const cache = new WeakMap<object, EnvRead>();
@@ -74,8 +88,8 @@ export function readEnv(declarations: Readonly<Record<string, EnvDeclaration>>, 
   const env: Record<string, unknown> = { ...raw };
   let result: EnvRead = { ok: true, env };
   for (const [key, declaration] of Object.entries(declarations)) {
-    const schema = isSecretEnv(declaration) ? declaration.schema : isZodSchema(declaration) ? declaration : undefined;
-    if (!schema) {
+    const parsed = readVariable(declaration, raw[key]);
+    if (parsed === null) {
       const flags = declaration as { secret?: boolean; required?: boolean };
       if ((flags.secret || flags.required) && raw[key] === undefined) {
         result = { ok: false, key, message: 'required but not set' };
@@ -83,7 +97,6 @@ export function readEnv(declarations: Readonly<Record<string, EnvDeclaration>>, 
       }
       continue;
     }
-    const parsed = parseWith(schema, raw[key]);
     if (!parsed.ok) {
       result = { ok: false, key, message: raw[key] === undefined ? 'required but not set' : parsed.message };
       break;

@@ -7,7 +7,8 @@
 export { defineApp, type App, type AppConfig, type AppOptions } from './app.ts';
 export { defineBlock, type Block, type BlockConfig, type ChoiceInputConfig, type InsertContext, type RenderContext, type RenderOutput } from './block.ts';
 export {
-  defineAction, type ActionConfig, type ActionContext, type ActionOutput, type BlockAction, type BlockView, type SearchContext, type SearchOutput, type SelectOption,
+  defineAction, type ActionConfig, type ActionContext, type ActionOutput, type BlockAction, type BlockActions, type BlockView, type InlineAction, type SearchContext,
+  type SearchOutput, type SelectOption,
 } from './action.ts';
 export {
   defineReference, patternDomains, type Reference, type ReferenceConfig, type ReferenceItem, type ReferenceSearchContext, type ReferenceSearchItem,

@@ -6,7 +6,8 @@
 import type { InteractiveData, InvocationAnswer } from '../delivery/index.ts';
 import { extendContext, handlerContext, waitUntilOf, type HandlerContext } from './context.ts';
 import { deferred, isDeferred, type Deferred } from './deferred.ts';
-import { callHandler, DeliveryRejection } from './failures.ts';
+import { callHandler } from './failures.ts';
+import { unknownCommand, unknownMessageAction } from './absent-pieces.ts';
 import type { InvocationContext, InvocationOutput } from './invocation.ts';
 import type { BlockAnswer } from './interactive-blocks.ts';
 import type { InteractiveRun } from './tables.ts';
@@ -41,7 +42,7 @@ function settle(output: InvocationOutput | undefined, deferral: Deferred | undef
 export async function commandRun(run: InteractiveRun<InteractiveData<'command.run'>>): Promise<BlockAnswer> {
   const data = run.envelope.data;
   const command = run.tables.commands.get(data.command);
-  if (!command) throw new DeliveryRejection(404, 'unknown-command', `This app version has no command "${data.command.slice(0, 100)}"`);
+  if (!command) throw unknownCommand(data.command);
   let deferral: Deferred | undefined;
   const ctx = extendContext(invocationContext(run, (d) => (deferral = d)), { command: data.command, options: data.options, data });
   const output = await callHandler(`command ${data.command}`, () => command.handler(ctx));
@@ -51,7 +52,7 @@ export async function commandRun(run: InteractiveRun<InteractiveData<'command.ru
 export async function messageActionRun(run: InteractiveRun<InteractiveData<'messageAction.run'>>): Promise<BlockAnswer> {
   const data = run.envelope.data;
   const action = run.tables.messageActions.get(data.id);
-  if (!action) throw new DeliveryRejection(404, 'unknown-message-action', `This app version has no message action "${data.id.slice(0, 100)}"`);
+  if (!action) throw unknownMessageAction(data.id);
   let deferral: Deferred | undefined;
   const ctx = extendContext(invocationContext(run, (d) => (deferral = d)), { id: data.id, message: data.message, context: data.context });
   const output = await callHandler(`message action ${data.id}`, () => action.handler(ctx));

@@ -6,19 +6,17 @@
  */
 import type { InteractiveData } from '../delivery/index.ts';
 import { describeError, extendContext, handlerContext } from './context.ts';
-import { callHandler, DeliveryRejection } from './failures.ts';
+import { callHandler } from './failures.ts';
 import { ResultProblem, toRendered } from './results.ts';
 import type { ResolutionOutput } from './reference.ts';
 import type { BlockAnswer } from './interactive-blocks.ts';
 import type { InteractiveRun } from './tables.ts';
+import { unknownKindResolution, unknownSearchKind } from './absent-pieces.ts';
 
 export async function referenceResolve(run: InteractiveRun<InteractiveData<'reference.resolve'>>): Promise<BlockAnswer> {
   const items = await Promise.all(run.envelope.data.items.map(async (item, i) => {
     const reference = run.tables.references.get(item.kind);
-    if (!reference) {
-      run.deps.log.warn(`No reference kind "${item.kind}" in this app version; answering unavailable`, { url: item.url });
-      return { url: item.url, access: 'unavailable' };
-    }
+    if (!reference) return unknownKindResolution(run, item);
     let output: ResolutionOutput;
     try {
       output = await callHandler(`resolve of reference kind ${item.kind}`, () => reference.resolve(extendContext(handlerContext(run.envelope, run.deps), { ...item })));
@@ -42,7 +40,7 @@ export async function referenceResolve(run: InteractiveRun<InteractiveData<'refe
 export async function referenceSearch(run: InteractiveRun<InteractiveData<'reference.search'>>): Promise<BlockAnswer> {
   const { kind, query, limit } = run.envelope.data;
   const search = run.tables.references.get(kind)?.search;
-  if (!search) throw new DeliveryRejection(404, 'unknown-reference-kind', `This app version has no searchable reference kind "${kind.slice(0, 100)}"`);
+  if (!search) throw unknownSearchKind(kind);
   const output = await callHandler(`search of reference kind ${kind}`, () => search(extendContext(handlerContext(run.envelope, run.deps), { kind, query, limit })));
   const items = Array.isArray(output) ? output : (output as { items?: unknown }).items;
   // The service asked for at most `limit`; extra items are dropped rather than failing the search.

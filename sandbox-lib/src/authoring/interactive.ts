@@ -1,29 +1,30 @@
 /**
  * @module authoring/interactive
- * One interactive delivery: read `data` by its type's schema, run the type's handler, then answer
- * `200` with a checked result, or `202` for a deferral (empty for `block.action`, an
+ * One interactive delivery: read `data` by its type's schema (the lean check, delivery/lean), run
+ * the type's handler, then answer `200` with a checked result, or `202` for a deferral (empty for `block.action`, an
  * InvocationDeferral for commands and message actions; any other type may not defer).
  */
-import type { z } from 'zod';
-import { DEFERRABLE_TYPES, interactiveDataSchemas, type InteractiveType } from '../delivery/index.ts';
+import { DEFERRABLE_TYPES, type InteractiveType } from '../delivery/constants.ts';
+import { blockResultChecks, interactiveDataChecks, read } from '../delivery/lean/index.ts';
 import type { ContextDeps, DeliveryEnvelope } from './context.ts';
 import { DeliveryRejection } from './failures.ts';
 import { jsonResponse } from './http.ts';
-import { blockAction, blockInsert, blockRender, selectSearch, type BlockAnswer } from './interactive-blocks.ts';
-import { commandRun, messageActionRun } from './interactive-invocations.ts';
-import { referenceResolve, referenceSearch } from './interactive-references.ts';
+import { blockAction, blockInsert, blockRender, selectSearch } from './interactive-blocks.ts';
+import { ABSENT_RUNNERS } from './absent-pieces.ts';
 import { checkResult, okResponse, ResultProblem } from './results.ts';
-import type { AppTables, InteractiveRun } from './tables.ts';
+import type { AppTables, Runner } from './tables.ts';
 
-const HANDLERS: Record<InteractiveType, (run: InteractiveRun<any>) => Promise<BlockAnswer>> = {
-  'block.render': blockRender,
-  'block.action': blockAction,
-  'block.insert': blockInsert,
-  'select.search': selectSearch,
-  'reference.resolve': referenceResolve,
-  'reference.search': referenceSearch,
-  'command.run': commandRun,
-  'messageAction.run': messageActionRun,
+/**
+ * Block deliveries, and the answers for pieces the app does not define. The runners of reference
+ * kinds, commands and message actions come with their definitions (`tables.runners`), so an app
+ * bundles them only when it defines such a piece.
+ */
+const RUNNERS: Record<InteractiveType, Runner> = {
+  'block.render': { run: blockRender, result: blockResultChecks['block.render'] },
+  'block.action': { run: blockAction, result: blockResultChecks['block.action'] },
+  'block.insert': { run: blockInsert, result: blockResultChecks['block.insert'] },
+  'select.search': { run: selectSearch, result: blockResultChecks['select.search'] },
+  ...ABSENT_RUNNERS,
 };
 
 /** Names the handler a result came from, for the author reading the error. */
@@ -45,13 +46,13 @@ function labelOf(type: InteractiveType, data: Record<string, any>): string {
  * @example return handleInteractive(envelope, tables, deps);
  */
 export async function handleInteractive(envelope: DeliveryEnvelope, type: InteractiveType, tables: AppTables, deps: ContextDeps): Promise<Response> {
-  const parsed = (interactiveDataSchemas[type] as z.ZodType<Record<string, unknown>>).safeParse(envelope.data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DeliveryRejection(400, 'invalid-data', `The ${type} data does not match its schema at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  const parsed = read(interactiveDataChecks[type], envelope.data);
+  if (!parsed.ok) {
+    throw new DeliveryRejection(400, 'invalid-data', `The ${type} data does not match its schema at ${parsed.path.join('.') || '(root)'}: ${parsed.message}`);
   }
-  const data = parsed.data;
-  const answer = await HANDLERS[type]({ envelope: { ...envelope, data }, type, tables, deps });
+  const data = parsed.value as Record<string, unknown>;
+  const runner = tables.runners[type] ?? RUNNERS[type];
+  const answer = await runner.run({ envelope: { ...envelope, data }, type, tables, deps });
   const label = labelOf(type, data);
   if (answer.kind === 'deferred') {
     if (!(DEFERRABLE_TYPES as readonly string[]).includes(type)) {
@@ -59,6 +60,6 @@ export async function handleInteractive(envelope: DeliveryEnvelope, type: Intera
     }
     return type === 'block.action' ? new Response(null, { status: 202 }) : jsonResponse({ visibility: answer.deferral.visibility }, 202);
   }
-  checkResult(type, answer.body, label);
+  checkResult(type, answer.body, label, runner.result);
   return okResponse(answer.body);
 }

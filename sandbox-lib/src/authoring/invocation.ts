@@ -7,6 +7,7 @@ import type { InvocationAnswer, Surface } from '../delivery/index.ts';
 import type { Scope } from '../scopes/index.ts';
 import type { HandlerContext } from './context.ts';
 import type { Deferred, Visibility } from './deferred.ts';
+import type { PieceRunners } from './tables.ts';
 
 export interface InvocationContext extends HandlerContext {
   readonly surface: Surface;
@@ -22,7 +23,7 @@ export interface InvocationContext extends HandlerContext {
 export type InvocationOutput = InvocationAnswer | Deferred;
 
 /** Handler plus the scopes it needs for its own API calls. */
-export interface InvocationHandlers<C> {
+export interface InvocationHandlers<C> extends PieceRunners {
   readonly handler: (ctx: C) => InvocationOutput | Promise<InvocationOutput>;
   readonly scopes: readonly Scope[];
 }

@@ -5,9 +5,8 @@
  * for the same subject is acknowledged without running the handler. The handler returning
  * acknowledges; throwing answers `500`, and the service retries later.
  */
-import type { z } from 'zod';
 import { isEventType } from '../events/index.ts';
-import { eventDataSchemas } from '../delivery/index.ts';
+import { eventDataChecks, read } from '../delivery/lean/index.ts';
 import { extendContext, handlerContext, type ContextDeps, type DeliveryEnvelope } from './context.ts';
 import { eventSubject } from './events.ts';
 import { callHandler, DeliveryRejection } from './failures.ts';
@@ -28,19 +27,19 @@ export async function handleLifecycle(envelope: DeliveryEnvelope, tables: AppTab
     deps.log.debug(`No handler for event ${type.slice(0, 100)}; acknowledged`, { delivery: envelope.id });
     return acknowledged();
   }
-  const parsed = (eventDataSchemas[type] as z.ZodType<Record<string, unknown>>).safeParse(envelope.data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DeliveryRejection(400, 'invalid-data', `The ${type} data does not match its schema at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  const parsed = read(eventDataChecks[type], envelope.data);
+  if (!parsed.ok) {
+    throw new DeliveryRejection(400, 'invalid-data', `The ${type} data does not match its schema at ${parsed.path.join('.') || '(root)'}: ${parsed.message}`);
   }
-  const subject = eventSubject(type, parsed.data);
+  const data = parsed.value as Record<string, unknown>;
+  const subject = eventSubject(type, data);
   const key = subject ? `${envelope.install.id}:${subject.key}` : undefined;
   const latest = versions && key ? await versions.get(key) : undefined;
   if (subject && latest !== undefined && subject.version < latest) {
     deps.log.debug(`Event ${type} is older than one already processed; ignored`, { delivery: envelope.id, version: subject.version, latest });
     return acknowledged();
   }
-  const ctx = extendContext(handlerContext({ ...envelope, data: parsed.data }, deps), { type, data: parsed.data });
+  const ctx = extendContext(handlerContext({ ...envelope, data }, deps), { type, data });
   await callHandler(`event ${type}`, () => entry.handler(ctx as never));
   if (versions && key && subject) await versions.set(key, Math.max(subject.version, latest ?? subject.version));
   return acknowledged();

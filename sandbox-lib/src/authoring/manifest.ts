@@ -3,7 +3,8 @@
  * The one place that knows the manifest's shape: `buildManifest` assembles it from the
  * definitions' fragments (no handler runs), computes `scopes`, `domains` and `env`, leaves
  * `commands` out when there are none, and checks the result with `validateManifest`, throwing
- * `AppManifestInvalidError` (reason and path as the service would answer) when a rule is broken.
+ * `AppManifestInvalidError` (reason and path as the service would answer) when a rule is broken
+ * (except inside bundles `platform build` made, which the CLI and the service check instead).
  */
 import { SCOPE_NAMES, type Scope } from '../scopes/index.ts';
 import type { EventType } from '../events/index.ts';
@@ -14,8 +15,14 @@ import { envManifest, type EnvDeclaration } from './env.ts';
 import { AppDefinitionError, AppManifestInvalidError } from './errors.ts';
 import type { Mcp } from './mcp.ts';
 import type { MessageAction } from './message-action.ts';
-import { patternDomains, type Reference } from './reference.ts';
+import { mergeDomains, referenceHandlers, type Reference } from './reference.ts';
 import { toJsonSchema, type SchemaInput } from './schema.ts';
+
+/**
+ * `true` in bundles `platform build` makes (esbuild `define`); undeclared everywhere else. Named in
+ * docs/decisions/authoring.md; `cli/src/bundle.ts` sets it.
+ */
+declare const __PLATFORM_BUNDLE__: true | undefined;
 
 /** The app-level fields of a definition (what is not a piece with handlers). */
 export interface AppIdentity {
@@ -90,7 +97,7 @@ export function buildManifest(identity: AppIdentity, pieces: ManifestPieces): Ma
     // Unknown scope names stay in, so validateManifest names them instead of them vanishing here.
     scopes: [...SCOPE_NAMES.filter((scope) => declared.has(scope)), ...[...declared].filter((scope) => !SCOPE_NAMES.includes(scope))],
     egressHosts: [...(identity.egressHosts ?? [])],
-    domains: patternDomains(identity.domains ?? [], references.flatMap((reference) => reference.patterns.map((pattern) => pattern.pattern))),
+    domains: mergeDomains(identity.domains ?? [], pieces.references.flatMap((reference) => referenceHandlers(reference)?.hosts ?? [])),
     env: envManifest(identity.env ?? {}),
     ...(identity.installConfig !== undefined ? { installConfig: toJsonSchema(identity.installConfig, 'input', ['installConfig']) } : {}),
     blocks,
@@ -100,8 +107,14 @@ export function buildManifest(identity: AppIdentity, pieces: ManifestPieces): Ma
     events,
     ...(pieces.mcp ? { mcp: pieces.mcp.manifest } : {}),
   };
-  const verdict = validateManifest(manifest);
-  if (!verdict.valid) throw new AppManifestInvalidError(verdict.error);
+  // In a bundle `platform build` made, the CLI checks the computed manifest right after building and
+  // the service again on upload (with what only it knows), so the check is left to them: it would
+  // put zod's manifest schemas and the public suffix list (~600 KB) in every hosted bundle and run
+  // at every isolate's start. Everywhere else (Node, tests, other bundlers) it runs here.
+  if (typeof __PLATFORM_BUNDLE__ === 'undefined') {
+    const verdict = validateManifest(manifest);
+    if (!verdict.valid) throw new AppManifestInvalidError(verdict.error);
+  }
   // The computed object, not the validator's copy: it already lists every field the spec does.
   return deepFreeze(JSON.parse(JSON.stringify(manifest)) as Manifest);
 }

@@ -8,7 +8,8 @@
 import type { McpDefinition } from '../manifest/index.ts';
 import type { PlatformClient } from '../client/index.ts';
 import { AppDefinitionError } from './errors.ts';
-import type { AppEnv } from './context.ts';
+import type { AppEnv, ContextDeps } from './context.ts';
+import { handleMcp } from './mcp-server.ts';
 import type { Logger } from './logger.ts';
 import { toJsonSchema, type Infer, type SchemaInput } from './schema.ts';
 import type { JsonSchema } from '../manifest/index.ts';
@@ -74,6 +75,11 @@ export interface McpConfig {
 }
 
 export interface McpHandlers {
+  /**
+   * Answers a request to the server's path (`mcp-server.ts`). Reached through the definition, so
+   * only an app that calls `defineMcp` bundles the JSON-RPC server.
+   */
+  readonly serve: (request: Request, mcp: McpHandlers, deps: ContextDeps) => Promise<Response>;
   readonly path: string;
   readonly serves: boolean;
   readonly tools: ReadonlyMap<string, McpTool>;
@@ -121,7 +127,7 @@ export function defineMcp(config: McpConfig): Mcp {
     } : {}),
   };
   const handlers: McpHandlers = {
-    path, serves, tools, name: config.name ?? 'app', version: config.version ?? '1.0.0', authorize: config.authorize, open: config.auth === 'none',
+    serve: handleMcp, path, serves, tools, name: config.name ?? 'app', version: config.version ?? '1.0.0', authorize: config.authorize, open: config.auth === 'none',
   };
   const mcp = { [MCP]: true as const, manifest, toJSON: () => manifest };
   Object.defineProperty(mcp, HANDLERS, { value: handlers, enumerable: false });

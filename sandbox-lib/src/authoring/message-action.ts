@@ -8,10 +8,14 @@ import type { Scope } from '../scopes/index.ts';
 import type { MessageActionContext, MessageActionDefinition } from '../manifest/index.ts';
 import type { InteractiveData } from '../delivery/index.ts';
 import { AppDefinitionError } from './errors.ts';
+import { messageActionRun } from './interactive-invocations.ts';
+import { invocationResult } from '../delivery/lean/interactive-pieces.ts';
 import type { InvocationContext, InvocationHandlers, InvocationOutput } from './invocation.ts';
 
 const MESSAGE_ACTION = Symbol.for('platform.authoring.messageAction');
 const HANDLERS = Symbol.for('platform.authoring.messageActionHandlers');
+/** `messageAction.run`, run by `defineApp` through the definitions (see absent-pieces.ts). */
+const RUNNERS = { 'messageAction.run': { run: messageActionRun, result: invocationResult } } as const;
 
 type Data = InteractiveData<'messageAction.run'>;
 
@@ -56,7 +60,7 @@ export function defineMessageAction(config: MessageActionConfig): MessageAction 
     ...(config.context !== undefined && config.context !== 'message' ? { context: config.context } : {}),
   };
   const action = { [MESSAGE_ACTION]: true as const, id: config.id, manifest, toJSON: () => manifest };
-  Object.defineProperty(action, HANDLERS, { value: { handler: config.handler, scopes: [...(config.scopes ?? [])] }, enumerable: false });
+  Object.defineProperty(action, HANDLERS, { value: { handler: config.handler, scopes: [...(config.scopes ?? [])], runners: RUNNERS }, enumerable: false });
   return Object.freeze(action) as MessageAction;
 }
 

@@ -10,12 +10,21 @@ import { parseReferencePattern } from '../manifest/index.ts';
 import { hostCovers } from '../hosts/index.ts';
 import type { ReferenceResolution } from '../delivery/index.ts';
 import { AppDefinitionError } from './errors.ts';
+import { referenceResolve, referenceSearch } from './interactive-references.ts';
+import { referenceResolveResult, referenceSearchResult } from '../delivery/lean/interactive-pieces.ts';
+import type { PieceRunners } from './tables.ts';
 import type { HandlerContext } from './context.ts';
 import type { RenderOutput } from './block.ts';
 import type { KnownKeys } from './schema.ts';
 
 const REFERENCE = Symbol.for('platform.authoring.reference');
 const HANDLERS = Symbol.for('platform.authoring.referenceHandlers');
+
+/** The deliveries of reference kinds, run by `defineApp` through the definitions (see absent-pieces.ts). */
+const RUNNERS = {
+  'reference.resolve': { run: referenceResolve, result: referenceResolveResult },
+  'reference.search': { run: referenceSearch, result: referenceSearchResult },
+} as const;
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -66,10 +75,12 @@ export interface ReferenceConfig {
   readonly search?: (ctx: ReferenceSearchContext) => MaybePromise<readonly ReferenceSearchItem[] | { items: readonly ReferenceSearchItem[] }>;
 }
 
-export interface ReferenceHandlers {
+export interface ReferenceHandlers extends PieceRunners {
   readonly resolve: ReferenceConfig['resolve'];
   readonly search?: ReferenceConfig['search'];
   readonly scopes: readonly Scope[];
+  /** Each pattern's host, in order (malformed patterns skipped), for the manifest's `domains`. */
+  readonly hosts: readonly string[];
 }
 
 export interface Reference {
@@ -104,13 +115,34 @@ export function defineReference(config: ReferenceConfig): Reference {
     hasBlock: config.hasBlock === true,
   };
   const reference = { [REFERENCE]: true as const, kind: config.kind, manifest, toJSON: () => manifest };
-  Object.defineProperty(reference, HANDLERS, { value: { resolve: config.resolve, search: config.search, scopes: [...(config.scopes ?? [])] }, enumerable: false });
+  // Hosts are read here, not in buildManifest, so an app without reference kinds bundles no pattern parser.
+  const hosts = patternHosts(patterns.map(({ pattern }) => pattern));
+  Object.defineProperty(reference, HANDLERS, { value: { resolve: config.resolve, search: config.search, scopes: [...(config.scopes ?? [])], hosts, runners: RUNNERS }, enumerable: false });
   return Object.freeze(reference) as Reference;
 }
 
 /** The handlers of a defined reference kind, or `undefined`. */
 export function referenceHandlers(value: unknown): ReferenceHandlers | undefined {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[REFERENCE] === true ? (value as Reference)[HANDLERS] : undefined;
+}
+
+/** The host of each well-formed pattern, in order; a malformed one is skipped (validateManifest reports it). */
+function patternHosts(patterns: readonly string[]): string[] {
+  return patterns.flatMap((source) => {
+    const parsed = parseReferencePattern(source);
+    return parsed.ok ? [parsed.pattern.host] : [];
+  });
+}
+
+/**
+ * The link domains to claim: the explicit ones plus each of `hosts` not listed yet, without those
+ * another listed domain already covers.
+ * @example mergeDomains(['example.com'], ['docs.example.com', 'other.org']) // ['example.com', 'other.org']
+ */
+export function mergeDomains(explicit: readonly string[], hosts: readonly string[]): string[] {
+  const all: string[] = [...explicit];
+  for (const host of hosts) if (!all.includes(host)) all.push(host);
+  return all.filter((domain, i) => explicit.includes(domain) || !all.some((other, j) => j !== i && other !== domain && hostCovers(other, domain)));
 }
 
 /**
@@ -120,10 +152,5 @@ export function referenceHandlers(value: unknown): ReferenceHandlers | undefined
  * @example patternDomains(['example.com'], ['https://docs.example.com/:p', 'https://*.other.org/x']) // ['example.com', 'other.org']
  */
 export function patternDomains(explicit: readonly string[], patterns: readonly string[]): string[] {
-  const all: string[] = [...explicit];
-  for (const source of patterns) {
-    const parsed = parseReferencePattern(source);
-    if (parsed.ok && !all.includes(parsed.pattern.host)) all.push(parsed.pattern.host);
-  }
-  return all.filter((domain, i) => explicit.includes(domain) || !all.some((other, j) => j !== i && other !== domain && hostCovers(other, domain)));
+  return mergeDomains(explicit, patternHosts(patterns));
 }

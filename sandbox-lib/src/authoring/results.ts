@@ -5,9 +5,9 @@
  * and the 1 MB response cap. A wrong answer becomes a `500` whose message names the field, and a
  * log line, so the author sees the mistake where it was made instead of a failure card later.
  */
-import type { z } from 'zod';
 import { renderTree, validateTree, type Draft, type RenderedTree } from '../catalog/index.ts';
-import { interactiveResultSchemas, type InteractiveType } from '../delivery/index.ts';
+import type { InteractiveType } from '../delivery/constants.ts';
+import { read, type Check } from '../delivery/lean/index.ts';
 import { LIMITS } from '../limits/index.ts';
 import { jsonResponse } from './http.ts';
 import type { Logger } from './logger.ts';
@@ -39,15 +39,15 @@ export function toRendered(output: unknown, path: Path): RenderedTree {
 }
 
 /**
- * Throws a `ResultProblem` when `result` is not a valid `200` answer to a `type` delivery.
- * @example checkResult('block.render', { tree, actions }, 'render of poll')
+ * Throws a `ResultProblem` when `result` is not a valid `200` answer to a `type` delivery: `check`
+ * (its result schema's lean twin; none for an answer the SDK made itself), then its trees.
+ * @example checkResult('block.render', { tree, actions }, 'render of poll', blockResultChecks['block.render'])
  */
-export function checkResult(type: InteractiveType, result: unknown, label: string): void {
-  const parsed = (interactiveResultSchemas[type] as z.ZodType).safeParse(result);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = (issue?.path ?? []).filter((key): key is string | number => typeof key !== 'symbol');
-    throw new ResultProblem('invalid-result', `${label} returned an invalid ${type} result at ${showPath(path)}: ${issue?.message ?? 'does not match'}`, path);
+export function checkResult(type: InteractiveType, result: unknown, label: string, check: Check | undefined): void {
+  const parsed = check === undefined ? { ok: true as const } : read(check, result);
+  if (!parsed.ok) {
+    const path = [...parsed.path];
+    throw new ResultProblem('invalid-result', `${label} returned an invalid ${type} result at ${showPath(path)}: ${parsed.message}`, path);
   }
   for (const [tree, actions, path] of treesOf(type, result as Record<string, unknown>)) {
     const verdict = validateTree(tree, actions ?? {});

@@ -1,11 +1,13 @@
 /**
  * @module authoring/schema
  * Schemas as authors write them: a zod schema (typed handlers, parsed values) or a JSON Schema
- * (taken as is). The manifest needs JSON Schema, computed here with `z.toJSONSchema`, so nothing
- * of the app runs to compute it. Zod schemas are recognised by their `_zod` slot rather than with
- * `instanceof`, so an app bundling its own copy of zod 4 works too.
+ * (taken as is). The manifest needs JSON Schema, computed here with the schema's own
+ * `toJSONSchema()` (zod 4's `z.toJSONSchema`, reached through the app's copy of zod), so nothing of
+ * the app runs to compute it and the SDK itself imports no zod: an app that does not use zod bundles
+ * none. Zod schemas are recognised by their `_zod` slot rather than with `instanceof`, so an app
+ * bundling its own copy of zod 4 works too.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { JsonSchema } from '../manifest/index.ts';
 import { AppDefinitionError, type DefinitionPath } from './errors.ts';
 
@@ -38,8 +40,11 @@ export type SchemaSide = 'input' | 'output';
 export function toJsonSchema(schema: SchemaInput, side: SchemaSide, path: DefinitionPath): JsonSchema {
   if (typeof schema === 'boolean') return schema;
   if (isZodSchema(schema)) {
+    const convert = (schema as { toJSONSchema?: unknown }).toJSONSchema;
+    // zod/mini schemas have no methods; their JSON Schema is z.toJSONSchema(schema) of the app's zod.
+    if (typeof convert !== 'function') throw new AppDefinitionError(path, 'this zod schema has no toJSONSchema() (zod/mini?): give zod\'s classic schema, or its JSON Schema (z.toJSONSchema(schema))');
     try {
-      return z.toJSONSchema(schema, { io: side, target: 'draft-2020-12', unrepresentable: 'throw' }) as JsonSchema;
+      return convert.call(schema, { io: side, target: 'draft-2020-12', unrepresentable: 'throw' }) as JsonSchema;
     } catch (error) {
       throw new AppDefinitionError(path, `this zod schema has no JSON Schema (${(error as Error).message})`, { cause: error });
     }

@@ -12,6 +12,8 @@ import type { CommandRunContext } from './command.ts';
 import type { MessageActionRunContext } from './message-action.ts';
 import type { EventEntry } from './events.ts';
 import type { ContextDeps, DeliveryEnvelope } from './context.ts';
+import type { BlockAnswer } from './interactive-blocks.ts';
+import type { Check } from '../delivery/lean/check.ts';
 
 export interface AppTables {
   readonly blocks: ReadonlyMap<string, BlockHandlers>;
@@ -19,6 +21,20 @@ export interface AppTables {
   readonly commands: ReadonlyMap<string, InvocationHandlers<CommandRunContext<any>>>;
   readonly messageActions: ReadonlyMap<string, InvocationHandlers<MessageActionRunContext>>;
   readonly events: ReadonlyMap<EventType, EventEntry>;
+  /** The runners the defined pieces brought (reference kinds, commands, message actions). */
+  readonly runners: Partial<Record<InteractiveType, Runner>>;
+}
+
+/** Handles one interactive delivery of a type, and checks what it answers. */
+export interface Runner {
+  readonly run: (run: InteractiveRun<any>) => Promise<BlockAnswer>;
+  /** The result's check (the lean twin of its schema); absent only where the answer is the SDK's own. */
+  readonly result?: Check;
+}
+
+/** What a piece's definition attaches so that `defineApp` can run its deliveries. */
+export interface PieceRunners {
+  readonly runners: Partial<Record<InteractiveType, Runner>>;
 }
 
 /** One interactive delivery being handled: its envelope (data already read by its schema). */

@@ -1,13 +1,14 @@
 /**
  * @module client/client
- * `createPlatformClient`: the typed `/v0` client. One method per endpoint of `API_ROUTES`, grouped
- * by resource; `request(name, input)` reaches any route by its name. Web-standard (`fetch` only),
- * so it runs inside hosted isolates, where the runtime adds the install token to `/v0` calls and
- * `token` may be left out.
+ * `createPlatformClient`: the typed, checked `/v0` client. One method per endpoint of `API_ROUTES`,
+ * grouped by resource (`methods.ts`); `request(name, input)` reaches any route by its name. Request
+ * bodies are checked with the strict request schemas before sending, answers read with the lenient
+ * response schemas. Web-standard (`fetch` only).
  */
-import type { RouteName } from '../api/index.ts';
-import { encodeBase64 } from '../signing/base64.ts';
-import { callRoute, type CallInput, type CallOptions, type RouteBody, type RouteQuery, type RouteResponse, type Transport } from './request.ts';
+import { callRoute, type Transport } from './request.ts';
+import { clientMethods, type PlatformClient } from './methods.ts';
+
+export type { PlatformClient };
 
 export interface PlatformClientOptions {
   /** The service's base URL (`{base_url}`), without `/v0`. */
@@ -17,68 +18,17 @@ export interface PlatformClientOptions {
   readonly fetch?: typeof fetch;
 }
 
-type Out<N extends RouteName> = Promise<RouteResponse<N>>;
+/** The transport of a client's options (the global `fetch` unless one is given). */
+export const transportOf = (options: PlatformClientOptions): Transport =>
+  ({ baseUrl: options.baseUrl, token: options.token, fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)) });
 
 /**
- * Creates a `/v0` client.
+ * Creates a checked `/v0` client.
  * @example
  * const api = createPlatformClient({ baseUrl: 'https://platform.example.com', token: envelope.installToken.token });
  * await api.replies.post({ conversationId: 'cnv_1', content: { type: 'doc', content: [] } });
  */
-export function createPlatformClient(options: PlatformClientOptions) {
-  const transport: Transport = { baseUrl: options.baseUrl, token: options.token, fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)) };
-  const call = <N extends RouteName>(name: N, input: CallInput<N>, o?: CallOptions): Out<N> => callRoute(transport, name, input, o);
-  const id = (blockId: string) => ({ block_id: blockId });
-
-  return {
-    /** Any route by its name in `API_ROUTES`. */
-    request: call,
-    blocks: {
-      insert: (body: RouteBody<'blockInsert'>, o?: CallOptions) => call('blockInsert', { body }, o),
-      get: (blockId: string, o?: CallOptions) => call('blockGet', { params: id(blockId) }, o),
-      /** Shallow-merges `state`; with an interaction token (`{ token }`) inside an action's 15 minutes. */
-      update: (blockId: string, body: RouteBody<'blockUpdate'>, o?: CallOptions) => call('blockUpdate', { params: id(blockId), body }, o),
-      replace: (blockId: string, body: RouteBody<'blockReplace'>, o?: CallOptions) => call('blockReplace', { params: id(blockId), body }, o),
-      query: (body: RouteBody<'blockQuery'> = {}, o?: CallOptions) => call('blockQuery', { body }, o),
-      revalidate: (blockId: string, o?: CallOptions) => call('blockRevalidate', { params: id(blockId), body: {} }, o),
-      /** `PATCH /v0/blocks`: merges `state` into every non-final block of `type` whose state matches. */
-      updateByState: (body: RouteBody<'blocksUpdateByState'>, o?: CallOptions) => call('blocksUpdateByState', { body }, o),
-    },
-    replies: {
-      post: (body: RouteBody<'reply'>, o?: CallOptions) => call('reply', { body }, o),
-    },
-    streams: {
-      postEvent: (body: RouteBody<'streamEvent'>, o?: CallOptions) => call('streamEvent', { body }, o),
-    },
-    notifications: {
-      send: (body: RouteBody<'notification'>, o?: CallOptions) => call('notification', { body }, o),
-    },
-    memories: {
-      add: (body: RouteBody<'memory'>, o?: CallOptions) => call('memory', { body }, o),
-    },
-    references: {
-      push: (body: RouteBody<'referencePush'>, o?: CallOptions) => call('referencePush', { body }, o),
-      revalidate: (body: RouteBody<'referenceRevalidate'>, o?: CallOptions) => call('referenceRevalidate', { body }, o),
-    },
-    search: {
-      put: (body: RouteBody<'searchObjectPut'>, o?: CallOptions) => call('searchObjectPut', { body }, o),
-      delete: (body: RouteBody<'searchObjectDelete'>, o?: CallOptions) => call('searchObjectDelete', { body }, o),
-    },
-    invocations: {
-      respond: (body: RouteBody<'invocationRespond'>, o?: CallOptions) => call('invocationRespond', { body }, o),
-    },
-    apps: {
-      checkTree: (body: RouteBody<'checkTrees'>, o?: CallOptions) => call('checkTrees', { body }, o),
-      syncDev: (body: RouteBody<'devSync'>, query?: RouteQuery<'devSync'>, o?: CallOptions) => call('devSync', { body, query }, o),
-      syncManifest: (appId: string, body: RouteBody<'manifestSync'>, o?: CallOptions) => call('manifestSync', { params: { app_id: appId }, body }, o),
-      getManifest: (appId: string, query?: RouteQuery<'manifestGet'>, o?: CallOptions) => call('manifestGet', { params: { app_id: appId }, query }, o),
-      /** Mints an install token with the app's client credentials (HTTP Basic). */
-      mintAccessToken: (installId: string, credentials: { clientId: string; clientSecret: string }, o?: CallOptions) =>
-        call('accessToken', { params: { install_id: installId }, body: {} }, { ...o, authorization: `Basic ${encodeBase64(new TextEncoder().encode(`${credentials.clientId}:${credentials.clientSecret}`))}` }),
-    },
-    jwks: (o?: CallOptions) => call('jwks', {}, o),
-  };
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const transport = transportOf(options);
+  return clientMethods((name, input, o) => callRoute(transport, name, input, o));
 }
-
-/** The client `createPlatformClient` returns. */
-export type PlatformClient = ReturnType<typeof createPlatformClient>;

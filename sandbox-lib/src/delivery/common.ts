@@ -12,9 +12,9 @@ import {
   ActionTableSchema, BlockPropsSchema, BlockStateSchema, BlockTreeSchema, DocumentSchema, HttpsUrlSchema, IdSchema,
   TimestampSchema, VersionSchema, text,
 } from '../api/primitives.ts';
+import { NOTICE_TONES, REFERENCE_ACCESS, VISIBILITIES, type NoticeTone } from './constants.ts';
 
-export const NOTICE_TONES = ['neutral', 'info', 'success', 'warning', 'danger'] as const;
-export type NoticeTone = (typeof NOTICE_TONES)[number];
+export { NOTICE_TONES, VISIBILITIES, REFERENCE_ACCESS, type NoticeTone };
 
 export const notice = (w: Wire) => w.object({ tone: w.closed(NOTICE_TONES, 'neutral'), text: text(LIMITS.actions.notice, 1) });
 export const NoticeSchema = notice(RESPONSE);
@@ -39,8 +39,6 @@ export const ActorSchema = z.looseObject({ memberId: IdSchema, name: z.string() 
 
 export const ContextMessageSchema = z.looseObject({ id: IdSchema, text: z.string(), author: AuthorSchema, createdAt: TimestampSchema });
 
-export const VISIBILITIES = ['public', 'private'] as const;
-
 /** The answer to a command or message action; an unknown visibility reads as `private` (shown to fewer). */
 export const invocationAnswer = (w: Wire) => w.object({
   visibility: w.closed(VISIBILITIES, 'private'),
@@ -53,8 +51,6 @@ export const InvocationAnswerRequestSchema = invocationAnswer(REQUEST);
 
 export const invocationDeferral = (w: Wire) => w.object({ visibility: w.closed(VISIBILITIES, 'private') });
 export const InvocationDeferralSchema = invocationDeferral(RESPONSE);
-
-export const REFERENCE_ACCESS = ['granted', 'unauthorized', 'forbidden', 'notFound', 'unavailable'] as const;
 
 export const ReferenceStatusSchema = z.looseObject({ state: z.string().min(1).max(64), label: text(LIMITS.text.statusLabel, 1) });
 

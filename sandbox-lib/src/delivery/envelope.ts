@@ -9,8 +9,9 @@ import { RESPONSE } from '../api/wire.ts';
 import { IdSchema, TimestampSchema } from '../api/primitives.ts';
 import { AppSlugSchema } from '../manifest/schemas.ts';
 import { ActorSchema } from './common.ts';
+import { INSTALL_KINDS } from './constants.ts';
 
-export const INSTALL_KINDS = ['workspace', 'dev'] as const;
+export { INSTALL_KINDS };
 
 export const EnvelopeAppSchema = z.looseObject({ id: IdSchema, slug: AppSlugSchema, version: z.int().min(1) });
 

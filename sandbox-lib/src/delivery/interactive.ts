@@ -11,22 +11,15 @@ import { RESPONSE } from '../api/wire.ts';
 import {
   ActionNameSchema, ActionTableSchema, BlockPropsSchema, BlockStateSchema, BlockTreeSchema, HttpsUrlSchema, IdSchema, text,
 } from '../api/primitives.ts';
-import { MESSAGE_ACTION_CONTEXTS } from '../manifest/schemas.ts';
 import {
   AuthorSchema, BlockAsDeliveredSchema, ContextMessageSchema, InvocationAnswerSchema, InvocationDeferralSchema, OptionValueSchema,
   ReferenceResolutionSchema, ReferenceStatusSchema, SurfaceSchema,
 } from './common.ts';
 import { ActionResultSchema } from './action-result.ts';
 import { envelopeSchema } from './envelope.ts';
+import { DEFERRABLE_TYPES, INTERACTIVE_TYPES, MESSAGE_ACTION_CONTEXTS, type InteractiveType } from './constants.ts';
 
-export const INTERACTIVE_TYPES = [
-  'block.render', 'block.action', 'block.insert', 'select.search',
-  'reference.resolve', 'reference.search', 'command.run', 'messageAction.run',
-] as const;
-export type InteractiveType = (typeof INTERACTIVE_TYPES)[number];
-
-/** Types that may answer `202` and finish later (rule 5); any other type answering `202` fails. */
-export const DEFERRABLE_TYPES = ['block.action', 'command.run', 'messageAction.run'] as const satisfies readonly InteractiveType[];
+export { INTERACTIVE_TYPES, DEFERRABLE_TYPES, type InteractiveType };
 
 const ActionCallSchema = z.looseObject({ name: ActionNameSchema, args: z.record(z.string(), z.unknown()).default({}) });
 

@@ -3,10 +3,9 @@
  * Host names as the manifest uses them: outbound hosts, claimed link domains, pattern hosts and the
  * MCP host. One place decides what a valid host is, what "covers" means and what spans a public
  * suffix (the public suffix list comes from `tldts`, which tracks publicsuffix.org, private
- * section included, so `github.io` counts as a suffix too).
+ * section included, so `github.io` counts as a suffix too; `public-suffix.ts`, apart, so code that
+ * only compares hosts does not carry the list).
  */
-import { parse } from 'tldts';
-
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const MAX_HOST_LENGTH = 253;
 
@@ -77,15 +76,7 @@ export function hostCovers(domain: string, host: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
 
-/**
- * True when `host` is itself a public suffix (ICANN or private section), such as `co.uk` or
- * `github.io`: something many unrelated owners register names under.
- * @example isPublicSuffix('co.uk') // true
- */
-export function isPublicSuffix(host: string): boolean {
-  const parsed = parse(host, { allowPrivateDomains: true });
-  return !parsed.isIp && parsed.domain === null;
-}
+export { isPublicSuffix } from './public-suffix.ts';
 
 /**
  * The reserved domain a claim on `pattern` overlaps, or `null`: the host lies under a reserved domain,

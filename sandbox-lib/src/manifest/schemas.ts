@@ -14,13 +14,15 @@ import { EventTypeSchema } from '../events/index.ts';
 import { isHostname, parseEgressHost } from '../hosts/index.ts';
 import { ActionNameSchema, HttpsUrlSchema, label, text } from '../api/primitives.ts';
 import { utf8Length } from '../json-schema/json-size.ts';
+import { FORMATS } from '../api/predicates.ts';
+import { MESSAGE_ACTION_CONTEXTS } from './constants.ts';
 
 const ID = LIMITS.identifiers;
 const TEXT = LIMITS.manifestText;
 
 const identifier = (pattern: RegExp, what: string) => z.string().regex(pattern, what);
 
-export const AppSlugSchema = identifier(ID.appSlug, 'App slugs are 3 to 32 characters from a-z, 0-9 and -');
+export const AppSlugSchema = identifier(FORMATS.appSlug.pattern, FORMATS.appSlug.message);
 export const BlockTypeSchema = identifier(ID.blockType, 'Block types are 1 to 48 characters from a-z, 0-9 and -');
 export const ReferenceKindSchema = identifier(ID.referenceKind, 'Reference kinds are 1 to 48 characters from a-z, 0-9 and -');
 export const InputNameSchema = identifier(ID.inputName, 'Input names are 1 to 64 characters from A-Z, a-z, 0-9, _, . and -');
@@ -86,7 +88,7 @@ export const ReferenceDefinitionSchema = z.strictObject({
   hasBlock: z.boolean().default(false),
 });
 
-export const MESSAGE_ACTION_CONTEXTS = ['message', 'thread', 'conversation'] as const;
+export { MESSAGE_ACTION_CONTEXTS };
 export const MessageActionContextSchema = z.enum(MESSAGE_ACTION_CONTEXTS);
 
 export const MessageActionDefinitionSchema = z.strictObject({

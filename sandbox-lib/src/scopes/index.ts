@@ -3,7 +3,9 @@
  * The spec's scope table as data: what each scope allows and what needs it. Read scopes only decide
  * which events an install receives; write scopes gate `/v0` endpoints.
  */
-import { z } from 'zod';
+import { SCOPE_NAMES, type Scope } from './names.ts';
+
+export { SCOPE_NAMES, type Scope };
 
 export interface ScopeInfo {
   /** What an install holding the scope may do (the spec's "Allows" column). */
@@ -29,19 +31,14 @@ export const SCOPES = {
   'search:write': { allows: "Adding the app's objects to search", neededBy: ['PUT /v0/search/objects', 'DELETE /v0/search/objects'] },
   'memories:write': { allows: 'Saving workspace memories credited to the app', neededBy: ['POST /v0/memories'] },
   'decisions:write': { allows: 'Reserved; no endpoint uses it', neededBy: [] },
-} as const satisfies Record<string, ScopeInfo>;
+} as const satisfies Record<Scope, ScopeInfo>;
 
-export type Scope = keyof typeof SCOPES;
-
-/** Every scope name, in the spec's order. */
-export const SCOPE_NAMES = Object.keys(SCOPES) as [Scope, ...Scope[]];
-
-export const ScopeSchema = z.enum(SCOPE_NAMES);
+export { ScopeSchema } from './schema.ts';
 
 /**
  * True when `value` names a scope of the spec.
  * @example isScope('blocks:write') // true
  */
 export function isScope(value: unknown): value is Scope {
-  return typeof value === 'string' && Object.hasOwn(SCOPES, value);
+  return typeof value === 'string' && (SCOPE_NAMES as readonly string[]).includes(value);
 }

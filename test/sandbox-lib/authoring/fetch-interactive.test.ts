@@ -2,7 +2,8 @@
 // verification before parsing, each of the 8 types answered with a result its schema accepts,
 // 202 deferrals, and wrong answers surfaced to the author as a 500 naming the field.
 import { afterEach, describe, expect, it } from 'vitest';
-import { deferred, defineApp, defineBlock, interactiveResultSchemas, ENV_KEYS, type InteractiveType } from '@platform/sandbox-lib';
+import { z } from 'zod';
+import { deferred, defineApp, defineBlock, interactiveResultSchemas, readEnv, secretEnv, ui, ENV_KEYS, type InteractiveType } from '@platform/sandbox-lib';
 import { validateTree } from '../../../sandbox-lib/src/catalog/index.ts';
 import { counterApp } from '../../fixtures/apps/counter.ts';
 import { actionData, captureLogger, COUNTER, envelope, loopback, MESSAGE, NOW_MS, NOW_S, SECRET, signedRequest, type Loopback } from './helpers.ts';
@@ -86,6 +87,16 @@ describe('signature verification', () => {
     const { status, body } = await deliver(app, 'block.render', { block: COUNTER, mode: 'interactive' }, { [ENV_KEYS.signingSecret]: SECRET });
     expect(status).toBe(500);
     expect(body.message).toContain('COUNTER_TOKEN');
+  });
+
+  it('reads secretEnv() without a schema as z.string().min(1) would (required, non-empty)', () => {
+    const declarations = { TOKEN: secretEnv() };
+    const zodMessage = (value: unknown) => z.string().min(1).safeParse(value).error?.issues[0]?.message;
+    expect(readEnv(declarations, { TOKEN: 'x' })).toEqual({ ok: true, env: { TOKEN: 'x' } });
+    expect(readEnv(declarations, {})).toEqual({ ok: false, key: 'TOKEN', message: 'required but not set' });
+    for (const value of ['', 5, { a: 1 }]) {
+      expect(readEnv(declarations, { TOKEN: value })).toEqual({ ok: false, key: 'TOKEN', message: zodMessage(value) });
+    }
   });
 });
 
@@ -203,5 +214,31 @@ describe('wrong answers are the author\'s error, never a silent 200', () => {
     expect(status).toBe(500);
     expect(body).toEqual({ error: 'handler-failed', message: 'action throws of block counter threw' });
     expect(JSON.stringify(log.entries)).toContain('secret detail: do not leak');
+  });
+});
+
+describe('deliveries for pieces the app does not define', () => {
+  // An app with a block only bundles no runner for references, commands or message actions
+  // (absent-pieces.ts answers instead); its answers are those of an app that has such pieces,
+  // just not the one asked for.
+  const blockOnly = (log: ReturnType<typeof captureLogger>) => defineApp({
+    name: 'Blocks only', slug: 'blocks-only', hosting: 'platform',
+    blocks: [defineBlock({ type: 'note', title: 'Note', props: {}, state: {}, render: () => ui.block({ summary: 'Note' }, []) })],
+  }, { logger: log, now: () => NOW_MS });
+  const unknownPieces: Array<[InteractiveType, unknown]> = [
+    ['reference.resolve', { items: [{ kind: 'ticket', patternId: 'p', params: {}, url: 'https://t.example.com/1' }, { kind: 'doc', patternId: 'd', params: {}, url: 'https://d.example.com/2' }] }],
+    ['reference.search', { kind: 'ticket', query: 'x', limit: 5 }],
+    ['command.run', { command: 'nope', options: {}, surface: { kind: 'circle', circleId: 'cir_1', conversationId: null }, invocationId: 'inv_2', interactionToken: 'platint_2' }],
+    ['messageAction.run', { id: 'nope', message: { id: 'msg_1', conversationId: null, text: 'x', author: MESSAGE.author }, context: { level: 'message', message: MESSAGE }, surface: { kind: 'dm', partnerMemberId: 'mem_3' }, invocationId: 'inv_3', interactionToken: 'platint_3' }],
+  ];
+
+  it.each(unknownPieces)('%s answers as an app whose pieces do not include the one asked for', async (type, data) => {
+    const without = captureLogger();
+    const withPieces = setup();
+    const a = await deliver(blockOnly(without) as never, type, data);
+    const b = await deliver(withPieces.app, type, data);
+    expect(a).toEqual(b);
+    expect(a.status === 404 || a.status === 200).toBe(true);
+    expect(without.entries.map((e) => [e.level, e.message])).toEqual(withPieces.log.entries.map((e) => [e.level, e.message]));
   });
 });

@@ -1,0 +1,133 @@
+/**
+ * @module cli/service
+ * The service calls the CLI makes beyond the contract's `API_ROUTES` (which `createPlatformClient`
+ * covers): `GET /v0/whoami`, the hosted upload, environment variables, and the developer area of
+ * the client API (`/client/v1/me`, `/client/v1/apps`). Failures throw the typed client's
+ * `PlatformClientError`, so every command reports them the same way.
+ */
+import { ErrorBodySchema, PlatformClientError } from '@platform/sandbox-lib';
+
+export type Target = 'preview' | 'production';
+
+export interface Whoami {
+  kind: 'member' | 'install' | 'interaction' | 'deploy' | 'agent' | 'client';
+  workspaceId?: string;
+  memberId?: string;
+  appId?: string;
+  role?: string;
+  previewOnly?: boolean;
+}
+
+export interface AppSummary {
+  id: string;
+  slug: string;
+  name: string;
+  hosting: 'self' | 'platform';
+  development?: boolean;
+}
+
+export interface CreatedApp {
+  app: AppSummary;
+  clientId: string;
+  clientSecret: string;
+  signingSecret: string;
+}
+
+export interface EnvVar {
+  key: string;
+  secret: boolean;
+  value?: string;
+  updatedAt: string;
+}
+
+export interface VersionRecord {
+  appId: string;
+  version: number;
+  target: Target;
+  manifestSha256: string;
+  created: boolean;
+  createdAt: string;
+  added: Array<{ kind: string; detail: string }>;
+  manifest?: Record<string, unknown>;
+  bundle?: { sha256: string; bytes: number };
+}
+
+export interface ServiceOptions {
+  readonly url: string;
+  readonly apiKey: string;
+  readonly fetch?: typeof fetch;
+}
+
+interface Call {
+  method: string;
+  path: string;
+  json?: unknown;
+  body?: ReadableStream<Uint8Array>;
+  headers?: Record<string, string>;
+}
+
+/** Turns an error answer into the client's error: the spec's tagged body when there is one. */
+async function failure(method: string, path: string, res: Response): Promise<PlatformClientError> {
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const body = ErrorBodySchema.safeParse(json);
+  if (body.success) return new PlatformClientError(body.data._tag, res.status, body.data.message, { body: json, path: body.data.path });
+  return new PlatformClientError('PlatformClientHttpError', res.status, `${method} ${path} answered ${res.status}`, { body: json ?? text.slice(0, 1000) });
+}
+
+/**
+ * @example
+ * const service = createServiceClient({ url: 'http://localhost:4000', apiKey: 'platkey_…' });
+ * const me = await service.whoami();
+ */
+export function createServiceClient(options: ServiceOptions) {
+  const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
+
+  async function call<T>(c: Call): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${options.apiKey}`, ...c.headers };
+    let body: RequestInit['body'] = c.body;
+    if (c.json !== undefined) {
+      body = JSON.stringify(c.json);
+      headers['content-type'] = 'application/json';
+    }
+    let res: Response;
+    try {
+      // `duplex: 'half'` is how fetch takes a streamed request body.
+      res = await doFetch(options.url + c.path, { method: c.method, headers, body, ...(c.body === undefined ? {} : { duplex: 'half' }) } as RequestInit);
+    } catch (err) {
+      const cause = (err as Error & { cause?: Error }).cause;
+      throw new PlatformClientError('PlatformClientNetworkError', 0, `Could not reach ${options.url}: ${cause?.message ?? (err as Error).message}`, { cause: err });
+    }
+    if (!res.ok) throw await failure(c.method, c.path, res);
+    if (res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  }
+
+  const app = (appId: string) => `/v0/apps/${encodeURIComponent(appId)}`;
+
+  return {
+    whoami: () => call<Whoami>({ method: 'GET', path: '/v0/whoami' }),
+    me: () => call<{ member: { id: string; name: string; role: string }; workspace: { id: string; name: string } }>({ method: 'GET', path: '/client/v1/me' }),
+    listApps: async () => (await call<{ items: AppSummary[] }>({ method: 'GET', path: '/client/v1/apps' })).items,
+    createApp: (input: { name: string; slug: string; hosting: 'self' | 'platform'; endpoint?: { url: string } }) =>
+      call<CreatedApp>({ method: 'POST', path: '/client/v1/apps', json: input }),
+    /** `POST /v0/apps/{app_id}/versions?target=`: the bundle streamed as the body. */
+    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number) =>
+      call<VersionRecord>({
+        method: 'POST', path: `${app(appId)}/versions?target=${target}`, body,
+        headers: { 'content-type': 'application/javascript', 'content-length': String(bytes) },
+      }),
+    listEnv: (appId: string, target: Target) => call<{ target: Target; items: EnvVar[] }>({ method: 'GET', path: `${app(appId)}/env/${target}` }),
+    setEnv: (appId: string, target: Target, key: string, input: { value: string; secret?: boolean }) =>
+      call<EnvVar>({ method: 'PUT', path: `${app(appId)}/env/${target}/${encodeURIComponent(key)}`, json: input }),
+    deleteEnv: (appId: string, target: Target, key: string) =>
+      call<void>({ method: 'DELETE', path: `${app(appId)}/env/${target}/${encodeURIComponent(key)}` }),
+  };
+}
+
+export type ServiceClient = ReturnType<typeof createServiceClient>;

@@ -1,0 +1,41 @@
+// Builds our packages to plain JavaScript so that they work from any Node (the machine's own
+// Node 20 included) right after `npm ci`: `@platform/sandbox-lib` for `import ... from
+// '@platform/sandbox-lib'` in app projects, and `@platform/cli` for the `platform` bin.
+// Our own processes run the TypeScript sources directly (Node 24 strips types, `--conditions=source`).
+//
+// sandbox-lib is built module by module (dist/ mirrors src/, relative imports point at the .js
+// twins) rather than into one file: with `"sideEffects": false` in its package.json, an app's
+// bundler then leaves out every module the app does not reach (the zod schemas, the manifest
+// validator, the public suffix list), which a single pre-bundled file would not allow.
+import { build } from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../', import.meta.url));
+
+/** Every `.ts` file under `dir`. */
+const sources = (dir) => readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
+
+/** Relative imports stay imports, of the built `.js` file next door. */
+const keepModules = {
+  name: 'keep-modules',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => (args.kind === 'entry-point' ? undefined : { path: args.path.replace(/\.ts$/, '.js'), external: true }));
+  },
+};
+
+const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: true, logLevel: 'warning' };
+
+const sandboxLib = join(repo, 'sandbox-lib');
+// dist/ is overwritten in place, not emptied first: tests run this script while others read dist/.
+if (existsSync(join(sandboxLib, 'src/index.ts'))) {
+  await build({ ...common, entryPoints: sources(join(sandboxLib, 'src')), outbase: join(sandboxLib, 'src'), outdir: join(sandboxLib, 'dist'), plugins: [keepModules] });
+}
+
+// The container image has no CLI (it runs the servers); build it where it is. One file: sandbox-lib
+// and the other dependencies stay imports of their packages, read at run time.
+const cli = join(repo, 'cli');
+if (existsSync(join(cli, 'src/main.ts'))) {
+  await build({ ...common, entryPoints: [join(cli, 'src/main.ts')], outfile: join(cli, 'dist/cli.js') });
+}
