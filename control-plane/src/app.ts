@@ -14,7 +14,7 @@ import { operatorAuthScheme } from './core/http/operator-auth.ts';
 import { createSecrets, type Secrets } from './core/crypto/secrets.ts';
 import type { Db } from './core/db/db.ts';
 import type { Kv } from './core/kv/kv.ts';
-import { createInvalidation } from './core/invalidation/invalidation.ts';
+import { createInvalidation, type Invalidation } from './core/invalidation/invalidation.ts';
 import type { Logger } from './core/log/logger.ts';
 import { createClientApi, type ClientApi } from './core/http/client-api.ts';
 import type { AppEnv } from './core/http/env.ts';
@@ -65,6 +65,8 @@ export interface ControlPlane {
   /** The blocks area: the blocks API, the member's side, rendering, commands and message actions. */
   blocks: BlocksArea;
   secrets: Secrets;
+  /** Cache invalidation across replicas (Redis pub/sub, or in process without Redis). */
+  invalidation: Invalidation;
   registry: Registry;
   /** Listens on config.port (0 picks a free port) and config.host. */
   start(): Promise<{ port: number; url: string }>;
@@ -127,6 +129,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     messaging,
     blocks,
     secrets,
+    invalidation,
     registry: metrics.registry,
     async start() {
       if (server !== undefined) throw new Error('Already started');
