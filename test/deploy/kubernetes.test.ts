@@ -1,16 +1,20 @@
 /**
  * The Kubernetes manifests (deploy/kubernetes): both overlays render (the kustomize subset of
- * kustomize.ts, compared with `kubectl kustomize` where kubectl is installed) and every object
+ * kustomize.ts, compared with `kubectl kustomize` where kubectl is installed), every object
  * validates against the Kubernetes API's OpenAPI schemas (kubernetes-models: ajv validators
- * generated from the API's own definitions). Then what the issue asks of them, checked on the
+ * generated from the API's own definitions) and has no field the API does not know (type-checked
+ * against the same package's types). Then what the issue asks of them, checked on the
  * rendered objects: no volume claims, readiness on real readiness, the hosted-app domain from one
  * ConfigMap key for both processes, every referenced ConfigMap and Secret key documented, only
  * variables the processes read, disruption budgets that select pods, and the runtime pool's
  * seccomp profile and locked-down security context.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES } from '@platform/control-plane';
@@ -40,6 +44,33 @@ async function validate(o: K8sObject): Promise<void> {
   new Model(o).validate();
 }
 
+const MODELS = fileURLToPath(new URL('../../node_modules/', import.meta.url));
+
+/**
+ * Fields the API does not know, as kubeconform's -strict finds them: the OpenAPI schemas allow any
+ * extra field, so each object is type-checked as an object literal against kubernetes-models' types
+ * (generated from the same definitions), where an unknown property is an error. The problems, one a line.
+ */
+function unknownFields(objects: K8sObject[]): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'k8s-strict-'));
+  try {
+    const lines = objects.flatMap((o, i) => {
+      const [group, version] = o.apiVersion.includes('/') ? o.apiVersion.split('/') : [null, o.apiVersion];
+      return [`import type { I${o.kind} as T${i} } from 'kubernetes-models/${group === null ? '' : `${group}/`}${version}/${o.kind}';`,
+        `export const o${i}: T${i} = ${JSON.stringify(o)};`];
+    });
+    const file = join(dir, 'objects.ts');
+    writeFileSync(file, lines.join('\n'));
+    const program = ts.createProgram([file], {
+      strict: true, noEmit: true, skipLibCheck: true, types: [], module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
+      paths: { 'kubernetes-models/*': [`${MODELS}kubernetes-models/*`], '@kubernetes-models/*': [`${MODELS}@kubernetes-models/*`] },
+    });
+    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const deployment = (objects: K8sObject[], component: string) =>
   objects.find((o): o is Deployment => o.kind === 'Deployment' && o.metadata.labels?.['app.kubernetes.io/component'] === component)!;
 const containerOf = (d: Deployment) => d.spec.template.spec.containers[0]!;
@@ -61,6 +92,10 @@ for (const [overlay, expected] of Object.entries(OVERLAYS)) {
       for (const o of objects) await expect(validate(o), `${o.kind}/${o.metadata.name}`).resolves.toBeUndefined();
       expect([controlPlane.spec.replicas, runtime.spec.replicas]).toEqual([expected.controlPlanes, expected.runtimes]);
     });
+
+    it('has no field the Kubernetes API does not know', () => {
+      expect(unknownFields(objects)).toEqual([]);
+    }, 30_000);
 
     it('claims no volume: no PersistentVolumeClaim, no hostPath, only emptyDir', () => {
       expect(objects.filter((o) => o.kind === 'PersistentVolumeClaim')).toEqual([]);
@@ -131,6 +166,12 @@ describe('the schema check', () => {
     const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'x' }, spec: { maxUnavailable: 1, unhealthyPodEvictionPolicy: 'Sometimes' } };
     await expect(validate(pdb)).rejects.toThrow(/unhealthyPodEvictionPolicy/);
   });
+
+  it('finds a field the API does not know', () => {
+    const [d] = renderKustomization(`${ROOT}overlays/single-node`).filter((o) => o.kind === 'Deployment') as Deployment[];
+    (d!.spec.template.spec.containers[0] as unknown as Record<string, unknown>).readinesProbe = { httpGet: { path: '/readyz', port: 'http' } };
+    expect(unknownFields([d!])).toEqual([expect.stringMatching(/readinesProbe.* does not exist in type 'IContainer'/)]);
+  }, 30_000);
 });
 
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
