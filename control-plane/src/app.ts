@@ -45,7 +45,7 @@ export interface ControlPlaneDeps {
   clock: Clock;
   /** A registry to add metrics to (default: a fresh one with the default process metrics). */
   registry?: Registry;
-  /** Replacements for the apps area's seams (bundle object store, manifest reader, DNS resolver). */
+  /** Replacements for the apps area's seams (manifest reader, DNS resolver). */
   apps?: AppsOptions;
   /** Replacements for the deliveries area's seams (hosted delivery target, mail transport, jitter). */
   lifecycle?: DeliveriesOptions;

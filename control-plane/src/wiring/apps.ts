@@ -13,7 +13,6 @@ import type { Db } from '../core/db/db.ts';
 import type { Invalidation } from '../core/invalidation/invalidation.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
-import type { ObjectStore } from '../core/object-store/object-store.ts';
 import { createS3ObjectStore } from '../core/object-store/s3.ts';
 import { createAppsService, type AppsService } from '../apps/apps/service.ts';
 import { signingSecretsFor } from '../apps/apps/signing.ts';
@@ -45,8 +44,6 @@ import type { ApiKeysService } from '../workspace/api-keys/service.ts';
 
 /** Seams a test or another deployment may replace; each has a default built from config. */
 export interface AppsOptions {
-  /** Where bundle bytes go instead of what BUNDLE_STORE says (null: the database). */
-  bundleObjects?: ObjectStore | null;
   manifestReader?: ManifestReader;
   dns?: TxtResolver;
   /** Suffixes of development app slugs (default: 4 random base32 characters). */
@@ -102,8 +99,7 @@ export interface AppsAreaDeps {
 export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const { config, db, clock, secrets } = deps;
   const options = deps.options ?? {};
-  const objects = options.bundleObjects !== undefined ? options.bundleObjects
-    : config.bundleStore.kind === 's3' ? createS3ObjectStore(config.bundleStore.s3) : null;
+  const objects = config.bundleStore.kind === 's3' ? createS3ObjectStore(config.bundleStore.s3) : null;
   const prefix = config.bundleStore.kind === 's3' ? config.bundleStore.s3.prefix : '';
   const bundles = createBundleStore({ db, clock, objects, prefix });
   const reader = options.manifestReader ?? createRuntimeManifestReader({ url: config.runtimeUrl, secret: config.runtimeSecret });

@@ -7,6 +7,7 @@
  * start logged the import), and a later start reads only the listing: one query finds them stored.
  * Replicas starting at once with the same folder store the same bytes under the same hash.
  */
+import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../../core/db/db.ts';
@@ -22,14 +23,14 @@ export interface DiskImport {
 /** `dir/xx/<sha256>.js` files, by hash; none when the folder does not exist. */
 async function listDiskBundles(dir: string): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  let shards: string[];
+  let shards: Dirent[];
   try {
-    shards = await readdir(dir);
+    shards = await readdir(dir, { withFileTypes: true });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return found;
     throw err;
   }
-  for (const shard of shards.filter((s) => /^[0-9a-f]{2}$/.test(s))) {
+  for (const shard of shards.filter((s) => s.isDirectory() && /^[0-9a-f]{2}$/.test(s.name)).map((s) => s.name)) {
     for (const file of await readdir(join(dir, shard))) {
       const sha256 = file.slice(0, -3);
       if (file.endsWith('.js') && SHA256_HEX.test(sha256) && sha256.startsWith(shard)) found.set(sha256, join(dir, shard, file));
