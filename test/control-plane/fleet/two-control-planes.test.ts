@@ -31,7 +31,9 @@ async function nextInvalidation(twin: Twin, topic: string): Promise<{ heard: Pro
   const next = new Promise<string>((resolve) => {
     heard = resolve;
   });
-  const unsubscribe = await twin.controlPlane.invalidation.onInvalidate(topic, (key) => heard(key));
+  const unsubscribe = await twin.controlPlane.invalidation.onInvalidate(topic, (key) => {
+    if (key !== null) heard(key);
+  });
   return { heard: next.finally(unsubscribe) };
 }
 

@@ -7,8 +7,8 @@
  * Invalidation: a change (set, delete) drops the entry here and in every replica through
  * `core/invalidation` (topic `env-vars`, Redis pub/sub when REDIS_URL is set). A load that overlaps an
  * invalidation is answered but not kept (the epoch moved), so an old read never lands after a
- * newer drop. Entries are kept only while the subscription is up, and for `ttlMs` at most, which
- * bounds how long a replica that lost a message (a Redis reconnect) can serve an old environment.
+ * newer drop. Entries are kept only while the subscription is up, all are dropped when it comes
+ * back after a lost connection (messages may have been missed), and each for `ttlMs` at most.
  */
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Invalidation } from '../../core/invalidation/invalidation.ts';
@@ -46,9 +46,11 @@ export function createEnvironmentCache(deps: { invalidation: Invalidation; clock
   let epoch = 0;
   let listening: Promise<boolean> | undefined;
 
-  const drop = (key: string) => {
+  // null: messages may have been missed (a Redis reconnect), so nothing kept can be trusted.
+  const drop = (key: string | null) => {
     epoch++;
-    entries.delete(key);
+    if (key === null) entries.clear();
+    else entries.delete(key);
   };
   // Subscribed on first use; until then (or if it failed) nothing is kept.
   const listen = () => (listening ??= deps.invalidation.onInvalidate(ENV_TOPIC, drop).then(() => true, (err: unknown) => {

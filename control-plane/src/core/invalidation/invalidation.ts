@@ -9,8 +9,10 @@
  * process's handlers run at once, before the publish, so a change is never served stale by the
  * replica that made it; the message echoed back to its sender is skipped.
  *
- * Pub/sub drops messages nobody receives (a replica reconnecting to Redis misses what was sent
- * meanwhile), so caches built on this bound how long they keep an entry as well.
+ * Pub/sub drops messages nobody receives: a replica reconnecting to Redis misses what was sent
+ * meanwhile. Once it is subscribed again, its handlers are called with `null`, "anything may have
+ * changed": a cache drops every entry of the topic. Caches still bound how long they keep an entry,
+ * for what no reconnect reveals (a message lost without the connection dropping).
  */
 import { randomBytes } from 'node:crypto';
 import type { Kv, Unsubscribe } from '../kv/kv.ts';
@@ -19,8 +21,11 @@ import type { Logger } from '../log/logger.ts';
 export interface Invalidation {
   /** Drops `key` of `topic` here at once, then in every other process; publishing failures are logged, not thrown (the change is committed). */
   invalidate(topic: string, key: string): Promise<void>;
-  /** Calls `handler` with each key invalidated on `topic`, by any process, once the returned promise resolved. */
-  onInvalidate(topic: string, handler: (key: string) => void): Promise<Unsubscribe>;
+  /**
+   * Calls `handler` with each key invalidated on `topic`, by any process, once the returned promise
+   * resolved; with `null` after messages may have been missed (drop everything of the topic).
+   */
+  onInvalidate(topic: string, handler: (key: string | null) => void): Promise<Unsubscribe>;
 }
 
 const channelOf = (topic: string) => `invalidate:${topic}`;
@@ -34,16 +39,10 @@ const channelOf = (topic: string) => `invalidate:${topic}`;
 export function createInvalidation(deps: { kv: Kv; logger?: Logger }): Invalidation {
   // Messages are `<origin> <key>`: a process skips its own echo (it already ran its handlers).
   const origin = randomBytes(9).toString('base64url');
-  const local = new Map<string, Set<(key: string) => void>>();
+  const local = new Map<string, Set<(key: string | null) => void>>();
 
   const runLocal = (topic: string, key: string) => {
-    for (const handler of [...(local.get(topic) ?? [])]) {
-      try {
-        handler(key);
-      } catch (err) {
-        deps.logger?.error({ err, topic }, 'invalidation handler failed');
-      }
-    }
+    for (const handler of [...(local.get(topic) ?? [])]) handler(key);
   };
 
   return {
@@ -58,19 +57,22 @@ export function createInvalidation(deps: { kv: Kv; logger?: Logger }): Invalidat
     async onInvalidate(topic, handler) {
       const handlers = local.get(topic) ?? new Set();
       local.set(topic, handlers);
-      const own = (key: string) => handler(key);
-      const unsubscribe = await deps.kv.subscribe(channelOf(topic), (message) => {
-        const space = message.indexOf(' ');
-        if (space < 0 || message.slice(0, space) === origin) return;
+      const own = (key: string | null) => {
         try {
-          handler(message.slice(space + 1));
+          handler(key);
         } catch (err) {
           deps.logger?.error({ err, topic }, 'invalidation handler failed');
         }
+      };
+      const unsubscribe = await deps.kv.subscribe(channelOf(topic), (message) => {
+        const space = message.indexOf(' ');
+        if (space >= 0 && message.slice(0, space) !== origin) own(message.slice(space + 1));
       });
+      const offGap = deps.kv.onGap(() => own(null));
       handlers.add(own);
       return async () => {
         handlers.delete(own);
+        offGap();
         await unsubscribe();
       };
     },
