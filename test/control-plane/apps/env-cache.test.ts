@@ -7,17 +7,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, createMemoryKv, type Kv } from '@platform/control-plane';
 import { createEnvironmentCache, type Environment } from '../../../control-plane/src/apps/env-vars/cache.ts';
+import { createInvalidation } from '../../../control-plane/src/core/invalidation/invalidation.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
 import { createApp } from './helpers.ts';
 
 const env = (value: string): Environment => ({ env: { A: value }, secretEnvKeys: [] });
 /** The memory store delivers messages on a later turn, like Redis. */
 const delivered = () => new Promise((resolve) => setImmediate(resolve));
+/** A replica's cache: its own invalidation seam on the shared store, as each process has. */
+const replica = (kv: Kv, clock: ReturnType<typeof createManualClock>) => createEnvironmentCache({ invalidation: createInvalidation({ kv }), clock });
 
 describe('environment cache', () => {
   it('reads once and serves from memory until its time to live passes', async () => {
     const clock = createManualClock();
-    const cache = createEnvironmentCache({ kv: createMemoryKv({ clock }), clock, ttlMs: 60_000 });
+    const cache = createEnvironmentCache({ invalidation: createInvalidation({ kv: createMemoryKv({ clock }) }), clock, ttlMs: 60_000 });
     let loads = 0;
     const load = async () => env(String(++loads));
     expect((await cache.get('app_1', 'production', load)).env.A).toBe('1');
@@ -30,7 +33,7 @@ describe('environment cache', () => {
   it('drops an entry on every replica when it changes', async () => {
     const clock = createManualClock();
     const kv = createMemoryKv({ clock });
-    const [a, b] = [createEnvironmentCache({ kv, clock }), createEnvironmentCache({ kv, clock })];
+    const [a, b] = [replica(kv, clock), replica(kv, clock)];
     let value = 'old';
     const load = async () => env(value);
     expect((await a.get('app_1', 'production', load)).env.A).toBe('old');
@@ -45,7 +48,7 @@ describe('environment cache', () => {
   it('does not keep a read that overlapped a change', async () => {
     const clock = createManualClock();
     const kv = createMemoryKv({ clock });
-    const [a, b] = [createEnvironmentCache({ kv, clock }), createEnvironmentCache({ kv, clock })];
+    const [a, b] = [replica(kv, clock), replica(kv, clock)];
     let value = 'old';
     // b reads the old value; the change is committed and announced before b's read returns.
     const first = await b.get('app_1', 'production', async () => {
@@ -62,7 +65,7 @@ describe('environment cache', () => {
   it('keeps nothing without a subscription to changes', async () => {
     const clock = createManualClock();
     const kv: Kv = { ...createMemoryKv({ clock }), subscribe: () => Promise.reject(new Error('no redis')) };
-    const cache = createEnvironmentCache({ kv, clock });
+    const cache = replica(kv, clock);
     let loads = 0;
     const load = async () => env(String(++loads));
     await cache.get('app_1', 'production', load);

@@ -1,11 +1,10 @@
 /**
  * `/internal/v1` (what runtime nodes fetch): only with the shared RUNTIME_SECRET; bundles by
- * sha256 from the bundle store (on disk under DATA_DIR), answered byte for byte; nothing for
+ * sha256 from the bundle store (the database, nothing under DATA_DIR), answered byte for byte; nothing for
  * unknown or malformed hashes; no production version for apps that have none.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { createApp, selfManifest, sync } from './helpers.ts';
@@ -28,12 +27,13 @@ describe('internal API for runtime nodes', () => {
     expect(((await wrong.json()) as any)._tag).toBe('PlatformAppTokenInvalidError');
   });
 
-  it('serves a stored bundle by its sha256, stored on disk under DATA_DIR', async () => {
+  it('serves a stored bundle by its sha256, stored in the database and not on disk', async () => {
     const bytes = new TextEncoder().encode('export default { manifest: {}, fetch() { return new Response("ok"); } };\n');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     await stack.controlPlane.apps.bundles.put(sha256, bytes);
-    const onDisk = await readFile(join(stack.config.dataDir, 'bundles', sha256.slice(0, 2), `${sha256}.js`));
-    expect(new Uint8Array(onDisk)).toEqual(bytes);
+    const { rows } = await stack.db.query<{ content: Uint8Array }>('select content from bundles where sha256 = $1', [sha256]);
+    expect(new Uint8Array(rows[0]!.content)).toEqual(bytes);
+    expect(await readdir(stack.config.dataDir)).toEqual([]);
 
     const res = await internal(`/bundles/${sha256}`);
     expect(res.status).toBe(200);

@@ -1,74 +1,91 @@
 /**
  * @module apps/bundles/store
- * Hosted bundles, stored content-addressed by the sha256 of their bytes. `BundleStore` is the seam
- * an object store can replace; the default keeps files under `DATA_DIR/bundles/`. Replicas that
- * share no disk need a shared store (an object store behind this interface).
+ * SQL of the `bundles` table (migration 017_bundles.sql): the index of every stored bundle, with its
+ * bytes in `content` when the database holds them (null when an object store does).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Db } from '../../core/db/db.ts';
 
-export interface BundleStore {
-  /** Stores the bytes under their sha256 (a no-op when they are already there). */
-  put(sha256: string, bytes: Uint8Array): Promise<void>;
-  /** The bytes, or null when no bundle has that hash. */
-  get(sha256: string): Promise<Uint8Array | null>;
-  has(sha256: string): Promise<boolean>;
+export interface BundleRow {
+  sha256: string;
+  size_bytes: number;
+  content: Uint8Array | null;
 }
 
-export const SHA256_HEX = /^[0-9a-f]{64}$/;
+/**
+ * Refreshes `stored_at` of a bundle whose bytes the database holds; false when there is none. An
+ * upload of bytes already stored costs one short statement, not 10 MB sent again.
+ */
+export async function touchStoredBundle(db: Db, sha256: string, at: Date): Promise<boolean> {
+  const { rowCount } = await db.query('update bundles set stored_at = $2 where sha256 = $1 and content is not null', [sha256, at]);
+  return rowCount > 0;
+}
 
-export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+/** Stores the bytes in the database (a row indexed for the object store gets them too). */
+export async function upsertBundleContent(db: Db, sha256: string, content: Uint8Array, at: Date): Promise<void> {
+  await db.query(
+    `insert into bundles (sha256, size_bytes, content, stored_at) values ($1, $2, $3, $4)
+     on conflict (sha256) do update set stored_at = excluded.stored_at, content = excluded.content`,
+    [sha256, content.byteLength, content, at],
+  );
+}
 
 /**
- * @example
- * const bundles = createFsBundleStore({ dir: join(config.dataDir, 'bundles') });
- * await bundles.put(sha, bytes);
+ * Indexes a bundle whose bytes go to the object store, or refreshes the row of one already there.
+ * True when the database holds its bytes already (nothing to upload). Committed before the object
+ * is written: a collector that deletes the object holds this row locked until it is done, so the
+ * upload that follows this statement is never undone by it.
  */
-export function createFsBundleStore(options: { dir: string }): BundleStore {
-  const pathOf = (sha256: string) => {
-    // The hash becomes a file name: anything but 64 hex digits could walk out of the directory.
-    if (!SHA256_HEX.test(sha256)) throw new Error('A bundle is addressed by 64 lowercase hex digits');
-    return join(options.dir, sha256.slice(0, 2), `${sha256}.js`);
-  };
-  const exists = async (path: string) => {
-    try {
-      await stat(path);
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw err;
-    }
-  };
+export async function upsertBundleIndex(db: Db, sha256: string, size: number, at: Date): Promise<boolean> {
+  const { rows } = await db.query<{ in_database: boolean }>(
+    `insert into bundles (sha256, size_bytes, content, stored_at) values ($1, $2, null, $3)
+     on conflict (sha256) do update set stored_at = excluded.stored_at
+     returning content is not null as in_database`,
+    [sha256, size, at],
+  );
+  return rows[0]?.in_database === true;
+}
 
-  return {
-    async put(sha256, bytes) {
-      if (sha256Hex(bytes) !== sha256) throw new Error('The bytes do not hash to the address given');
-      const path = pathOf(sha256);
-      if (await exists(path)) return;
-      await mkdir(join(options.dir, sha256.slice(0, 2)), { recursive: true });
-      // Written aside and renamed into place: a reader never sees half a bundle, and two replicas
-      // writing the same bundle at once both end with the same complete file.
-      const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(tmp, bytes, { flag: 'wx' });
-      try {
-        await rename(tmp, path);
-      } catch (err) {
-        await unlink(tmp).catch(() => undefined);
-        throw err;
-      }
-    },
-    async get(sha256) {
-      try {
-        const bytes = await readFile(pathOf(sha256));
-        // A file changed on disk is not the bundle that was uploaded: refuse to serve it.
-        if (sha256Hex(bytes) !== sha256) throw new Error(`Bundle ${sha256} is corrupt on disk`);
-        return bytes;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw err;
-      }
-    },
-    has: (sha256) => exists(pathOf(sha256)),
-  };
+export async function findBundle(db: Db, sha256: string): Promise<BundleRow | undefined> {
+  const { rows } = await db.query<BundleRow>('select sha256, size_bytes, content from bundles where sha256 = $1', [sha256]);
+  return rows[0];
+}
+
+export async function bundleExists(db: Db, sha256: string): Promise<boolean> {
+  const { rows } = await db.query('select 1 from bundles where sha256 = $1', [sha256]);
+  return rows.length > 0;
+}
+
+/** Which of `hashes` are stored already. */
+export async function storedAmong(db: Db, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const { rows } = await db.query<{ sha256: string }>('select sha256 from bundles where sha256 = any($1::text[])', [hashes]);
+  return new Set(rows.map((r) => r.sha256));
+}
+
+/** The collector runs in one replica at a time: a transaction-scoped advisory lock, not waited for. */
+export async function tryLockCollector(tx: Db): Promise<boolean> {
+  const { rows } = await tx.query<{ locked: boolean }>(`select pg_try_advisory_xact_lock(hashtext('platform:bundle-collector:' || current_schema())) as locked`);
+  return rows[0]?.locked === true;
+}
+
+/**
+ * Bundles no version refers to, last stored before `cutoff`, locked until the transaction ends
+ * (an upload of the same bytes waits for it). Whether the bytes are in the database is returned,
+ * not the bytes.
+ */
+export async function lockCollectable(tx: Db, cutoff: Date, limit: number, withObjects: boolean): Promise<Array<{ sha256: string; in_database: boolean }>> {
+  // Without an object store, rows whose bytes are in one stay (deleting them would orphan the objects).
+  const { rows } = await tx.query<{ sha256: string; in_database: boolean }>(
+    `select b.sha256, b.content is not null as in_database from bundles b
+      where b.stored_at < $1 and ($3::boolean or b.content is not null)
+        and not exists (select 1 from app_versions v where v.bundle_sha256 = b.sha256)
+      order by b.stored_at limit $2
+      for update of b skip locked`,
+    [cutoff, limit, withObjects],
+  );
+  return rows;
+}
+
+export async function deleteBundles(tx: Db, hashes: string[]): Promise<void> {
+  if (hashes.length > 0) await tx.query('delete from bundles where sha256 = any($1::text[])', [hashes]);
 }

@@ -4,14 +4,14 @@
  * runtime node its app's environment, and reading and opening it for each one is a database round
  * trip per click.
  *
- * Invalidation: a change (set, delete) drops the entry here and is published on the key-value
- * store's pub/sub channel; every replica drops it on the message. A load that overlaps an
+ * Invalidation: a change (set, delete) drops the entry here and in every replica through
+ * `core/invalidation` (topic `env-vars`, Redis pub/sub when REDIS_URL is set). A load that overlaps an
  * invalidation is answered but not kept (the epoch moved), so an old read never lands after a
- * newer drop. Entries are kept only while the subscription is up, and for `ttlMs` at most, which
- * bounds how long a replica that lost a message (a Redis reconnect) can serve an old environment.
+ * newer drop. Entries are kept only while the subscription is up, all are dropped when it comes
+ * back after a lost connection (messages may have been missed), and each for `ttlMs` at most.
  */
 import type { Clock } from '../../core/clock/clock.ts';
-import type { Kv } from '../../core/kv/kv.ts';
+import type { Invalidation } from '../../core/invalidation/invalidation.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import type { Target } from '../versions/store.ts';
 
@@ -27,8 +27,8 @@ export interface EnvironmentCache {
   changed(appId: string, target: Target): Promise<void>;
 }
 
-/** The pub/sub channel of environment changes (the message is the entry's key). */
-export const ENV_CHANNEL = 'env-vars:changed';
+/** The invalidation topic of environment changes (the key is the entry's). */
+export const ENV_TOPIC = 'env-vars';
 const DEFAULT_TTL_MS = 60_000;
 const DEFAULT_MAX = 10_000;
 
@@ -36,22 +36,24 @@ const keyOf = (appId: string, target: Target) => `${appId}:${target}`;
 
 /**
  * @example
- * const cache = createEnvironmentCache({ kv, clock, logger });
+ * const cache = createEnvironmentCache({ invalidation, clock, logger });
  * const environment = await cache.get(appId, 'production', () => readEnvironment(appId, 'production'));
  */
-export function createEnvironmentCache(deps: { kv: Kv; clock: Clock; logger?: Logger; ttlMs?: number; max?: number }): EnvironmentCache {
+export function createEnvironmentCache(deps: { invalidation: Invalidation; clock: Clock; logger?: Logger; ttlMs?: number; max?: number }): EnvironmentCache {
   const ttlMs = deps.ttlMs ?? DEFAULT_TTL_MS;
   const max = deps.max ?? DEFAULT_MAX;
   const entries = new Map<string, { value: Environment; at: number }>();
   let epoch = 0;
   let listening: Promise<boolean> | undefined;
 
-  const drop = (key: string) => {
+  // null: messages may have been missed (a Redis reconnect), so nothing kept can be trusted.
+  const drop = (key: string | null) => {
     epoch++;
-    entries.delete(key);
+    if (key === null) entries.clear();
+    else entries.delete(key);
   };
   // Subscribed on first use; until then (or if it failed) nothing is kept.
-  const listen = () => (listening ??= deps.kv.subscribe(ENV_CHANNEL, drop).then(() => true, (err: unknown) => {
+  const listen = () => (listening ??= deps.invalidation.onInvalidate(ENV_TOPIC, drop).then(() => true, (err: unknown) => {
     deps.logger?.warn({ err }, 'environment cache off: no subscription to changes');
     return false;
   }));
@@ -72,14 +74,10 @@ export function createEnvironmentCache(deps: { kv: Kv; clock: Clock; logger?: Lo
       return value;
     },
     async changed(appId, target) {
+      // Drops it here at once (when subscribed; else nothing is kept), then everywhere else.
       const key = keyOf(appId, target);
       drop(key);
-      try {
-        await deps.kv.publish(ENV_CHANNEL, key);
-      } catch (err) {
-        // The change is committed; other replicas catch up within the time to live.
-        deps.logger?.warn({ err, appId, target }, 'environment change not published');
-      }
+      await deps.invalidation.invalidate(ENV_TOPIC, key);
     },
   };
 }

@@ -12,7 +12,7 @@ import { PlatformError } from '@platform/sandbox-lib';
 import { secretsEqual } from '../../core/crypto/api-keys.ts';
 import { bearerToken, tokenInvalid } from '../../core/http/bearer.ts';
 import type { AppEnv } from '../../core/http/env.ts';
-import { SHA256_HEX, type BundleStore } from '../bundles/store.ts';
+import { SHA256_HEX, type BundleStore } from '../bundles/service.ts';
 import type { ProductionResolver } from './production.ts';
 
 export const INTERNAL_BASE = '/internal/v1';

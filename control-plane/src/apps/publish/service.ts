@@ -12,7 +12,7 @@ import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
 import { lockApp, type AppRow } from '../apps/store.ts';
-import type { BundleStore } from '../bundles/store.ts';
+import type { BundleStore } from '../bundles/service.ts';
 import { readBundle } from '../bundles/upload.ts';
 import { rollOutVersion } from '../installs/rollout.ts';
 import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';

@@ -11,14 +11,17 @@
  *
  * Replicas share the keys through the database; a new key is written under an advisory lock after
  * re-reading the rows, so replicas rotating at once agree on one key. Each replica caches the rows
- * and reloads them when rotation looks due or when a token names a key it has not seen (at most
- * once per `RELOAD_COOLDOWN_MS`, so forged key ids cannot drive database load).
+ * and reloads them when rotation looks due, when another replica announces a new key (topic
+ * `signing-keys` of `core/invalidation`: every replica's JWKS lists it at once, whatever its clock
+ * says), or when a token names a key it has not seen (at most once per `RELOAD_COOLDOWN_MS`, so
+ * forged key ids cannot drive database load).
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Secrets } from '../../core/crypto/secrets.ts';
 import type { Db } from '../../core/db/db.ts';
+import type { Invalidation } from '../../core/invalidation/invalidation.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import { MAX_TOKEN_TTL_MS } from './kinds.ts';
 import { deleteDeadSigningKeys, endVerification, insertSigningKey, liveSigningKeys, lockSigningKeys, type SigningKeyRow } from './store.ts';
@@ -26,6 +29,8 @@ import { deleteDeadSigningKeys, endVerification, insertSigningKey, liveSigningKe
 /** Equal to the JWKS `max-age`: a cache fetched just before creation still sees the key before it signs. */
 export const PREPUBLISH_MS = 300_000;
 const RELOAD_COOLDOWN_MS = 10_000;
+/** The invalidation topic a replica announces a key it created on (the key is its kid). */
+export const SIGNING_KEYS_TOPIC = 'signing-keys';
 
 export const ALG = 'ES256';
 
@@ -68,6 +73,8 @@ export interface KeyRingDeps {
   logger?: Logger;
   /** How long a key signs before the next one takes over. */
   rotationMs: number;
+  /** Tells the other replicas of a key created here, and this ring of theirs. */
+  invalidation?: Invalidation;
 }
 
 const sealContext = (kid: string) => `signing-key:${kid}`;
@@ -82,6 +89,12 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
   let loaded = false;
   let lastReload = -Infinity;
   let inFlight: Promise<void> | undefined;
+  // Another replica created a key: read the rows again before the next use.
+  let stale = false;
+  let listening: Promise<unknown> | undefined;
+  const listen = () => (listening ??= deps.invalidation?.onInvalidate(SIGNING_KEYS_TOPIC, () => {
+    stale = true;
+  }).catch((err: unknown) => deps.logger?.warn({ err }, 'signing keys: no subscription to other replicas\' keys; they are seen when rotation is due')));
 
   const now = () => deps.clock.now();
   const live = (k: LoadedKey, t: number) => k.verifyUntil === null || k.verifyUntil > t;
@@ -128,6 +141,7 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
   /** Reads the rows, rotating under the lock first when rotation is due. */
   const sync = async (rotate: boolean): Promise<void> => {
     const t = now();
+    let created: string | undefined;
     const rows = await deps.db.transaction(async (tx) => {
       if (rotate) {
         await lockSigningKeys(tx);
@@ -142,6 +156,7 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
           const row = await newKeyRow(t, activatesAt);
           await endVerification(tx, existing.filter((k) => k.verify_until === null).map((k) => k.kid), new Date(activatesAt + MAX_TOKEN_TTL_MS));
           await insertSigningKey(tx, row);
+          created = row.kid;
           deps.logger?.info({ kid: row.kid, activatesAt: row.activates_at.toISOString() }, 'token signing key created');
         }
       }
@@ -150,6 +165,7 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
     keys = rows.map(toLoaded);
     loaded = true;
     lastReload = t;
+    if (created !== undefined) await deps.invalidation?.invalidate(SIGNING_KEYS_TOPIC, created);
   };
 
   const once = (rotate: boolean): Promise<void> => {
@@ -160,7 +176,12 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
   };
 
   const fresh = async (): Promise<void> => {
+    await listen();
     if (inFlight !== undefined) await inFlight;
+    if (stale) {
+      stale = false;
+      await once(false);
+    }
     if (rotationDue(now())) await once(true);
   };
 

@@ -45,6 +45,15 @@ const envShape = {
   OUTBOX_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(60_000),
   DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 7),
   SETTLED_DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 30),
+  BUNDLE_STORE: z.enum(['database', 's3']).default('database'),
+  S3_ENDPOINT: url.optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'a region name such as us-east-1').default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in /').default('bundles/'),
+  BUNDLE_GC_GRACE_MINUTES: z.coerce.number().int().min(10).max(60 * 24 * 366).default(24 * 60),
+  BUNDLE_GC_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 7).default(60),
 };
 
 /** One row of the configuration table (README). */
@@ -82,6 +91,15 @@ const docs = {
   OUTBOX_LEASE_MS: ['60000', 'How long a claimed delivery stays with its worker before another may take it (at least 20 s: longer than the 15 s acknowledgement time).'],
   DELIVERY_RETENTION_HOURS: ['168', 'How long acknowledged lifecycle deliveries and their attempts are kept.'],
   SETTLED_DELIVERY_RETENTION_HOURS: ['720', 'How long dead, cancelled and failed deliveries are kept.'],
+  BUNDLE_STORE: ['database', 'Where hosted bundles\' bytes live: `database` (a table of the database, at most 10 MB each) or `s3` (an S3-compatible object store, S3_*). The database indexes them either way; control planes share no disk.'],
+  S3_ENDPOINT: ['(required with BUNDLE_STORE=s3)', 'Origin of the S3-compatible store, e.g. `https://s3.eu-west-1.amazonaws.com` or `http://minio:9000` (objects are addressed path-style: `{endpoint}/{bucket}/{key}`).'],
+  S3_BUCKET: ['(required with BUNDLE_STORE=s3)', 'Bucket of the bundles (it must exist).'],
+  S3_REGION: ['us-east-1', 'Region the requests are signed for (SigV4).'],
+  S3_ACCESS_KEY_ID: ['(required with BUNDLE_STORE=s3)', 'Access key of the store.'],
+  S3_SECRET_ACCESS_KEY: ['(required with BUNDLE_STORE=s3)', 'Secret key of the store.'],
+  S3_PREFIX: ['bundles/', 'Key prefix of bundle objects (`{prefix}{sha256}.js`).'],
+  BUNDLE_GC_GRACE_MINUTES: ['1440', 'A stored bundle no version refers to is collected once it was last uploaded this long ago (an upload whose version is still being recorded is never collected).'],
+  BUNDLE_GC_INTERVAL_MINUTES: ['60', 'How often each control plane tries to collect unreferenced bundles (one at a time across replicas, by an advisory lock); 0: never.'],
   TOKEN_KEY_ROTATION_HOURS: ['720', 'Hours an ES256 token signing key signs before the next one takes over (old keys verify until their tokens expire).'],
 } as const satisfies Record<keyof typeof envShape, readonly [string, string]>;
 
@@ -125,6 +143,10 @@ export interface Config {
   /** How long delivered lifecycle deliveries, and settled ones (dead, cancelled, failed), are kept (ms). */
   deliveryRetentionMs: number;
   settledDeliveryRetentionMs: number;
+  /** Where bundle bytes live: the database, or an S3-compatible store. */
+  bundleStore: BundleStoreConfig;
+  /** The unreferenced-bundle collector: grace since the last upload, and how often it runs (0: never). */
+  bundleGc: { graceMs: number; intervalMs: number };
   /** Development conveniences allowed (everything but NODE_ENV=production). */
   dev: boolean;
   /** No DATABASE_URL: the embedded default (PGlite under DATA_DIR). */
@@ -132,6 +154,17 @@ export interface Config {
   /** `open`: anyone may create a workspace (embedded default without a token); `operator`: the token is required. */
   workspaceCreation: 'open' | 'operator';
 }
+
+export interface S3Config {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  prefix: string;
+}
+
+export type BundleStoreConfig = { kind: 'database' } | { kind: 's3'; s3: S3Config };
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -182,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length === 0 && masterKeyBytes.length !== 32) {
     problems.push(`MASTER_KEY: ${join(dataDir, 'master.key')} does not hold 32 bytes of base64`);
   }
+  const bundleStore = bundleStoreOf(e, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -210,6 +244,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outbox: { workers: e.OUTBOX_WORKERS, batchSize: e.OUTBOX_BATCH_SIZE, concurrency: e.OUTBOX_CONCURRENCY, pollMs: e.OUTBOX_POLL_MS, leaseMs: e.OUTBOX_LEASE_MS },
     deliveryRetentionMs: e.DELIVERY_RETENTION_HOURS * 3_600_000,
     settledDeliveryRetentionMs: e.SETTLED_DELIVERY_RETENTION_HOURS * 3_600_000,
+    bundleStore,
+    bundleGc: { graceMs: e.BUNDLE_GC_GRACE_MINUTES * 60_000, intervalMs: e.BUNDLE_GC_INTERVAL_MINUTES * 60_000 },
     dev,
     embedded,
     workspaceCreation: embedded && operatorToken === null ? 'open' : 'operator',
@@ -230,6 +266,20 @@ export function runtimeChildEnv(config: Config): Record<string, string> {
     CONTROL_PLANE_URL: config.publicUrl,
     LOG_LEVEL: config.logLevel,
     DATA_DIR: config.dataDir,
+  };
+}
+
+/** BUNDLE_STORE=s3 needs the store's endpoint, bucket and keys; each one missing is a problem. */
+function bundleStoreOf(e: z.infer<z.ZodObject<typeof envShape>>, problems: string[]): BundleStoreConfig {
+  if (e.BUNDLE_STORE === 'database') return { kind: 'database' };
+  const required = { S3_ENDPOINT: e.S3_ENDPOINT, S3_BUCKET: e.S3_BUCKET, S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY };
+  for (const [name, value] of Object.entries(required)) if (value === undefined) problems.push(`${name}: required with BUNDLE_STORE=s3`);
+  return {
+    kind: 's3',
+    s3: {
+      endpoint: stripSlash(e.S3_ENDPOINT ?? ''), bucket: e.S3_BUCKET ?? '', region: e.S3_REGION,
+      accessKeyId: e.S3_ACCESS_KEY_ID ?? '', secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '', prefix: e.S3_PREFIX,
+    },
   };
 }
 

@@ -30,5 +30,10 @@ export interface Kv {
   publish(channel: string, message: string): Promise<void>;
   /** Calls `handler` for every message published on `channel` after the returned promise resolves. */
   subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe>;
+  /**
+   * Calls `listener` each time messages may have been missed: the subscription connection was lost
+   * and is back, subscribed again. Returns the function that removes the listener.
+   */
+  onGap(listener: () => void): () => void;
   close(): Promise<void>;
 }

@@ -57,8 +57,9 @@ export interface RedisKvOptions {
 export async function createRedisKv(options: RedisKvOptions): Promise<Kv> {
   const prefix = options.prefix ?? 'platform:';
   const clock = options.clock;
-  const connect = async (): Promise<Redis> => {
-    const client = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000 });
+  // Named after the prefix, so an operator (or a test) can tell a deployment's connections apart.
+  const connect = async (name: string): Promise<Redis> => {
+    const client = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000, connectionName: name.replace(/[^\x21-\x7e]/g, '_') });
     client.on('error', (err) => options.logger?.warn({ err }, 'redis connection error'));
     try {
       await client.connect();
@@ -68,13 +69,31 @@ export async function createRedisKv(options: RedisKvOptions): Promise<Kv> {
     }
     return client;
   };
-  const redis = await connect();
+  const redis = await connect(`${prefix}commands`);
   let subscriber: Promise<Redis> | undefined;
   // Per channel: its handlers and the SUBSCRIBE in flight, which later subscribers wait for too.
   const channels = new Map<string, { handlers: Set<(message: string) => void>; ready: Promise<unknown> }>();
+  const gapListeners = new Set<() => void>();
+
+  // ioredis subscribes again on its own after a reconnect, but emits `ready` before Redis confirmed it;
+  // one more SUBSCRIBE on the same connection is answered after those, so once it is, every message
+  // from then on arrives and the listeners may drop what they kept.
+  const afterReconnect = async (sub: Redis) => {
+    const names = [...channels.keys()];
+    if (names.length > 0) await sub.subscribe(...names).catch((err: unknown) => options.logger?.warn({ err }, 'redis: subscribing again failed'));
+    for (const listener of [...gapListeners]) {
+      try {
+        listener();
+      } catch (err) {
+        options.logger?.error({ err }, 'gap listener failed');
+      }
+    }
+  };
 
   const getSubscriber = () => {
-    subscriber ??= connect().then((sub) => {
+    subscriber ??= connect(`${prefix}subscriber`).then((sub) => {
+      // Registered once connected: every later `ready` follows a lost connection.
+      sub.on('ready', () => void afterReconnect(sub));
       sub.on('message', (channel: string, message: string) => {
         for (const handler of [...(channels.get(channel)?.handlers ?? [])]) {
           try {
@@ -131,7 +150,12 @@ export async function createRedisKv(options: RedisKvOptions): Promise<Kv> {
         await sub.unsubscribe(name);
       };
     },
+    onGap(listener) {
+      gapListeners.add(listener);
+      return () => gapListeners.delete(listener);
+    },
     async close() {
+      gapListeners.clear();
       const sub = subscriber === undefined ? undefined : await subscriber.catch(() => undefined);
       await Promise.all([redis.quit().catch(() => redis.disconnect()), sub?.quit().catch(() => sub.disconnect())]);
     },
