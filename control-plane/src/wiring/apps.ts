@@ -12,6 +12,7 @@ import type { Secrets } from '../core/crypto/secrets.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
+import type { RuntimeNodes } from '../core/runtime-node/nodes.ts';
 import { createAppsService, type AppsService } from '../apps/apps/service.ts';
 import { signingSecretsFor } from '../apps/apps/signing.ts';
 import type { AppRow } from '../apps/apps/store.ts';
@@ -79,19 +80,22 @@ export interface AppsAreaDeps {
   logger: Logger;
   /** Member API keys (workspace area), one of the credentials the resolver accepts. */
   apiKeys: ApiKeysService;
+  /** The runtime nodes: bundles' manifests are read on one of them. */
+  runtimeNodes: RuntimeNodes;
   options?: AppsOptions;
 }
 
 /**
  * @example
- * const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: workspace.apiKeys });
+ * const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: workspace.apiKeys, runtimeNodes });
  * await apps.tokens.mint('install', { installId, appId, workspaceId });
  */
 export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const { config, db, clock, secrets } = deps;
   const options = deps.options ?? {};
   const bundles = options.bundles ?? createFsBundleStore({ dir: join(config.dataDir, 'bundles') });
-  const reader = options.manifestReader ?? createRuntimeManifestReader({ url: config.runtimeUrl, secret: config.runtimeSecret });
+  // Any node reads a manifest; keyed by nothing in particular, so one node reads them all while it is up.
+  const reader = options.manifestReader ?? createRuntimeManifestReader({ client: { manifest: (input) => deps.runtimeNodes.run('manifests', undefined, (c) => c.manifest(input)) } });
   const validators = createSchemaValidatorCache({ db });
   const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ kv: deps.kv, clock, logger: deps.logger }) });
   const versions = createVersionsService({
