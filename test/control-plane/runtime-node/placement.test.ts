@@ -74,6 +74,22 @@ describe('tryNodes', () => {
     expect(w.placement.order(KEY)[0]!.id).toBe(order[2]);
   });
 
+  it('moves on from a node that could not get the bundle (404), but not from one that answered otherwise', async () => {
+    const w = world(['a', 'b'].map((id) => fleetNode(id)));
+    const order = w.placement.order(KEY).map((n) => n.id);
+    const tried: string[] = [];
+    expect(await tryNodes(w.placement, KEY, undefined, async (node) => {
+      tried.push(node.id);
+      if (node.id === order[0]) throw Object.assign(new Error('Bundle abc does not exist'), { status: 404 });
+      return 'ran';
+    })).toBe('ran');
+    expect(tried).toEqual(order);
+    const invalid = Object.assign(new Error('bundle invalid'), { status: 422 });
+    await expect(tryNodes(w.placement, 'other', undefined, async () => {
+      throw invalid;
+    })).rejects.toBe(invalid);
+  });
+
   it('does not retry a call lost in flight: the node may have run it', async () => {
     const w = world(['a', 'b'].map((id) => fleetNode(id)));
     let calls = 0;

@@ -2,7 +2,8 @@
  * @module core/runtime-node/try-nodes
  * Runs a call on the placement's nodes for a key, in order, until one takes it. Only a node that
  * surely did not run the call is passed over (and marked down): it could not be reached, or it
- * refused the request before reading it (a 503: draining, or no worker ready). A node lost while the
+ * refused the request before running it (a 503: draining, or no worker ready; a 404: it could not
+ * get the bundle, which another node may hold or fetch). A node lost while the
  * call was in flight may have run it, so that error is thrown, not retried: the caller knows whether
  * running twice is safe (lifecycle deliveries are retried by the outbox under the same `webhook-id`).
  */
@@ -19,7 +20,7 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
 export function neverRan(err: unknown): boolean {
   const e = err as { status?: unknown; code?: unknown; cause?: { code?: unknown } } | null;
   if (e === null || typeof e !== 'object') return false;
-  if (e.status === 503) return true;
+  if (e.status === 503 || e.status === 404) return true;
   return NOT_CONNECTED.has(String(e.code)) || NOT_CONNECTED.has(String(e.cause?.code));
 }
 

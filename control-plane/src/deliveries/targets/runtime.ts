@@ -9,7 +9,7 @@
  *
  * Which node: the placement's order for the app version (`core/runtime-node/placement.ts`). A node
  * that cannot be reached, or that refuses the delivery before reading it (draining, no worker
- * ready: a 503 without an outcome), never ran the app, so the next node is tried, up to three, all
+ * ready: a 503 without an outcome; a bundle it could not get: a 404), never ran the app, so the next node is tried, up to three, all
  * within the delivery's deadline. A node lost while the delivery was in flight may have run the
  * app: that is not retried here (a lifecycle delivery is retried by the outbox, and identified by
  * its `webhook-id`; an interactive one fails, tagged). No node, or a version without an uploaded
@@ -109,7 +109,9 @@ export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
         return { ok: false, failure: result.outcome === 'deadline' ? 'timeout' : 'app-error', status: result.status, message, durationMs };
       } catch (err) {
         if ((err as Error).name === 'TimeoutError') return { ok: false, failure: 'timeout', message: `no answer within ${d.timeoutMs} ms`, durationMs: Math.round(performance.now() - started) };
-        const what = neverRan(err) || err instanceof NoRuntimeNodeError ? 'no runtime node could take the delivery' : 'the runtime node was lost with the delivery in flight';
+        const what = neverRan(err) || err instanceof NoRuntimeNodeError ? 'no runtime node could take the delivery'
+          : typeof (err as { status?: unknown }).status === 'number' ? `the runtime node refused the delivery (${(err as { status: number }).status})`
+            : 'the runtime node was lost with the delivery in flight';
         return unavailable(`${what}: ${(err as Error).message}`.slice(0, 500), started);
       }
     },
