@@ -20,7 +20,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rendezvousOrder } from '../../control-plane/src/core/runtime-node/rendezvous.ts';
 import { fleetKeys, parseFleetNode } from '@platform/runtime/fleet';
-import { createFleet, freePort, type Fleet, type FleetProcess } from '../helpers/fleet.ts';
+import { createFleet, freePort, type Fleet, type FleetProcess } from '../helpers/fleet-processes.ts';
 import { startPrivatePostgres, postgresBin, type PrivatePostgres } from '../helpers/private-postgres.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy.ts';
