@@ -40,7 +40,7 @@ export default tseslint.config(
     files: ['control-plane/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['@platform/runtime/*', '**/runtime/src/**'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types).' },
+        { group: ['@platform/runtime/*', '**/runtime/src/**', '!@platform/runtime/fleet'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types) and @platform/runtime/fleet (the registry record).' },
         { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**', '!@platform/sandbox-lib/node'], message: 'Import sandbox-lib through its package entries only (`@platform/sandbox-lib`, `@platform/sandbox-lib/node`).' },
         noCli,
       ] }],

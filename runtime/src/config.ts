@@ -3,7 +3,8 @@
  * The runtime node's configuration, parsed once from the environment with zod. This is the only
  * module that reads `process.env` (main.ts hands it in); everything else receives a `RuntimeConfig`.
  */
-import { availableParallelism } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { availableParallelism, hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from '@platform/sandbox-lib';
@@ -40,6 +41,14 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
   { name: 'RUNTIME_BUNDLE_MEMORY_MB', default: '256', description: 'In-memory bundle cache of the supervisor (on-disk cache is unbounded).' },
   { name: 'RUNTIME_DIRECTORY_TTL_MS', default: '5000', description: 'How long an app resolved from the control plane is cached for ingress.' },
   { name: 'RUNTIME_APP_LOG_LINES', default: '500', description: 'Per-app log lines kept in memory for the author.' },
+  { name: 'RUNTIME_FLEET', default: 'off', description: '`redis`: the node joins the fleet registry at REDIS_URL (a record with a heartbeat and a TTL, marked draining on SIGTERM) and control planes with `RUNTIME_FLEET=redis` place apps on it. `off`: a node of its own, reached at the control plane\'s RUNTIME_URL.' },
+  { name: 'REDIS_URL', default: '(unset)', description: 'Redis of the fleet registry (required with RUNTIME_FLEET=redis).' },
+  { name: 'REDIS_PREFIX', default: 'platform:', description: 'Prefix of every Redis key of the deployment; the same on control planes and nodes.' },
+  { name: 'RUNTIME_NODE_ID', default: '{hostname}-{pid}-{random}', description: 'This process in the fleet registry; a restarted node is a new node.' },
+  { name: 'RUNTIME_INTERNAL_URL', default: 'http://{RUNTIME_HOST}:{RUNTIME_PORT}', description: 'Where control planes reach this node (its internal API); in Kubernetes the pod IP.' },
+  { name: 'RUNTIME_HEARTBEAT_MS', default: '1000', description: 'How often the node rewrites its registry record.' },
+  { name: 'RUNTIME_NODE_TTL_MS', default: '5000', description: 'How long a record outlives its last heartbeat: a node killed without a word leaves the fleet after this.' },
+  { name: 'RUNTIME_DRAIN_MS', default: '30000', description: 'On SIGTERM: how long in-flight requests may take to finish before the node stops anyway.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino log level of the node.' },
 ];
 
@@ -71,6 +80,14 @@ const EnvSchema = z.object({
   RUNTIME_BUNDLE_MEMORY_MB: int(1, 65_536).default(256),
   RUNTIME_DIRECTORY_TTL_MS: int(0, 3_600_000).default(5000),
   RUNTIME_APP_LOG_LINES: int(10, 100_000).default(500),
+  RUNTIME_FLEET: z.enum(['off', 'redis']).default('off'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_PREFIX: z.string().max(100).default('platform:'),
+  RUNTIME_NODE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'RUNTIME_NODE_ID: letters, digits, dot, dash and underscore').optional(),
+  RUNTIME_INTERNAL_URL: z.url().optional(),
+  RUNTIME_HEARTBEAT_MS: int(100, 60_000).default(1000),
+  RUNTIME_NODE_TTL_MS: int(300, 600_000).default(5000),
+  RUNTIME_DRAIN_MS: int(0, 3_600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -103,6 +120,19 @@ export interface RuntimeConfig {
   directoryTtlMs: number;
   appLogLines: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** The fleet registry, or null: a node of its own (`npm start`, one control plane, no Redis). */
+  fleet: FleetConfig | null;
+  /** Where control planes reach this node. */
+  internalUrl: string;
+  drainMs: number;
+}
+
+export interface FleetConfig {
+  redisUrl: string;
+  prefix: string;
+  nodeId: string;
+  heartbeatMs: number;
+  ttlMs: number;
 }
 
 /**
@@ -119,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
     throw new Error(`Invalid runtime configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.RUNTIME_FLEET === 'redis' && e.REDIS_URL === undefined) throw new Error('Invalid runtime configuration:\n  REDIS_URL: required with RUNTIME_FLEET=redis');
   const publicHost = e.RUNTIME_HOST === '0.0.0.0' || e.RUNTIME_HOST === '::' ? 'localhost' : e.RUNTIME_HOST;
   return {
     port: e.RUNTIME_PORT,
@@ -150,6 +181,15 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
     directoryTtlMs: e.RUNTIME_DIRECTORY_TTL_MS,
     appLogLines: e.RUNTIME_APP_LOG_LINES,
     logLevel: e.LOG_LEVEL,
+    fleet: e.RUNTIME_FLEET === 'off' || e.REDIS_URL === undefined ? null : {
+      redisUrl: e.REDIS_URL,
+      prefix: e.REDIS_PREFIX,
+      nodeId: e.RUNTIME_NODE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+      heartbeatMs: e.RUNTIME_HEARTBEAT_MS,
+      ttlMs: Math.max(e.RUNTIME_NODE_TTL_MS, 2 * e.RUNTIME_HEARTBEAT_MS),
+    },
+    internalUrl: stripSlash(e.RUNTIME_INTERNAL_URL ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${e.RUNTIME_PORT}`),
+    drainMs: e.RUNTIME_DRAIN_MS,
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * @module main
  * Composition root of a runtime node process: config from the environment, a pino logger, the node,
- * and a graceful stop on SIGTERM/SIGINT. `npm start` of the control plane spawns this file.
+ * and a graceful stop on SIGTERM/SIGINT: drain (no new deliveries, in-flight ones finish), leave the
+ * fleet, exit. `npm start` of the control plane spawns this file.
  */
 import { pino } from 'pino';
 import { loadConfig } from './config.ts';
@@ -17,8 +18,11 @@ let stopping = false;
 const stop = (signal: string): void => {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'runtime node stopping');
-  node.stop().then(() => process.exit(0), (err: unknown) => {
+  logger.info({ signal }, 'runtime node draining');
+  node.drain(config.drainMs).then(({ inFlight }) => {
+    if (inFlight > 0) logger.warn({ inFlight }, 'drain deadline passed with requests in flight');
+    return node.stop();
+  }).then(() => process.exit(0), (err: unknown) => {
     logger.error({ err }, 'runtime node did not stop cleanly');
     process.exit(1);
   });

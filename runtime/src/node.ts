@@ -23,6 +23,8 @@ import { createRunService } from './runs/service.ts';
 import { buildGuestSource } from './sandbox/guest-source.ts';
 import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
 import { assertSafeToolchain } from './preflight.ts';
+import { openRegistration } from './fleet/open.ts';
+import type { Registration } from './fleet/registration.ts';
 
 export interface RuntimeNodeDeps {
   config: RuntimeConfig;
@@ -38,6 +40,13 @@ export interface RuntimeNodeDeps {
 
 export interface RuntimeNode {
   start(): Promise<{ url: string }>;
+  /**
+   * Takes no new deliveries (they are refused with a 503 the control plane retries on another node),
+   * fails readiness, marks the node draining in the fleet registry, and resolves once nothing is in
+   * flight or `graceMs` has passed. Hosted ingress is still served: a load balancer may send a few
+   * requests before it sees the failed readiness.
+   */
+  drain(graceMs: number): Promise<{ inFlight: number }>;
   stop(): Promise<void>;
   readonly metrics: Metrics;
   readonly appLog: AppLog;
@@ -60,6 +69,9 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
 
   let supervisor: Supervisor | null = null;
   let server: Server | null = null;
+  let registration: Registration | null = null;
+  let draining = false;
+  const inFlight = (): number => supervisor?.load().reduce((n, w) => n + w.inFlight, 0) ?? 0;
 
   return {
     metrics,
@@ -84,14 +96,31 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
         ingress: createIngress({ directory, runs, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, appOrigin, logger }),
         deliveries: createDeliveryRoute({ checkSecret, deliveries: createDeliveryService({ runs, appOrigin }), logger }),
         manifestCpuMs: config.worker.startupCpuMs,
+        draining: () => draining,
       });
       server = http;
       const port = await new Promise<number>((resolve) => http.listen(config.port, config.host, () => resolve((http.address() as AddressInfo).port)));
       // Port 0 (tests): the public URL gets the port actually bound.
       if (config.port === 0) publicUrl = publicUrl.replace(/:0$/, `:${port}`);
+      const internalUrl = config.port === 0 ? config.internalUrl.replace(/:0$/, `:${port}`) : config.internalUrl;
+      if (config.fleet !== null) {
+        registration = openRegistration({ fleet: config.fleet, url: internalUrl, capacity: config.workers, inFlight, logger, now });
+        await registration.start();
+        logger.info({ nodeId: config.fleet.nodeId, internalUrl }, 'runtime node joined the fleet');
+      }
       return { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}` };
     },
+    async drain(graceMs) {
+      draining = true;
+      await registration?.drain().catch((err: unknown) => logger.warn({ err }, 'could not mark the node draining in the fleet registry'));
+      const deadline = now() + graceMs;
+      // Polled: in-flight requests end in the workers, and a few milliseconds late is no cost here.
+      while (inFlight() > 0 && now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      return { inFlight: inFlight() };
+    },
     async stop() {
+      await registration?.stop().catch((err: unknown) => logger.warn({ err }, 'could not leave the fleet registry; the record expires by itself'));
+      registration = null;
       const s = server;
       if (s !== null) {
         await new Promise<void>((resolve) => {

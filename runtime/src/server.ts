@@ -31,6 +31,8 @@ export interface HttpDeps {
   ingress: Ingress;
   deliveries: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>;
   manifestCpuMs: number;
+  /** The node is draining: deliveries are refused (the control plane retries them elsewhere), readiness fails. */
+  draining: () => boolean;
 }
 
 /** The Hono app of the routes off the hot path. */
@@ -53,7 +55,20 @@ export function createHttpServer(deps: HttpDeps): Server {
     if (slug !== null) return void deps.ingress.serveHost(req, res, slug);
     const url = req.url ?? '/';
     if (deps.ingress.isPath(url)) return void deps.ingress.servePath(req, res);
-    if (req.method === 'POST' && url === DELIVERIES_PATH) return void deps.deliveries(req, res);
+    if (req.method === 'POST' && url === DELIVERIES_PATH) {
+      if (deps.draining()) return refuseDraining(res);
+      return void deps.deliveries(req, res);
+    }
     void cold(req, res);
   });
+}
+
+/**
+ * A delivery that reaches a draining node is refused before it is read: no guest ran, so the control
+ * plane may send it to another node. The connection is closed so that the caller's pool lets go.
+ */
+function refuseDraining(res: import('node:http').ServerResponse): void {
+  const body = JSON.stringify({ _tag: 'PlatformApiServiceUnavailableError', message: 'This runtime node is draining; send the delivery to another node', path: [] });
+  res.writeHead(503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close', 'platform-runtime-refused': 'draining' });
+  res.end(body);
 }

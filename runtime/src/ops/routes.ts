@@ -3,7 +3,7 @@
  * Health, readiness, load, metrics and the per-app log. `/healthz`, `/readyz` and `/metrics` are
  * public (probed and scraped by the orchestrator) and answer like the control plane's: `/healthz`
  * `{ status: 'ok' }` while the process serves, `/readyz` `{ status: 'ready' }` once a sandbox
- * worker is ready (else the tagged 503). The rest is internal API.
+ * worker is ready and while the node is not draining (else the tagged 503). The rest is internal API.
  */
 import { PlatformError } from '@platform/sandbox-lib';
 import type { Hono } from 'hono';
@@ -11,9 +11,10 @@ import type { AppLog } from '../logs/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Supervisor } from '../supervisor/supervisor.ts';
 
-export function mountPublicOps(app: Hono, deps: { metrics: Metrics; supervisor: Supervisor }): void {
+export function mountPublicOps(app: Hono, deps: { metrics: Metrics; supervisor: Supervisor; draining: () => boolean }): void {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', (c) => {
+    if (deps.draining()) throw new PlatformError('PlatformApiServiceUnavailableError', 'This runtime node is draining');
     if (deps.supervisor.load().some((w) => w.ready)) return c.json({ status: 'ready' });
     throw new PlatformError('PlatformApiServiceUnavailableError', 'No sandbox worker is ready');
   });

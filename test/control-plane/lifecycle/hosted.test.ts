@@ -38,6 +38,6 @@ describe('hosted apps', () => {
     await setup.ws.client.post(`/conversations/${conv}/messages`, { markdown: 'runtime away' });
     await stack.controlPlane.lifecycle.worker.drain();
     const waiting = (await deliveriesOf(stack, installId)).find((d) => d.status === 'pending');
-    expect(waiting).toMatchObject({ type: 'reply.created', attempts: 1, last_error: expect.stringMatching(/^unavailable: the runtime node could not be reached/) });
+    expect(waiting).toMatchObject({ type: 'reply.created', attempts: 1, last_error: expect.stringMatching(/^unavailable: no runtime node could take the delivery: /) });
   });
 });

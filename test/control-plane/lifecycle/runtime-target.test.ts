@@ -12,6 +12,8 @@ import type { Db } from '@platform/control-plane';
 import { createRuntimeTarget } from '../../../control-plane/src/deliveries/targets/runtime.ts';
 import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/targets/target.ts';
 import type { RuntimeDeliveryRequest } from '@platform/runtime';
+import { createStaticDirectory } from '../../../control-plane/src/core/runtime-node/directory.ts';
+import { createPlacement } from '../../../control-plane/src/core/runtime-node/placement.ts';
 
 const NEW = generateSigningSecret();
 const OLD = generateSigningSecret();
@@ -29,8 +31,9 @@ function world() {
   } as unknown as Db;
   const sent: RuntimeDeliveryRequest[] = [];
   let env: Record<string, string> = { A: '1' };
+  const directory = createStaticDirectory('http://runtime.test:4001');
   const target = createRuntimeTarget({
-    db, baseUrl: 'https://platform.test',
+    db, baseUrl: 'https://platform.test', placement: createPlacement({ directory, now: Date.now }),
     environmentFor: async () => ({ env, secretEnvKeys: [] }),
     client: async () => ({
       async deliver(request) {
