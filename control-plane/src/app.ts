@@ -36,6 +36,8 @@ import { createDeliveriesArea, type DeliveriesArea, type DeliveriesOptions } fro
 import { createMessagingArea, type MessagingArea } from './wiring/messaging.ts';
 import { registerV0Routes } from './wiring/v0-routes.ts';
 import { createWorkspaceArea, type WorkspaceArea } from './wiring/workspace.ts';
+import { openRuntimeNodes, type RuntimeNodes } from './core/runtime-node/nodes.ts';
+import { createRuntimeFetch } from './deliveries/targets/runtime-fetch.ts';
 
 export interface ControlPlaneDeps {
   config: Config;
@@ -49,6 +51,8 @@ export interface ControlPlaneDeps {
   apps?: AppsOptions;
   /** Replacements for the deliveries area's seams (hosted delivery target, mail transport, jitter). */
   lifecycle?: DeliveriesOptions;
+  /** The runtime nodes (default: from config, the node at RUNTIME_URL or the fleet registry). */
+  runtimeNodes?: RuntimeNodes;
 }
 
 export interface ControlPlane {
@@ -81,16 +85,22 @@ export interface ControlPlane {
  */
 export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const { config, db, kv, clock, logger } = deps;
+  const runtimeFetch = createRuntimeFetch();
   const metrics = createHttpMetrics({ clock, ...(deps.registry === undefined ? {} : { registry: deps.registry }) });
   // Services record events in their transactions, then wake the delivery loops (created below).
   const events = createEventProducer({ wake: () => lifecycle.wake() });
   const services = createWorkspaceArea({ db, clock, events, removeCarried: removeCarriedBlocks(events) });
   const secrets = createSecrets({ masterKey: config.masterKey });
   const invalidation = createInvalidation({ kv, logger });
-  const apps = createAppsArea({ config, db, clock, secrets, kv, invalidation, logger, apiKeys: services.apiKeys, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
+  const runtimeNodes = deps.runtimeNodes ?? openRuntimeNodes({
+    config, logger, clock,
+    // The runtime's module is loaded on the first call to a node.
+    makeClient: async (url) => (await import('@platform/runtime')).createRuntimeClient({ url, secret: config.runtimeSecret, fetch: runtimeFetch }),
+  });
+  const apps = createAppsArea({ config, db, clock, secrets, kv, invalidation, logger, apiKeys: services.apiKeys, runtimeNodes, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
   const lifecycle = createDeliveriesArea({
     config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
-    secrets, resolveCaller: (header) => apps.resolver.resolveValue(header),
+    secrets, runtimeNodes, resolveCaller: (header) => apps.resolver.resolveValue(header),
     environmentFor: (appId, target) => apps.envVars.environmentFor(appId, target),
     ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
   });
@@ -148,6 +158,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
         });
         server = s;
       });
+      await runtimeNodes.ready();
       await lifecycle.start();
       apps.bundleCollector.start();
       return listening;
@@ -171,6 +182,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       });
       // Renders started by the last requests finish, and their delivery records are written.
       await blocks.settled();
+      if (deps.runtimeNodes === undefined) await runtimeNodes.close();
     },
   };
 }

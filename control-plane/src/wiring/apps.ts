@@ -14,6 +14,7 @@ import type { Invalidation } from '../core/invalidation/invalidation.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
 import { createS3ObjectStore } from '../core/object-store/s3.ts';
+import type { RuntimeNodes } from '../core/runtime-node/nodes.ts';
 import { createAppsService, type AppsService } from '../apps/apps/service.ts';
 import { signingSecretsFor } from '../apps/apps/signing.ts';
 import type { AppRow } from '../apps/apps/store.ts';
@@ -88,12 +89,14 @@ export interface AppsAreaDeps {
   logger: Logger;
   /** Member API keys (workspace area), one of the credentials the resolver accepts. */
   apiKeys: ApiKeysService;
+  /** The runtime nodes: bundles' manifests are read on one of them. */
+  runtimeNodes: RuntimeNodes;
   options?: AppsOptions;
 }
 
 /**
  * @example
- * const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: workspace.apiKeys });
+ * const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: workspace.apiKeys, runtimeNodes });
  * await apps.tokens.mint('install', { installId, appId, workspaceId });
  */
 export function createAppsArea(deps: AppsAreaDeps): AppsArea {
@@ -102,7 +105,8 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const objects = config.bundleStore.kind === 's3' ? createS3ObjectStore(config.bundleStore.s3) : null;
   const prefix = config.bundleStore.kind === 's3' ? config.bundleStore.s3.prefix : '';
   const bundles = createBundleStore({ db, clock, objects, prefix });
-  const reader = options.manifestReader ?? createRuntimeManifestReader({ url: config.runtimeUrl, secret: config.runtimeSecret });
+  // Any node reads a manifest; keyed by nothing in particular, so one node reads them all while it is up.
+  const reader = options.manifestReader ?? createRuntimeManifestReader({ client: { manifest: (input) => deps.runtimeNodes.run('manifests', undefined, (c) => c.manifest(input)) } });
   const validators = createSchemaValidatorCache({ db });
   const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ invalidation: deps.invalidation, clock, logger: deps.logger }) });
   const versions = createVersionsService({

@@ -7,7 +7,6 @@
  * WebSocket endpoint). Holds no logic of its own.
  */
 import type { Registry } from 'prom-client';
-import type { RuntimeClient } from '@platform/runtime';
 import type { Caller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Config } from '../core/config/config.ts';
@@ -15,9 +14,9 @@ import type { Secrets } from '../core/crypto/secrets.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
+import type { RuntimeNodes } from '../core/runtime-node/nodes.ts';
 import type { TokenService } from '../apps/tokens/service.ts';
 import { createDeliveriesService, type DeliveriesService } from '../deliveries/page/service.ts';
-import { createRuntimeFetch } from '../deliveries/targets/runtime-fetch.ts';
 import { createRuntimeTarget } from '../deliveries/targets/runtime.ts';
 import { createDeliveryPipeline } from '../deliveries/pipeline/pipeline.ts';
 import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/targets/target.ts';
@@ -40,7 +39,7 @@ import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/work
 
 /** Seams a test or another deployment may replace. */
 export interface DeliveriesOptions {
-  /** Hosted apps' deliveries; default: the runtime node at RUNTIME_URL. */
+  /** Hosted apps' deliveries; default: the runtime nodes (RUNTIME_URL, or the fleet). */
   hostedTarget?: DeliveryTarget;
   /** Replaces the SMTP transport built from SMTP_URL. */
   mailTransport?: MailTransport | null;
@@ -78,6 +77,8 @@ export interface DeliveriesAreaDeps {
   /** An app's environment values for a target, decrypted (env-vars feature), for hosted deliveries. */
   environmentFor(appId: string, target: 'preview' | 'production'): Promise<{ env: Record<string, string>; secretEnvKeys: string[] }>;
   resolveCaller(authorization: string | undefined): Promise<Caller>;
+  /** The runtime nodes hosted apps' deliveries go to. */
+  runtimeNodes: RuntimeNodes;
   options?: DeliveriesOptions;
 }
 
@@ -105,11 +106,9 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
   const guard = { allowInternal: config.dev };
   const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent(guard), guard });
   const relay = createRelayTarget(hub);
-  let runtimeClient: Promise<Pick<RuntimeClient, 'deliver'>> | undefined;
   const hosted = options.hostedTarget ?? createRuntimeTarget({
     db, baseUrl: config.publicUrl, environmentFor: deps.environmentFor,
-    // Loaded on the first hosted delivery: its module is the runtime's public entry.
-    client: () => (runtimeClient ??= import('@platform/runtime').then((m) => m.createRuntimeClient({ url: config.runtimeUrl, secret: config.runtimeSecret, fetch: createRuntimeFetch() }))),
+    placement: deps.runtimeNodes.placement, client: deps.runtimeNodes.client,
   });
   const router = createDeliveryRouter({ endpoint, relay, hosted });
   const pipeline = createDeliveryPipeline({ clock, tokens: deps.tokens, secrets: deps.secrets, target: router });

@@ -71,6 +71,15 @@ describe('messages and replies', () => {
     expect(list.body.items.map((m: { id: string }) => m.id)).toEqual([m1.body.message.id, m2.body.message.id]);
   });
 
+  it('takes many messages and replies posted at once in one conversation (no deadlock between them)', async () => {
+    const c = (await ann.client.post(`/circles/${general.id}/conversations`, { title: 'Busy' })).body.conversation;
+    const posts = await Promise.all(Array.from({ length: 16 }, (_, i) => [ann, bob][i % 2]!.client.post(`/conversations/${c.id}/messages`, { markdown: `at once ${i}` })));
+    expect(posts.map((p) => p.status)).toEqual(Array(16).fill(201));
+    const root = posts[0]!.body.message;
+    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => [ann, bob][i % 2]!.client.post(`/messages/${root.id}/replies`, { markdown: `reply ${i}` })));
+    expect(replies.map((r) => r.status)).toEqual(Array(16).fill(201));
+  });
+
   it('threads replies under the root message, also when replying to a reply', async () => {
     const c = (await ann.client.post(`/circles/${general.id}/conversations`, { title: 'Replies' })).body.conversation;
     const root = (await ann.client.post(`/conversations/${c.id}/messages`, { markdown: 'root' })).body.message;

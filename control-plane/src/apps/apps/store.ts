@@ -45,7 +45,7 @@ export async function findAppBySlug(db: Db, slug: string): Promise<AppRow | unde
 
 /** Locks the app row until the transaction ends: versions of one app are numbered one at a time. */
 export async function lockApp(tx: Db, appId: string): Promise<AppRow | undefined> {
-  const { rows } = await tx.query<AppRow>(`select ${COLUMNS} from apps where id = $1 for update`, [appId]);
+  const { rows } = await tx.query<AppRow>(`select ${COLUMNS} from apps where id = $1 for no key update`, [appId]);
   return rows[0];
 }
 

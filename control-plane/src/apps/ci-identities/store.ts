@@ -52,5 +52,5 @@ export async function findGuardedApp(db: Db, appId: string): Promise<{ id: strin
 
 /** Serializes identity creation per app (the count limit holds under concurrency). */
 export async function lockAppForIdentities(tx: Db, appId: string): Promise<void> {
-  await tx.query('select 1 from apps where id = $1 for update', [appId]);
+  await tx.query('select 1 from apps where id = $1 for no key update', [appId]);
 }

@@ -40,7 +40,7 @@ export async function findInstall(db: Db, installId: string): Promise<InstallRow
 
 /** Locks the install row until the transaction ends. */
 export async function lockInstall(tx: Db, installId: string): Promise<InstallRow | undefined> {
-  const { rows } = await tx.query<InstallRow>(`select ${COLUMNS} from installs where id = $1 for update`, [installId]);
+  const { rows } = await tx.query<InstallRow>(`select ${COLUMNS} from installs where id = $1 for no key update`, [installId]);
   return rows[0];
 }
 
@@ -54,7 +54,7 @@ export async function findLiveInstall(db: Db, appId: string, workspaceId: string
 /** Installs of an app of one kind that are not uninstalled, locked for a version change. */
 export async function lockLiveInstallsOfApp(tx: Db, appId: string, kind: InstallKind): Promise<InstallRow[]> {
   const { rows } = await tx.query<InstallRow>(
-    `select ${COLUMNS} from installs where app_id = $1 and kind = $2 and status <> 'uninstalled' order by id for update`, [appId, kind]);
+    `select ${COLUMNS} from installs where app_id = $1 and kind = $2 and status <> 'uninstalled' order by id for no key update`, [appId, kind]);
   return rows;
 }
 

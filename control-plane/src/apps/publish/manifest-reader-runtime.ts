@@ -20,7 +20,7 @@ const unavailable = (cause: unknown) =>
  * const reader = createRuntimeManifestReader({ url: config.runtimeUrl, secret: config.runtimeSecret });
  * const manifest = await reader.read({ appId, sha256, bytes });
  */
-export function createRuntimeManifestReader(options: { url: string; secret: string } | { client: RuntimeClient }): ManifestReader {
+export function createRuntimeManifestReader(options: { url: string; secret: string } | { client: Pick<RuntimeClient, 'manifest'> }): ManifestReader {
   const client = 'client' in options ? options.client : createRuntimeClient({ url: options.url, secret: options.secret });
   return {
     async read(bundle: BundleRef) {

@@ -126,7 +126,7 @@ export async function findBlock(db: Db, blockId: string): Promise<BlockWithTarge
 
 /** Locks the block row until the transaction ends; undefined when absent or removed. */
 export async function lockBlock(tx: Db, blockId: string): Promise<BlockRow | undefined> {
-  const { rows } = await tx.query<BlockRow>(`select ${BLOCK_COLUMNS} ${FROM} where b.id = $1 and b.removed_at is null for update of b`, [blockId]);
+  const { rows } = await tx.query<BlockRow>(`select ${BLOCK_COLUMNS} ${FROM} where b.id = $1 and b.removed_at is null for no key update of b`, [blockId]);
   return rows[0];
 }
 
@@ -169,7 +169,7 @@ export async function writeState(tx: Db, blockId: string, state: Json, at: Date,
 /** Non-final blocks of a type whose state contains `match`, locked for a bulk update. */
 export async function lockMatching(tx: Db, installId: string, type: string, match: Json): Promise<Array<{ id: string; state: Json }>> {
   const { rows } = await tx.query<{ id: string; state: Json }>(
-    `select id, state from blocks where install_id = $1 and type = $2 and not final and removed_at is null and state @> $3::jsonb order by id for update`,
+    `select id, state from blocks where install_id = $1 and type = $2 and not final and removed_at is null and state @> $3::jsonb order by id for no key update`,
     [installId, type, JSON.stringify(match)]);
   return rows;
 }

@@ -29,6 +29,8 @@ const envShape = {
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   RUNTIME_PORT: port.default(4001),
   RUNTIME_URL: url.optional(),
+  RUNTIME_FLEET: z.enum(['off', 'redis']).default('off'),
+  REDIS_PREFIX: z.string().max(100).default('platform:'),
   RUNTIME_SECRET: z.string().min(16).optional(),
   RUNTIME_ENTRY: z.string().min(1).optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -75,7 +77,9 @@ const docs = {
   OPERATOR_TOKEN: ['(unset)', 'Bearer token that may create workspaces. Unset with the embedded database: creation is open; unset with DATABASE_URL outside production: generated into DATA_DIR/operator.token.'],
   LOG_LEVEL: ['info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
   RUNTIME_PORT: ['4001', 'Port of the runtime node that `npm start` launches.'],
-  RUNTIME_URL: ['http://localhost:{RUNTIME_PORT}', 'Where the control plane reaches the runtime node.'],
+  RUNTIME_URL: ['http://localhost:{RUNTIME_PORT}', 'Where the control plane reaches the runtime node (with RUNTIME_FLEET=off).'],
+  RUNTIME_FLEET: ['off', '`redis`: runtime nodes are found in the fleet registry at REDIS_URL (nodes started with `RUNTIME_FLEET=redis`); each app version is placed on them by rendezvous hashing. `off`: the one node at RUNTIME_URL.'],
+  REDIS_PREFIX: ['platform:', 'Prefix of every Redis key and channel of the deployment; the same on control planes and runtime nodes.'],
   RUNTIME_SECRET: ['(generated into DATA_DIR/runtime.secret)', "Shared secret of the runtime node's internal API. Required in production with DATABASE_URL."],
   RUNTIME_ENTRY: ['runtime/src/main.ts', 'Script `npm start` runs as the runtime node (override for tests or custom builds).'],
   NODE_ENV: ['development', '`production` turns off development conveniences (generated secrets with a shared database).'],
@@ -123,6 +127,9 @@ export interface Config {
   logLevel: LogLevel;
   runtimePort: number;
   runtimeUrl: string;
+  /** Where runtime nodes are found: the one at `runtimeUrl`, or the fleet registry in Redis. */
+  runtimeFleet: 'off' | 'redis';
+  redisPrefix: string;
   runtimeSecret: string;
   runtimeEntry: string | null;
   nodeEnv: 'development' | 'production' | 'test';
@@ -211,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (operatorToken === null && !embedded && dev) {
     operatorToken = keepGenerated(dataDir, 'operator.token', () => randomBytes(24).toString('base64url'));
   }
+  if (e.RUNTIME_FLEET === 'redis' && e.REDIS_URL === undefined) problems.push('REDIS_URL: required with RUNTIME_FLEET=redis (the fleet registry)');
   const masterKeyBytes = Buffer.from(masterKey, 'base64');
   if (problems.length === 0 && masterKeyBytes.length !== 32) {
     problems.push(`MASTER_KEY: ${join(dataDir, 'master.key')} does not hold 32 bytes of base64`);
@@ -231,6 +239,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     runtimePort: e.RUNTIME_PORT,
     runtimeUrl: stripSlash(e.RUNTIME_URL ?? `http://localhost:${e.RUNTIME_PORT}`),
+    runtimeFleet: e.RUNTIME_FLEET,
+    redisPrefix: e.REDIS_PREFIX,
     runtimeSecret,
     runtimeEntry: e.RUNTIME_ENTRY ?? null,
     nodeEnv: e.NODE_ENV,

@@ -9,7 +9,7 @@ import type { Kv } from './kv.ts';
 import { createMemoryKv } from './memory-kv.ts';
 import { createRedisKv } from './redis-kv.ts';
 
-export async function openKv(config: Pick<Config, 'redisUrl'>, deps: { clock: Clock; logger: Logger }): Promise<Kv> {
+export async function openKv(config: Pick<Config, 'redisUrl' | 'redisPrefix'>, deps: { clock: Clock; logger: Logger }): Promise<Kv> {
   if (config.redisUrl === null) return createMemoryKv(deps);
-  return createRedisKv({ url: config.redisUrl, clock: deps.clock, logger: deps.logger });
+  return createRedisKv({ url: config.redisUrl, prefix: config.redisPrefix, clock: deps.clock, logger: deps.logger });
 }

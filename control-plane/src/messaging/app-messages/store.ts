@@ -75,7 +75,7 @@ export async function lockStream(tx: Db, s: { id: string; workspaceId: string; c
      select $1, $2, $3, $4, $5, $6, $7 where exists (select 1 from circles where id = $3 and workspace_id = $2)
      on conflict (circle_id, app_id) do nothing`,
     [s.id, s.workspaceId, s.circleId, s.appId, s.name, s.icon, s.at]);
-  const { rows } = await tx.query<StreamRow>(`select ${STREAM_COLUMNS} from app_streams where circle_id = $1 and app_id = $2 for update`, [s.circleId, s.appId]);
+  const { rows } = await tx.query<StreamRow>(`select ${STREAM_COLUMNS} from app_streams where circle_id = $1 and app_id = $2 for no key update`, [s.circleId, s.appId]);
   return rows[0];
 }
 

@@ -55,6 +55,6 @@ export async function updateConversation(
 /** The conversation row, locked until the transaction ends (changes of one conversation queue up). */
 export async function lockConversation(db: Db, conversationId: string): Promise<ConversationRow | undefined> {
   const { rows } = await db.query<ConversationRow>(
-    `select id, workspace_id, circle_id, title, status, agreed, created_by, created_at, updated_at from conversations where id = $1 for update`, [conversationId]);
+    `select id, workspace_id, circle_id, title, status, agreed, created_by, created_at, updated_at from conversations where id = $1 for no key update`, [conversationId]);
   return rows[0];
 }

@@ -82,7 +82,7 @@ export async function bumpMessageVersion(db: Db, messageId: string): Promise<num
 
 /** The message's version, its row locked until the transaction ends (edits of one message queue up). */
 export async function lockMessageVersion(db: Db, messageId: string): Promise<number> {
-  const { rows } = await db.query<{ version: number }>('select version from messages where id = $1 for update', [messageId]);
+  const { rows } = await db.query<{ version: number }>('select version from messages where id = $1 for no key update', [messageId]);
   return rows[0]?.version ?? 1;
 }
 
@@ -95,9 +95,14 @@ export async function bumpConversationVersion(db: Db, conversationId: string): P
 /**
  * Whether the conversation holds a top-level message other than `exceptId`. Locks the conversation
  * row first, so two first messages posted at once do not both count as its post.
+ *
+ * `for no key update`, as every row lock of the control plane: the message just inserted holds a
+ * key-share lock on its conversation (its foreign key), and so does every other message being
+ * posted there; `for update` would wait on those while they wait on us (a deadlock under concurrent
+ * posts, found by the fleet chaos test). `no key update` conflicts only with writers.
  */
 export async function conversationHasOtherPosts(db: Db, conversationId: string, exceptId: string): Promise<boolean> {
-  await db.query('select 1 from conversations where id = $1 for update', [conversationId]);
+  await db.query('select 1 from conversations where id = $1 for no key update', [conversationId]);
   const { rows } = await db.query('select 1 from messages where conversation_id = $1 and reply_to is null and id <> $2 limit 1', [conversationId, exceptId]);
   return rows.length > 0;
 }
