@@ -1,7 +1,8 @@
 /**
  * Issue 15's chaos run, bounded: two control planes and two runtime nodes (real processes, the
  * entry points operators run) behind round-robin proxies, on a PostgreSQL of the test's own and the
- * machine's Redis. Members post 5,000 messages, each a `post.created` lifecycle event for a
+ * machine's Redis. Members post 5,000 messages, each a lifecycle event (`post.created` for the
+ * first, `reply.created` for the rest) for a
  * self-hosted app whose endpoint fails every first attempt (half of its requests); meanwhile members
  * click a hosted app's blocks and call its route. During the load, one runtime node (the one the
  * hosted app lives on) and one control plane are killed with SIGKILL, and PostgreSQL is stopped as if
@@ -27,7 +28,7 @@ import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-rob
 import { apiClient, type ApiClient } from '../helpers/stack.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
-const EVENTS = 5_000;
+const EVENTS = Number(process.env.CHAOS_EVENTS ?? 5_000);
 /** Messages posted at once. */
 const POSTERS = 12;
 /** After a fault, this long the fleet has to serve normally again. */
@@ -131,7 +132,7 @@ beforeAll(async () => {
   conversationId = (await expectOk(await member.post(`/circles/${circle.circle.id}/conversations`, { title: 'Load' }))).conversation.id;
 
   // The self-hosted app that hears of every post.
-  const manifest = { schemaVersion: 1, name: 'Listener', slug: 'chaos-listener', hosting: 'self', endpoint: { url: `${receiver.url.replace('127.0.0.1', 'localhost')}/platform` }, scopes: ['conversations:read'], events: ['post.created'] };
+  const manifest = { schemaVersion: 1, name: 'Listener', slug: 'chaos-listener', hosting: 'self', endpoint: { url: `${receiver.url.replace('127.0.0.1', 'localhost')}/platform` }, scopes: ['conversations:read'], events: ['post.created', 'reply.created'] };
   const listener = await expectOk(await member.post('/apps', { name: manifest.name, slug: manifest.slug, hosting: 'self', endpoint: manifest.endpoint }));
   await expectOk(await apiClient(cpLb.url, '/v0', created.apiKey).put(`/apps/${listener.app.id}/manifest`, { manifest, target: 'production' }), 200);
   receiverInstall = (await installApp(listener.app.id, listener)).installId;
@@ -252,6 +253,19 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
       restart.until = Date.now();
     };
 
+    // The processes' error lines, for a failed run's messages.
+    const errors = () => [...controlPlanes, ...nodes].map((p) => `${p.name}:\n${p.output().split('\n').filter((l) => /"level":(50|60)/.test(l)).slice(-3).map((l) => l.slice(0, 1500)).join('\n')}`).join('\n');
+    let lastPosted = -1;
+    // Progress on stderr every 5 s: what a failed run shows of where it stood.
+    const report = setInterval(() => {
+      const failed = outcomes.filter((o) => !o.ok);
+      const tags = new Map<string, number>();
+      for (const f of failed) tags.set(`${f.kind} ${f.status} ${f.tag}`, (tags.get(`${f.kind} ${f.status} ${f.tag}`) ?? 0) + 1);
+      process.stderr.write(`chaos: posted ${posted}/${EVENTS}, requests ${outcomes.length}, failed ${failed.length} ${JSON.stringify([...tags].slice(0, 5))}, acknowledged ${receiver.acknowledged.size}, faults ${faults.map((f) => f.what).join('; ')}\n`);
+      if (posted === lastPosted) process.stderr.write(`chaos: no progress; processes' errors:\n${errors()}\n`);
+      lastPosted = posted;
+    }, 5_000);
+    cleanups.push(async () => clearInterval(report));
     const load = [...Array.from({ length: POSTERS }, poster), ...blockIds.map(clicker), router()];
     await Promise.all([Promise.all(load.slice(0, POSTERS)).then(() => (done = true)), ...load.slice(POSTERS), chaos()]);
 
@@ -276,12 +290,12 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
     const failures = outcomes.filter((o) => !o.ok);
     for (const f of failures) {
       const fault = faults.find((x) => f.started <= x.until + RECOVERY_MS && f.ended >= x.at);
-      expect(fault, `a ${f.kind} failed (${f.status} ${f.tag}) outside every fault`).toBeDefined();
+      expect(fault, `a ${f.kind} failed (${f.status} ${f.tag}) outside every fault\n${errors()}`).toBeDefined();
       expect(f.tag, `a ${f.kind} failed with ${f.status} without a tag`).toMatch(/^(Platform|TestProxy|outcome:failed)/);
     }
     for (const fault of faults) {
       const after = outcomes.filter((o) => o.started >= fault.until + RECOVERY_MS);
-      expect(after.filter((o) => !o.ok).map((o) => `${o.kind} ${o.status} ${o.tag}`), `after ${fault.what}`).toEqual([]);
+      expect(after.filter((o) => !o.ok).map((o) => `${o.kind} ${o.status} ${o.tag}`), `after ${fault.what}\n${errors()}`).toEqual([]);
     }
     const clicks = outcomes.filter((o) => o.kind === 'click');
     const routes = outcomes.filter((o) => o.kind === 'route');

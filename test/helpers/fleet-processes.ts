@@ -34,8 +34,8 @@ export interface FleetProcess {
   pid: number;
   /** Resolves with how the process ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Everything it wrote to stderr (for the test's failure message). */
-  stderr(): string;
+  /** The last 50 KB it wrote (its log lines; for a failed test's message). */
+  output(): string;
 }
 
 export interface Fleet {
@@ -68,21 +68,23 @@ export function createFleet(options: { shared: Record<string, string> }): Fleet 
     dirs.push(dataDir);
     const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', entry], {
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...options.shared, DATA_DIR: dataDir, RUNTIME_DATA_DIR: join(dataDir, 'runtime'), [portVar]: String(port), ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-20_000);
-    });
+    let output = '';
+    const keep = (d: Buffer) => {
+      output = (output + d.toString()).slice(-50_000);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     const url = `http://127.0.0.1:${port}`;
     try {
       await untilReady(url, child, 60_000);
     } catch (err) {
-      throw new Error(`${name}: ${(err as Error).message}\n${stderr}`);
+      throw new Error(`${name}: ${(err as Error).message}\n${output}`);
     }
-    return { name, url, port, pid: child.pid!, exited, stderr: () => stderr };
+    return { name, url, port, pid: child.pid!, exited, output: () => output };
   };
 
   return {

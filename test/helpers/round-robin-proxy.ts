@@ -36,8 +36,18 @@ export async function startRoundRobinProxy(backends: string[], options: { port?:
   let next = 0;
   const counts = { byBackend: new Map<string, number>(), lost: 0, refused: 0 };
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tries: number): void => {
-    const backend = backends[next++ % backends.length]!;
+  /** The next backend in turn that this request has not tried yet. */
+  const pick = (tried: ReadonlySet<string>): string => {
+    for (let i = 0; i < backends.length; i++) {
+      const backend = backends[next++ % backends.length]!;
+      if (!tried.has(backend)) return backend;
+    }
+    return backends[next++ % backends.length]!;
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tried: Set<string>): void => {
+    const backend = pick(tried);
+    tried.add(backend);
     const target = new URL(backend);
     const upstream = request({
       host: target.hostname, port: target.port, method: req.method, path: req.url,
@@ -53,9 +63,9 @@ export async function startRoundRobinProxy(backends: string[], options: { port?:
     });
     upstream.on('error', (err: NodeJS.ErrnoException) => {
       // Nothing was sent yet when the connection was refused: the next backend may take it.
-      if (REFUSED.has(err.code ?? '') && tries + 1 < backends.length) {
+      if (REFUSED.has(err.code ?? '') && tried.size < backends.length) {
         counts.refused++;
-        forward(req, res, body, tries + 1);
+        forward(req, res, body, tried);
         return;
       }
       counts.lost++;
@@ -67,7 +77,7 @@ export async function startRoundRobinProxy(backends: string[], options: { port?:
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => forward(req, res, Buffer.concat(chunks), 0));
+    req.on('end', () => forward(req, res, Buffer.concat(chunks), new Set()));
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
