@@ -76,7 +76,10 @@ describe('compose.yaml', () => {
     expect(cp.environment!.HOSTED_APP_DOMAIN).toBe(rt.environment!.RUNTIME_HOSTED_APP_DOMAIN);
     expect(cp.environment!.PUBLIC_URL).toBe('http://localhost:8080');
     expect(rt.environment!.RUNTIME_PUBLIC_URL).toBe('http://localhost:8081');
-    expect(cp.environment!.RUNTIME_URL).toBe('http://lb:4001');
+    // Control planes find nodes in the Redis registry; each node gives its own address there.
+    expect(cp.environment!.RUNTIME_FLEET).toBe('redis');
+    expect(rt.environment!.RUNTIME_FLEET).toBe('redis');
+    expect(byRole('runtime').map(([, s]) => s.environment!.RUNTIME_INTERNAL_URL)).toEqual(byRole('runtime').map(([name]) => `http://${name}:4001`));
     expect(rt.environment!.CONTROL_PLANE_URL).toBe('http://lb:4000');
   });
 

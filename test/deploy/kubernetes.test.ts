@@ -22,15 +22,22 @@ import { CONFIG_TABLE } from '@platform/runtime';
 import { renderKustomization, type K8sObject } from './kustomize.ts';
 
 const ROOT = fileURLToPath(new URL('../../deploy/kubernetes/', import.meta.url));
-const OVERLAYS = { 'single-node': { controlPlanes: 1, runtimes: 1 }, fleet: { controlPlanes: 3, runtimes: 4 } } as const;
+const OVERLAYS = {
+  'single-node': { controlPlanes: 1, runtimes: 1, extra: [] },
+  fleet: { controlPlanes: 3, runtimes: 4, extra: ['NetworkPolicy/platform-runtime-redis'] },
+} as const;
 
-interface EnvVar { name: string; value?: string; valueFrom?: { configMapKeyRef?: { name: string; key: string }; secretKeyRef?: { name: string; key: string; optional?: boolean } } }
+interface EnvVar {
+  name: string; value?: string;
+  valueFrom?: { configMapKeyRef?: { name: string; key: string }; secretKeyRef?: { name: string; key: string; optional?: boolean }; fieldRef?: { fieldPath: string } };
+}
 interface Container {
   name: string; image: string; env?: EnvVar[]; readinessProbe?: { httpGet?: { path: string } }; livenessProbe?: { httpGet?: { path: string } };
   securityContext?: { allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean; capabilities?: { drop?: string[]; add?: string[] } };
+  lifecycle?: { preStop?: { exec?: { command: string[] } } };
 }
 interface PodSpec {
-  containers: Container[]; volumes?: Array<Record<string, unknown>>; automountServiceAccountToken?: boolean;
+  containers: Container[]; terminationGracePeriodSeconds?: number; volumes?: Array<Record<string, unknown>>; automountServiceAccountToken?: boolean;
   securityContext?: { runAsNonRoot?: boolean; seccompProfile?: { type: string; localhostProfile?: string } };
 }
 type Deployment = K8sObject & { spec: { replicas: number; template: { metadata: { labels: Record<string, string> }; spec: PodSpec } } };
@@ -88,7 +95,8 @@ for (const [overlay, expected] of Object.entries(OVERLAYS)) {
       expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
         'ConfigMap/platform', 'Deployment/platform-control-plane', 'Deployment/platform-runtime', 'NetworkPolicy/platform-runtime-egress',
         'PodDisruptionBudget/platform-control-plane', 'PodDisruptionBudget/platform-runtime', 'Service/platform-control-plane', 'Service/platform-runtime',
-      ]);
+        ...expected.extra,
+      ].sort());
       for (const o of objects) await expect(validate(o), `${o.kind}/${o.metadata.name}`).resolves.toBeUndefined();
       expect([controlPlane.spec.replicas, runtime.spec.replicas]).toEqual([expected.controlPlanes, expected.runtimes]);
     });
@@ -123,8 +131,11 @@ for (const [overlay, expected] of Object.entries(OVERLAYS)) {
     it('sets only variables the processes read, from keys the ConfigMap and the example Secret have', () => {
       const read = { 'control-plane': new Set(CONFIG_VARIABLES.map((v) => v.name)), runtime: new Set([...CONFIG_TABLE.map((v) => v.name), 'NODE_ENV']) };
       for (const [component, d] of [['control-plane', controlPlane], ['runtime', runtime]] as const) {
-        for (const e of containerOf(d).env ?? []) {
-          expect(read[component].has(e.name), `${component} reads ${e.name}`).toBe(true);
+        const env = containerOf(d).env ?? [];
+        // A variable no process reads is allowed only as a part of another's value ($(POD_IP)).
+        const referenced = new Set(env.flatMap((e) => [...(e.value ?? '').matchAll(/\$\(([A-Z_]+)\)/g)].map((m) => m[1]!)));
+        for (const e of env) {
+          expect(read[component].has(e.name) || referenced.has(e.name), `${component} reads ${e.name}`).toBe(true);
           const fromConfig = e.valueFrom?.configMapKeyRef;
           if (fromConfig !== undefined) expect(Object.keys(config.data), `${e.name}: ConfigMap key ${fromConfig.key}`).toContain(fromConfig.key);
           const fromSecret = e.valueFrom?.secretKeyRef;
@@ -157,6 +168,39 @@ for (const [overlay, expected] of Object.entries(OVERLAYS)) {
     });
   });
 }
+
+describe('overlay fleet: the registry', () => {
+  const objects = renderKustomization(`${ROOT}overlays/fleet`);
+  const controlPlane = deployment(objects, 'control-plane');
+  const runtime = deployment(objects, 'runtime');
+
+  it('puts both processes on the Redis registry, each node reached at its own pod IP under its pod name', () => {
+    expect(envOf(controlPlane).get('RUNTIME_FLEET')?.value).toBe('redis');
+    expect(envOf(controlPlane).get('REDIS_URL')?.valueFrom?.secretKeyRef?.key).toBe('redis-url');
+    const env = envOf(runtime);
+    expect(env.get('RUNTIME_FLEET')?.value).toBe('redis');
+    expect(env.get('REDIS_URL')?.valueFrom?.secretKeyRef).toEqual(envOf(controlPlane).get('REDIS_URL')?.valueFrom?.secretKeyRef);
+    expect(env.get('RUNTIME_NODE_ID')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.name');
+    expect(env.get('POD_IP')?.valueFrom?.fieldRef?.fieldPath).toBe('status.podIP');
+    // Kubernetes expands $(POD_IP) only from a variable defined before it.
+    const names = (containerOf(runtime).env ?? []).map((e) => e.name);
+    expect(names.indexOf('POD_IP')).toBeLessThan(names.indexOf('RUNTIME_INTERNAL_URL'));
+    expect(env.get('RUNTIME_INTERNAL_URL')?.value).toBe('http://$(POD_IP):4001');
+  });
+
+  it('lets a draining node finish: preStop sleep plus the drain fit in the grace period', () => {
+    const preStop = containerOf(runtime).lifecycle?.preStop?.exec?.command ?? [];
+    const sleepS = preStop[0] === 'sleep' ? Number(preStop[1]) : 0;
+    const drainS = Number(envOf(runtime).get('RUNTIME_DRAIN_MS')?.value) / 1000;
+    expect(drainS).toBeGreaterThan(0);
+    expect(sleepS + drainS).toBeLessThan(runtime.spec.template.spec.terminationGracePeriodSeconds!);
+  });
+
+  it('opens Redis\'s port to the nodes, and only that port', () => {
+    const policy = objects.find((o) => o.metadata.name === 'platform-runtime-redis') as K8sObject & { spec: { egress: Array<{ ports: Array<{ port: number }> }> } };
+    expect(policy.spec.egress.flatMap((e) => e.ports.map((p) => p.port))).toEqual([6379]);
+  });
+});
 
 describe('the schema check', () => {
   it('fails an object the API would refuse', async () => {

@@ -254,7 +254,19 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
     };
 
     // The processes' error lines, for a failed run's messages.
-    const errors = () => [...controlPlanes, ...nodes].map((p) => `${p.name}:\n${p.output().split('\n').filter((l) => /"level":(50|60)/.test(l)).slice(-3).map((l) => l.slice(0, 1500)).join('\n')}`).join('\n');
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return 'running';
+      } catch {
+        return 'exited';
+      }
+    };
+    const errors = () => [...controlPlanes, ...nodes].map((p) => {
+      const lines = p.output().split('\n').filter((l) => l.trim() !== '');
+      const errorLines = lines.filter((l) => /"level":(50|60)/.test(l) || !l.startsWith('{'));
+      return `${p.name} (${alive(p.pid)}):\n${errorLines.slice(-4).map((l) => l.slice(0, 1500)).join('\n')}`;
+    }).join('\n');
     let lastPosted = -1;
     // Progress on stderr every 5 s: what a failed run shows of where it stood.
     const report = setInterval(() => {
@@ -262,7 +274,7 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
       const tags = new Map<string, number>();
       for (const f of failed) tags.set(`${f.kind} ${f.status} ${f.tag}`, (tags.get(`${f.kind} ${f.status} ${f.tag}`) ?? 0) + 1);
       process.stderr.write(`chaos: posted ${posted}/${EVENTS}, requests ${outcomes.length}, failed ${failed.length} ${JSON.stringify([...tags].slice(0, 5))}, acknowledged ${receiver.acknowledged.size}, faults ${faults.map((f) => f.what).join('; ')}\n`);
-      if (posted === lastPosted) process.stderr.write(`chaos: no progress; processes' errors:\n${errors()}\n`);
+      if (posted === lastPosted && posted < EVENTS) process.stderr.write(`chaos: no progress; processes' errors:\n${errors()}\n`);
       lastPosted = posted;
     }, 5_000);
     cleanups.push(async () => clearInterval(report));
@@ -277,7 +289,16 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
     const recorded = async () => (await db.query<{ id: string; status: string }>(`select id, status from deliveries where install_id = $1`, [receiverInstall])).rows;
     const messages = Number((await db.query<{ n: string }>('select count(*) as n from messages where conversation_id = $1', [conversationId])).rows[0]!.n);
     expect(messages).toBeGreaterThanOrEqual(EVENTS);
-    await receiver.waitFor(() => receiver.acknowledged.size >= messages, 150_000);
+    try {
+      await receiver.waitFor(() => receiver.acknowledged.size >= messages, 150_000);
+    } catch (err) {
+      // Where the missing events stand: by status, attempts and how far their next attempt is.
+      const stats = await db.query(`select status, attempts, last_status, left(last_error, 120) as last_error, count(*)::int as n,
+        round(extract(epoch from min(next_attempt_at) - now()))::int as next_in_s from deliveries where install_id = $1 and status <> 'delivered'
+        group by 1, 2, 3, 4 order by n desc limit 10`, [receiverInstall]);
+      const outbox = await db.query(`select count(*)::int as events, count(*) filter (where id not in (select event_id from deliveries where event_id is not null))::int as without_delivery from outbox_events`);
+      throw new Error(`${(err as Error).message}; messages ${messages}, acknowledged ${receiver.acknowledged.size}; undelivered ${JSON.stringify(stats.rows)}; outbox ${JSON.stringify(outbox.rows)}`);
+    }
     const rows = await recorded();
     expect(rows).toHaveLength(messages);
     expect(new Set(rows.map((r) => r.id))).toEqual(receiver.acknowledged);

@@ -23,6 +23,9 @@ export interface PrivatePostgres {
   port: number;
   /** Stops the server (`immediate`: as if it crashed, no checkpoint) and starts it again on the same port. */
   restart(options?: { crash?: boolean }): Promise<void>;
+  /** Stops the server as if it crashed and leaves it down until `up()`. */
+  down(): Promise<void>;
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +69,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     port,
     async restart(options = {}) {
       await stopWith(options.crash === true ? 'immediate' : 'fast');
+      await start();
+    },
+    async down() {
+      await stopWith('immediate');
+    },
+    async up() {
       await start();
     },
     async stop() {

@@ -129,6 +129,7 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
         ...(def.body !== undefined ? [{ status: 413, description: 'PlatformApiPayloadTooLargeError' }] : []),
         ...(def.errors ?? []),
         { status: 500, description: 'PlatformApiInternalServerError' },
+        { status: 503, description: 'PlatformApiServiceUnavailableError: the database cannot be reached for now; retry after the Retry-After seconds' },
       ].sort((a, b) => a.status - b.status);
       const security = scheme === undefined ? [] : [{ [String(def.auth)]: [] }, ...(scheme.optional ? [{}] : [])];
       operations.push({

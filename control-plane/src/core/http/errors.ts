@@ -8,7 +8,11 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { PlatformError, isPlatformError } from '@platform/sandbox-lib';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppEnv } from './env.ts';
+
+/** Seconds a caller is told to wait while the database is unreachable (a restart takes about this long). */
+const DATABASE_RETRY_AFTER_S = 1;
 
 export function errorResponse(c: Context, err: PlatformError): Response {
   return c.json(err.toBody(), err.status as ContentfulStatusCode);
@@ -30,6 +34,10 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     mapped = err;
   } else if (err instanceof HTTPException) {
     mapped = fromHttpException(err);
+  } else if (isDatabaseUnavailable(err)) {
+    // Not the caller's fault and not a bug: retryable, and said so.
+    c.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+    mapped = new PlatformError('PlatformApiServiceUnavailableError', 'The service is briefly unavailable; retry shortly', { cause: err });
   } else {
     mapped = new PlatformError('PlatformApiInternalServerError', 'Internal server error', { cause: err });
   }
