@@ -29,6 +29,12 @@ import { apiClient, type ApiClient } from '../helpers/stack.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? 5_000);
+/**
+ * The long run (scripts/fleet-chaos-long.sh): a kill -9 every this many ms, taking turns over the
+ * four processes, each started again on its port at once; the database restart at half way. 0: the
+ * bounded run of CI (one node, one control plane, one restart).
+ */
+const KILL_EVERY_MS = Number(process.env.CHAOS_KILL_EVERY_MS ?? 0);
 /** Messages posted at once. */
 const POSTERS = 12;
 /** After a fault, this long the fleet has to serve normally again. */
@@ -60,6 +66,8 @@ let cpLb: RoundRobinProxy;
 let nodeLb: RoundRobinProxy;
 const controlPlanes: FleetProcess[] = [];
 const nodes: FleetProcess[] = [];
+let startControlPlane: (i: number) => Promise<FleetProcess>;
+let startNode: (i: number) => Promise<FleetProcess>;
 let member: ApiClient;
 let memberKey: string;
 let conversationId: string;
@@ -112,16 +120,16 @@ beforeAll(async () => {
     },
   });
   cleanups.push(() => fleet.stopAll());
-  for (const [i, port] of cpPorts.entries()) {
-    // One after the other: the first migrates the new database.
-    controlPlanes.push(await fleet.controlPlane(`cp-${i + 1}`, {
-      PUBLIC_URL: cpLb.url, OUTBOX_LEASE_MS: '20000', OUTBOX_POLL_MS: '200', RUNTIME_URL: nodeLb.url,
-    }, port));
-  }
-  nodes.push(...await Promise.all(nodePorts.map((port, i) => fleet.runtimeNode(`node-${'ab'[i]}`, {
+  startControlPlane = (i) => fleet.controlPlane(`cp-${i + 1}`, {
+    PUBLIC_URL: cpLb.url, OUTBOX_LEASE_MS: '20000', OUTBOX_POLL_MS: '200', RUNTIME_URL: nodeLb.url,
+  }, cpPorts[i]);
+  startNode = (i) => fleet.runtimeNode(`node-${'ab'[i]}`, {
     CONTROL_PLANE_URL: cpLb.url, RUNTIME_PUBLIC_URL: nodeLb.url, RUNTIME_WORKERS: '1',
     RUNTIME_HEARTBEAT_MS: '500', RUNTIME_NODE_TTL_MS: '2500', RUNTIME_DIRECTORY_TTL_MS: '1000', RUNTIME_STARTUP_CPU_MS: '1000',
-  }, port))));
+  }, nodePorts[i]);
+  // One after the other: the first migrates the new database.
+  for (const i of cpPorts.keys()) controlPlanes.push(await startControlPlane(i));
+  nodes.push(...await Promise.all(nodePorts.map((_, i) => startNode(i))));
 
   const created = await expectOk(await apiClient(cpLb.url, '/client/v1').request('POST', '/workspaces', {
     body: { name: 'Chaos', owner: { name: 'Olive Owner' } }, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
@@ -132,7 +140,7 @@ beforeAll(async () => {
   conversationId = (await expectOk(await member.post(`/circles/${circle.circle.id}/conversations`, { title: 'Load' }))).conversation.id;
 
   // The self-hosted app that hears of every post.
-  const manifest = { schemaVersion: 1, name: 'Listener', slug: 'chaos-listener', hosting: 'self', endpoint: { url: `${receiver.url.replace('127.0.0.1', 'localhost')}/platform` }, scopes: ['conversations:read'], events: ['post.created', 'reply.created'] };
+  const manifest = { schemaVersion: 1, name: 'Listener', slug: 'chaos-listener', hosting: 'self', endpoint: { url: receiver.url.replace('127.0.0.1', 'localhost') }, scopes: ['conversations:read'], events: ['post.created', 'reply.created'] };
   const listener = await expectOk(await member.post('/apps', { name: manifest.name, slug: manifest.slug, hosting: 'self', endpoint: manifest.endpoint }));
   await expectOk(await apiClient(cpLb.url, '/v0', created.apiKey).put(`/apps/${listener.app.id}/manifest`, { manifest, target: 'production' }), 200);
   receiverInstall = (await installApp(listener.app.id, listener)).installId;
@@ -194,8 +202,9 @@ async function homeOfHostedApp(): Promise<FleetProcess> {
 }
 
 describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos', () => {
-  it(`${EVENTS} events, clicks and routes through a kill -9 of a node and of a control plane and a database restart`, { timeout: 300_000 }, async () => {
+  it(`${EVENTS} events, clicks and routes through a kill -9 of a node and of a control plane and a database restart`, { timeout: KILL_EVERY_MS > 0 ? 3_600_000 : 420_000 }, async () => {
     const key = memberKey;
+    const began = Date.now();
     const outcomes: Outcome[] = [];
     const faults: Fault[] = [];
     let posted = 0;
@@ -234,11 +243,35 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
       while (!done) outcomes.push(await timed('route', () => fetch(`${nodeLb.url}/apps/fleet-chaos/ping`)));
     };
 
+    const at = (n: number) => new Promise<void>((resolve) => {
+      waiting.push({ n, resolve });
+      progressed();
+    });
+    // A fault every KILL_EVERY_MS: the time is the schedule itself, so this waits on a timer.
+    const longChaos = async () => {
+      let restarted = false;
+      for (let turn = 0; posted < EVENTS; turn++) {
+        await new Promise((r) => setTimeout(r, KILL_EVERY_MS));
+        if (posted >= EVENTS) break;
+        if (!restarted && posted >= EVENTS / 2) {
+          restarted = true;
+          const restart: Fault = { what: 'PostgreSQL stopped as if it crashed, and started again', at: Date.now(), until: 0 };
+          faults.push(restart);
+          await database.restart({ crash: true });
+          restart.until = Date.now();
+          continue;
+        }
+        const [list, start] = turn % 2 === 0 ? [nodes, startNode] as const : [controlPlanes, startControlPlane] as const;
+        const i = Math.floor(turn / 2) % list.length;
+        faults.push({ what: `kill -9 ${list[i]!.name}`, at: Date.now(), until: Date.now() });
+        process.kill(list[i]!.pid, 'SIGKILL');
+        await list[i]!.exited;
+        list[i] = await start(i);
+      }
+    };
+
     const chaos = async () => {
-      const at = (n: number) => new Promise<void>((resolve) => {
-        waiting.push({ n, resolve });
-        progressed();
-      });
+      if (KILL_EVERY_MS > 0) return longChaos();
       await at(EVENTS * 0.2);
       const home = await homeOfHostedApp();
       faults.push({ what: `kill -9 ${home.name} (the hosted app's node)`, at: Date.now(), until: Date.now() });
@@ -327,7 +360,12 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
       clicks: { ok: clicks.filter((o) => o.ok).length, failed: clicks.filter((o) => !o.ok).length },
       routes: { ok: routes.filter((o) => o.ok).length, failed: routes.filter((o) => !o.ok).length },
       posts: { ok: posted, failed: outcomes.filter((o) => o.kind === 'post' && !o.ok).length },
-      faults: faults.map((f) => f.what),
+      seconds: Math.round((Date.now() - began) / 1000),
+      // Per fault: requests failed because of it, and the last failure's end after the fault was over.
+      faults: faults.map((f) => {
+        const hit = failures.filter((o) => o.started <= f.until + RECOVERY_MS && o.ended >= f.at);
+        return { what: f.what, failed: hit.length, lastFailureMs: hit.length === 0 ? 0 : Math.max(...hit.map((o) => o.ended)) - f.until };
+      }),
     }));
   });
 });

@@ -5,6 +5,7 @@
  * folder) so stopping it disturbs no other suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDb } from '../../../control-plane/src/core/db/pg-db.ts';
 import { isDatabaseUnavailable } from '../../../control-plane/src/core/db/unavailable.ts';
 import { postgresBin, startPrivatePostgres, type PrivatePostgres } from '../../helpers/private-postgres.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
@@ -61,5 +62,25 @@ describe.skipIf(postgresBin() === null || process.env.DATABASE_URL === undefined
     let status = 0;
     for (let i = 0; i < 20 && status !== 200; i++) status = (await stack.client(key).get('/circles')).status;
     expect(status).toBe(200);
+  }, 60_000);
+
+  it('fails a transaction whose server went away, without an unheard error event ending the process', async () => {
+    // Before the fix, the checked-out client's 'error' had no listener: Node threw it as an
+    // uncaught exception (the control plane died in the chaos test; vitest reports it here).
+    const db = createPgDb({ connectionString: database.url, max: 2 });
+    try {
+      await expect(db.transaction(async (tx) => {
+        await tx.query('select 1');
+        await database.down();
+        return tx.query('select 1');
+      })).rejects.toSatisfy(isDatabaseUnavailable);
+      await database.up();
+      let ok = false;
+      for (let i = 0; i < 20 && !ok; i++) ok = await db.query('select 1').then(() => true, () => false);
+      expect(ok).toBe(true);
+    } finally {
+      await database.up().catch(() => undefined);
+      await db.close();
+    }
   }, 60_000);
 });

@@ -85,6 +85,15 @@ export function createPgDb(options: PgDbOptions): Db {
     },
     async transaction(fn) {
       const client = await pool.connect();
+      // The pool listens for a checked-out client's errors no more: a server that goes away
+      // mid-transaction (a crash, a restart, a failover) would emit an unheard 'error' and end
+      // the process. Heard here, the pending statement fails and the client is not reused.
+      let lost: Error | undefined;
+      const onLost = (err: Error) => {
+        lost = err;
+        options.logger?.warn({ err }, 'postgres connection lost during a transaction');
+      };
+      client.on('error', onLost);
       const conn: Queryable = {
         // Inside a transaction a failed statement aborts it: no retry there.
         query: (sql, params) => run(client, sql, params, false),
@@ -107,7 +116,8 @@ export function createPgDb(options: PgDbOptions): Db {
         }
         throw err;
       } finally {
-        client.release(broken);
+        client.removeListener('error', onLost);
+        client.release(broken ?? lost);
       }
     },
     close: () => pool.end(),
