@@ -339,17 +339,13 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
     for (const r of receiver.requests) byId.set(r.headers['webhook-id'] as string, (byId.get(r.headers['webhook-id'] as string) ?? 0) + 1);
     const repeats = [...byId.values()].filter((n) => n > 2).length;
 
-    // Interactive: failures only in flight at a kill or within the restart, each tagged; all served
-    // again from RECOVERY_MS after each fault.
+    // Interactive: failures only in flight at a kill or within the restart, or within RECOVERY_MS
+    // after one (the fleet serves normally again by then), each tagged.
     const failures = outcomes.filter((o) => !o.ok);
     for (const f of failures) {
       const fault = faults.find((x) => f.started <= x.until + RECOVERY_MS && f.ended >= x.at);
       expect(fault, `a ${f.kind} failed (${f.status} ${f.tag}) outside every fault\n${errors()}`).toBeDefined();
       expect(f.tag, `a ${f.kind} failed with ${f.status} without a tag`).toMatch(/^(Platform|TestProxy|outcome:failed)/);
-    }
-    for (const fault of faults) {
-      const after = outcomes.filter((o) => o.started >= fault.until + RECOVERY_MS);
-      expect(after.filter((o) => !o.ok).map((o) => `${o.kind} ${o.status} ${o.tag}`), `after ${fault.what}\n${errors()}`).toEqual([]);
     }
     const clicks = outcomes.filter((o) => o.kind === 'click');
     const routes = outcomes.filter((o) => o.kind === 'route');
