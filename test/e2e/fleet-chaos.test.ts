@@ -202,7 +202,7 @@ async function homeOfHostedApp(): Promise<FleetProcess> {
 }
 
 describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos', () => {
-  it(`${EVENTS} events, clicks and routes through a kill -9 of a node and of a control plane and a database restart`, { timeout: KILL_EVERY_MS > 0 ? 3_600_000 : 420_000 }, async () => {
+  it(`${EVENTS} events, clicks and routes through a kill -9 of a node and of a control plane and a database restart`, { timeout: KILL_EVERY_MS > 0 ? 3_600_000 : 600_000 }, async () => {
     const key = memberKey;
     const began = Date.now();
     const outcomes: Outcome[] = [];
