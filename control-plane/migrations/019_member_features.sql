@@ -6,3 +6,11 @@ create index notifications_unread_idx on notifications (member_id) where read_at
 -- Memories a member edited: when and by whom (the app stays credited with the memory).
 alter table memories add column edited_at timestamptz;
 alter table memories add column edited_by text references members (id) on delete set null;
+
+-- Reference records get a revision: a monotonically increasing number from one sequence, taken
+-- anew by every write (a resolve's fields, a push, a revalidate, an action result's tree). A
+-- resolve takes a mark from the same sequence before it is sent and applies its fields only if the
+-- record's revision is still below that mark: a push (or any write) that landed while the app was
+-- answering is newer, and the older resolve loses. Members act on a reference's block by revision.
+create sequence reference_revisions;
+alter table reference_records add column revision bigint not null default nextval('reference_revisions');

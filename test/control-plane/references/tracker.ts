@@ -21,6 +21,11 @@ export interface TrackerServer {
   /** `reference.search` deliveries received, oldest first: their `data` and `actor`. */
   searches: Array<{ data: any; actor: any }>;
   mode: TrackerMode;
+  /**
+   * Holds the next `reference.resolve` delivery before the app answers it: `received` settles when
+   * it arrives, and the app answers once `release()` is called (races are played out in order, no timers).
+   */
+  hold(): { received: Promise<void>; release(): void };
   configure(env: { signingSecret: string; apiUrl: string }): void;
   close(): Promise<void>;
 }
@@ -109,12 +114,19 @@ export async function startTrackerServer(options: { now: () => number }): Promis
   const closing = new AbortController();
   const defined: { app?: App } = {};
   const server = { resolves: [] as TrackerServer['resolves'], searches: [] as TrackerServer['searches'], mode: 'normal' as TrackerMode };
+  let held: { arrived: () => void; gate: Promise<void> } | null = null;
   const served: Served = await serve({
     async fetch(request, _env, ctx) {
       if (request.method === 'POST' && request.headers.has('webhook-signature')) {
         const envelope = JSON.parse(await request.clone().text()) as { type: string; actor?: unknown; data: any };
         if (envelope.type === 'reference.resolve') {
           server.resolves.push({ data: envelope.data, actor: envelope.actor });
+          if (held !== null) {
+            const { arrived, gate } = held;
+            held = null;
+            arrived();
+            await gate;
+          }
           const raw = rawAnswer(server.mode, envelope.data, closing.signal);
           if (raw !== null) return raw;
         }
@@ -133,6 +145,16 @@ export async function startTrackerServer(options: { now: () => number }): Promis
     url: served.url,
     endpoint: `${served.url}/platform`,
     app,
+    hold() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const received = new Promise<void>((resolve) => { arrived = resolve; });
+      const gate = new Promise<void>((resolve) => { release = resolve; });
+      held = { arrived, gate };
+      // Closing the server lets a held delivery go.
+      closing.signal.addEventListener('abort', () => release());
+      return { received, release };
+    },
     configure({ signingSecret, apiUrl }: { signingSecret: string; apiUrl: string }) {
       env.PLATFORM_SIGNING_SECRET = signingSecret;
       env.PLATFORM_API_URL = apiUrl;
