@@ -160,3 +160,21 @@ export async function markStale(db: Db, installId: string, kind: string, externa
       where install_id = $1 and kind = $2 and external_id = $3`, [installId, kind, externalId, at]);
   return (rowCount ?? 0) > 0;
 }
+
+/**
+ * Replaces a record's block with an action result's tree and table, only if the record is still at
+ * `seenRevision` (a resolve or push since then is newer and stands); undefined otherwise.
+ */
+export async function writeRecordBlock(db: Db, input: { id: string; seenRevision: string; block: { tree: unknown; actions: unknown }; at: Date }): Promise<RecordRow | undefined> {
+  const { rows } = await db.query<RecordRow>(
+    `update reference_records set fields = jsonb_set(fields, '{block}', $3::jsonb), updated_at = $4, revision = nextval('reference_revisions')
+      where id = $1 and revision = $2::bigint
+     returning ${RECORD_COLUMNS}`,
+    [input.id, input.seenRevision, JSON.stringify(input.block), input.at]);
+  return rows[0];
+}
+
+export async function findRecordById(db: Db, id: string): Promise<RecordRow | undefined> {
+  const { rows } = await db.query<RecordRow>(`select ${RECORD_COLUMNS} from reference_records where id = $1`, [id]);
+  return rows[0];
+}
