@@ -14,3 +14,9 @@ alter table memories add column edited_by text references members (id) on delete
 -- answering is newer, and the older resolve loses. Members act on a reference's block by revision.
 create sequence reference_revisions;
 alter table reference_records add column revision bigint not null default nextval('reference_revisions');
+
+-- Private answers of commands and message actions: shared (posted as a public answer) or
+-- dismissed by the member who ran them, each at most once and never both.
+alter table invocations add column shared_at timestamptz;
+alter table invocations add column dismissed_at timestamptz;
+alter table invocations add constraint invocations_shared_or_dismissed check (shared_at is null or dismissed_at is null);
