@@ -21,7 +21,7 @@ beforeEach(() => {
   w.tracker.mode = 'normal';
 });
 
-/** The reference (`ref`) of the button labelled `label` in a member's view of a tree. */
+/** The reference (`ref`) of the button or menu item labelled `label` in a member's view of a tree. */
 function refOf(tree: any, label: string): string {
   const stack = [tree];
   while (stack.length > 0) {
@@ -130,6 +130,17 @@ describe('a click in a card\'s block', () => {
     expect(w.tracker.clicks.length).toBe(clicks);
     const done = await click(messageId, ref.id, { revision: ref.revision, ref: button, confirmed: true });
     expect(done.body).toMatchObject({ outcome: 'applied', notice: { tone: 'warning', text: 'Deleted' } });
+  });
+});
+
+describe('an app written with the authoring API', () => {
+  it('answers a click in its card through defineReference({ actions }), in a menu item too', async () => {
+    const { messageId, card } = await buttonsCard();
+    const ref = card.reference;
+    const res = await click(messageId, ref.id, { revision: ref.revision, ref: refOf(ref.block.tree, 'Assign') });
+    expectStatus(res, 200);
+    expect(res.body).toMatchObject({ outcome: 'applied', notice: { tone: 'info', text: 'Assigned buttons (me)' }, error: null });
+    expect(JSON.stringify(res.body.card.reference.block.tree)).toContain('Issue is assigned to Mia Member');
   });
 });
 

@@ -7,7 +7,8 @@
 // authoring API drops the extra one), others answer min(limit, 3) items echoing a short query in their titles.
 // `mode` makes the server answer whole deliveries the way a broken app would. Every delivery is
 // logged for tests to read. Issue `buttons` is granted with a block of buttons (`actionCard`);
-// clicks on it (`block.action` for a reference card) are answered by `cardAction` by action name.
+// clicks on it (`block.action` for a reference card) are answered raw by `cardAction` by action
+// name, except `assign`, which the authoring API runs (`defineReference({ actions })`).
 import { defineApp, defineReference, renderTree, ui, type App } from '@platform/sandbox-lib';
 import { serve, type Served } from '@platform/sandbox-lib/node';
 
@@ -65,6 +66,11 @@ function trackerApp(endpoint: string, now: () => number): App {
         status: { state: 'open', label: 'Open' }, updatedAt: '2026-01-01T00:00:00.000Z',
       };
     },
+    actions: {
+      assign: ({ actor, reference, args }) => ({
+        tree: actionCard(`assigned to ${actor?.name ?? 'nobody'}`), notice: { tone: 'info', text: `Assigned ${reference.externalId} (${String(args.to)})` },
+      }),
+    },
     search: ({ query, limit }) => {
       if (query === 'boom') throw new Error('tracker search is down');
       const count = query === 'many' ? limit + 1 : Math.min(limit, 3);
@@ -96,19 +102,20 @@ export function actionCard(state: string) {
       ui.button({ label: 'Broken', action: 'broken' }),
       ui.button({ label: 'Ping', action: 'ping' }),
       ui.button({ label: 'Delete', action: 'delete', intent: 'destructive', confirm: { title: 'Delete the issue?' } }),
+      ui.menu({ label: 'More' }, [ui.menuItem({ label: 'Assign', action: 'assign', args: { to: 'me' } })]),
     ]),
   ]);
 }
 
 /** The answer to a click in a reference card's block, by action name. */
-function cardAction(data: any): Response {
+function cardAction(data: any): Response | null {
   switch (data?.action?.name) {
     case 'close': return Response.json({ ...renderTree(actionCard('Closed')), notice: { tone: 'success', text: 'Closed' }, openUrl: 'https://tracker.example.com/closed' });
     case 'later': return new Response(null, { status: 202 });
     case 'broken': return Response.json({ tree: { type: 'uiBlock', attrs: { catalog: 1, summary: 'Broken' }, content: [] }, actions: {} });
     case 'ping': return Response.json({ notify: [{ memberId: data.actorMemberId, text: 'Pinged from a card' }], revalidate: true, state: { ignored: true }, final: {} });
     case 'delete': return Response.json({ notice: { tone: 'warning', text: 'Deleted' } });
-    default: return Response.json({ error: 'unknown' }, { status: 500 });
+    default: return null;
   }
 }
 
@@ -163,7 +170,8 @@ export async function startTrackerServer(options: { now: () => number }): Promis
         if (envelope.type === 'block.action' && envelope.data?.block?.reference !== undefined) {
           server.clicks.push({ data: envelope.data, actor: envelope.actor });
           await pass('click');
-          return cardAction({ ...envelope.data, actorMemberId: envelope.actor?.memberId });
+          const raw = cardAction({ ...envelope.data, actorMemberId: envelope.actor?.memberId });
+          if (raw !== null) return raw;
         }
         if (envelope.type === 'reference.resolve') {
           server.resolves.push({ data: envelope.data, actor: envelope.actor });
