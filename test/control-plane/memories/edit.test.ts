@@ -137,6 +137,14 @@ describe('field rules', () => {
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
   });
 
+  it('a body over the byte cap ((4,000 + 200) × 16 bytes + 1 KB) is 413 and not read', async () => {
+    const id = await saved();
+    const res = await w.owner.client.patch(`/memories/${id}`, { text: 'x'.repeat(4_200 * 16 + 1_024) });
+    expect(res.status).toBe(413);
+    expect(res.body._tag).toBe('PlatformApiPayloadTooLargeError');
+    expect(await listed(w.owner.client, id)).toMatchObject({ editedAt: null });
+  });
+
   it.each([
     ['text of 4,001 characters', { text: G.repeat(4_001) }, ['text']],
     ['a title of 201 characters', { title: 'x'.repeat(201) }, ['title']],

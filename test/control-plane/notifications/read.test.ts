@@ -137,6 +137,14 @@ describe('marking read up to a notification', () => {
     expect((await inbox(client)).unreadCount).toBe(1);
   });
 
+  it('a body over 16 KB is 413 and marks nothing', async () => {
+    const { client, ids } = await readerWith(1);
+    const res = await client.post('/notifications/read', { upTo: ids[0], pad: 'x'.repeat(16 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.body._tag).toBe('PlatformApiPayloadTooLargeError');
+    expect((await inbox(client)).unreadCount).toBe(1);
+  });
+
   it('an id of 64 characters is well-formed (404 when it names nothing)', async () => {
     const { client } = await readerWith(1);
     const res = await client.post('/notifications/read', { upTo: 'n'.repeat(64) });
