@@ -108,7 +108,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     db, kv, clock, logger, events, publicUrl: config.publicUrl, engine: lifecycle.interactive.engine, messages: services.messages,
   });
   const blocks = createBlocksArea({
-    db, kv, clock, logger, tokens: apps.tokens, events, interactive: lifecycle.interactive, schemaValidators: apps.schemaValidators,
+    db, kv, clock, logger, tokens: apps.tokens, events, interactive: lifecycle.interactive, schemaValidators: apps.schemaValidators, links: messaging.links,
   });
   const clientApi = createClientApi({ member: memberAuthScheme(services.apiKeys), operator: operatorAuthScheme(config) });
   registerClientRoutes(clientApi, { workspace: services, apps, deliveries: lifecycle, messaging, blocks });

@@ -21,6 +21,7 @@ import { removeBlocksOfMessages } from '../blocks/records/removal.ts';
 import { createRenderer, type Renderer } from '../blocks/rendering/service.ts';
 import type { InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
+import type { MemberLinks } from '../messaging/references/links.ts';
 import type { RemoveCarried } from '../workspace/messages/delete.ts';
 
 export interface BlocksAreaDeps {
@@ -33,6 +34,8 @@ export interface BlocksAreaDeps {
   /** The deliveries area's interactive engine, and the flush of its delivery records. */
   interactive: { engine: InteractiveEngine; flush(): Promise<void> };
   schemaValidators(appId: string, version: number): Promise<VersionValidators>;
+  /** The messaging area's link cards, for clicks in a card's block. */
+  links: Pick<MemberLinks, 'storedCard'>;
 }
 
 export interface BlocksArea {
@@ -64,7 +67,7 @@ export function createBlocksArea(deps: BlocksAreaDeps): BlocksArea {
   const definitions = createBlockDefinitions({ db, schemaValidators: deps.schemaValidators });
   const renderer = createRenderer({ db, clock, logger, engine, definitions });
   const insertDeps = { db, clock, definitions, engine, reach: createReachGuard({ db }), events: deps.events };
-  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions });
+  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions, links: deps.links });
   return {
     blocks: createBlocksService({ ...insertDeps, renderer }),
     interactions,

@@ -11,8 +11,8 @@ export {
   type SearchOutput, type SelectOption,
 } from './action.ts';
 export {
-  defineReference, patternDomains, type Reference, type ReferenceConfig, type ReferenceItem, type ReferenceSearchContext, type ReferenceSearchItem,
-  type ResolutionOutput, type ResolveContext,
+  defineReference, patternDomains, type Reference, type ReferenceActionContext, type ReferenceActionHandler, type ReferenceActionOutput, type ReferenceConfig,
+  type ReferenceItem, type ReferenceSearchContext, type ReferenceSearchItem, type ResolutionOutput, type ResolveContext,
 } from './reference.ts';
 export { defineMessageAction, type MessageAction, type MessageActionConfig, type MessageActionRunContext } from './message-action.ts';
 export { defineCommand, type Command, type CommandConfig, type CommandOptionConfig, type CommandOptions, type CommandRunContext, type OptionValueOf } from './command.ts';

@@ -72,6 +72,13 @@ export async function blockInsert(run: InteractiveRun<InteractiveData<'block.ins
 
 export async function blockAction(run: InteractiveRun<InteractiveData<'block.action'>>): Promise<BlockAnswer> {
   const data = run.envelope.data;
+  // A click in a link card's block: its reference kind runs it (authoring/interactive-references.ts).
+  const card = (data.block as { reference?: { kind?: unknown } }).reference;
+  if (card !== undefined) {
+    const reference = run.tables.references.get(String(card?.kind));
+    if (!reference) throw new DeliveryRejection(404, 'unknown-action', `This app version has no reference kind "${String(card?.kind).slice(0, 100)}"`);
+    return reference.runAction(run);
+  }
   const block = blockOf(run, data.block.type);
   const action = block.actions.get(data.action.name);
   if (!action?.handler) throw new DeliveryRejection(404, 'unknown-action', `Block type ${data.block.type} has no action "${data.action.name}" with a handler`);

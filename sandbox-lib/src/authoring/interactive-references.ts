@@ -1,14 +1,16 @@
 /**
  * @module authoring/interactive-references
- * `reference.resolve` (up to 20 links, possibly of several kinds, answered in order) and
- * `reference.search`. One link that fails to resolve reads as `unavailable` (not cached, resolved
- * again later) instead of failing the others; the failure is logged.
+ * `reference.resolve` (up to 20 links, possibly of several kinds, answered in order),
+ * `reference.search`, and clicks in a card's block (`block.action` with `data.block.reference`,
+ * run by the kind's `actions`). One link that fails to resolve reads as `unavailable` (not cached,
+ * resolved again later) instead of failing the others; the failure is logged.
  */
 import type { InteractiveData } from '../delivery/index.ts';
 import { describeError, extendContext, handlerContext } from './context.ts';
-import { callHandler } from './failures.ts';
+import { callHandler, DeliveryRejection } from './failures.ts';
+import { isDeferred } from './deferred.ts';
 import { ResultProblem, toRendered } from './results.ts';
-import type { ResolutionOutput } from './reference.ts';
+import type { ReferenceActionOutput, ResolutionOutput } from './reference.ts';
 import type { BlockAnswer } from './interactive-blocks.ts';
 import type { InteractiveRun } from './tables.ts';
 import { unknownKindResolution, unknownSearchKind } from './absent-pieces.ts';
@@ -45,4 +47,25 @@ export async function referenceSearch(run: InteractiveRun<InteractiveData<'refer
   const items = Array.isArray(output) ? output : (output as { items?: unknown }).items;
   // The service asked for at most `limit`; extra items are dropped rather than failing the search.
   return { kind: 'result', body: { ...(Array.isArray(output) ? {} : output), items: Array.isArray(items) ? items.slice(0, limit) : items } };
+}
+
+/** A click in the block of a card: the kind's action by name, its answer as an ActionResult (a draft tree rendered). */
+export async function referenceAction(run: InteractiveRun<InteractiveData<'block.action'>>): Promise<BlockAnswer> {
+  const data = run.envelope.data;
+  const card = (data.block as { reference?: { kind?: unknown; externalId?: unknown; url?: unknown } }).reference ?? {};
+  const kind = String(card.kind);
+  const handler = run.tables.references.get(kind)?.actions.get(data.action.name);
+  if (!handler) throw new DeliveryRejection(404, 'unknown-action', `Reference kind "${kind.slice(0, 100)}" has no action "${data.action.name}"`);
+  const label = `action ${data.action.name} of reference kind ${kind}`;
+  const args = data.action.args ?? {};
+  const ctx = extendContext(handlerContext(run.envelope, run.deps), {
+    reference: { kind, externalId: String(card.externalId), url: String(card.url) }, action: { name: data.action.name, args }, args,
+    invocationId: data.invocationId, revision: data.block.revision,
+  });
+  const output = (await callHandler(label, () => handler(ctx))) as ReferenceActionOutput;
+  if (isDeferred(output)) return { kind: 'deferred', deferral: output };
+  if (output === undefined) return { kind: 'result', body: {} };
+  if (typeof output !== 'object' || output === null) throw new ResultProblem('invalid-result', `${label} returned ${typeof output}; return an ActionResult object, nothing, or deferred()`);
+  const { tree, ...rest } = output;
+  return { kind: 'result', body: tree === undefined ? rest : { ...rest, ...toRendered(tree, ['tree']) } };
 }

@@ -32,7 +32,7 @@ function labelOf(type: InteractiveType, data: Record<string, any>): string {
   switch (type) {
     case 'block.render': return `render of block ${data.block.type}`;
     case 'block.insert': return `insert of block ${data.type}`;
-    case 'block.action': return `action ${data.action.name} of block ${data.block.type}`;
+    case 'block.action': return `action ${data.action.name} of ${data.block.reference === undefined ? 'block' : 'reference kind'} ${data.block.type}`;
     case 'select.search': return `search ${data.action.name} of block ${data.block.type}`;
     case 'reference.resolve': return 'resolve of references';
     case 'reference.search': return `search of reference kind ${data.kind}`;

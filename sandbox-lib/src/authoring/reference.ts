@@ -1,18 +1,23 @@
 /**
  * @module authoring/reference
  * `defineReference`: a reference kind (URL patterns that turn links into shared objects) with its
- * `resolve` handler and an optional `search`. `searchable` follows from `search`; the claimed
- * link domains follow from the pattern hosts (see `patternDomains`).
+ * `resolve` handler, an optional `search`, and optional `actions` for the buttons of its cards'
+ * blocks (a member's click arrives as `block.action` with `data.block.reference`). `searchable`
+ * follows from `search`; the claimed link domains follow from the pattern hosts (see
+ * `patternDomains`).
  */
 import type { Scope } from '../scopes/index.ts';
 import type { ReferenceDefinition } from '../manifest/index.ts';
 import { parseReferencePattern } from '../manifest/index.ts';
 import { hostCovers } from '../hosts/index.ts';
-import type { ReferenceResolution } from '../delivery/index.ts';
+import type { ActionResult, ReferenceResolution } from '../delivery/index.ts';
+import { LIMITS } from '../limits/index.ts';
+import type { Deferred } from './deferred.ts';
 import { AppDefinitionError } from './errors.ts';
-import { referenceResolve, referenceSearch } from './interactive-references.ts';
+import { referenceAction, referenceResolve, referenceSearch } from './interactive-references.ts';
 import { referenceResolveResult, referenceSearchResult } from '../delivery/lean/interactive-pieces.ts';
-import type { PieceRunners } from './tables.ts';
+import type { InteractiveRun, PieceRunners } from './tables.ts';
+import type { BlockAnswer } from './interactive-blocks.ts';
 import type { HandlerContext } from './context.ts';
 import type { RenderOutput } from './block.ts';
 import type { KnownKeys } from './schema.ts';
@@ -55,6 +60,31 @@ export type ResolutionOutput =
   | (Omit<Granted, 'url' | 'visibility' | 'block'> & { url?: string; visibility?: 'public' | 'restricted'; block?: RenderOutput })
   | { access: 'unauthorized' | 'forbidden' | 'notFound' | 'unavailable'; url?: string };
 
+/** A member's click in the block of a card of this kind. */
+export interface ReferenceActionContext extends HandlerContext {
+  /** The card's object, and the link the member clicked it in. */
+  readonly reference: { readonly kind: string; readonly externalId: string; readonly url: string };
+  readonly action: { readonly name: string; readonly args: Readonly<Record<string, unknown>> };
+  /** The button's args as the block's action table stored them. */
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly invocationId: string;
+  /** The card's revision the member saw. */
+  readonly revision: number;
+}
+
+/**
+ * What a card action returns: a new `tree` for every card of the object (a draft from `ui.*`
+ * works), what the acting member sees (`notice`, `fieldErrors`, `openUrl`), `notify`,
+ * `revalidate`; nothing; or `deferred()` (then push the new fields with `PUT /v0/references`).
+ * Cards have no state and are never final.
+ */
+export type ReferenceActionOutput =
+  | void
+  | Deferred
+  | (Pick<ActionResult, 'notice' | 'fieldErrors' | 'openUrl' | 'notify' | 'revalidate'> & { tree?: RenderOutput });
+
+export type ReferenceActionHandler = (ctx: ReferenceActionContext) => MaybePromise<ReferenceActionOutput>;
+
 export interface ReferenceSearchItem {
   url: string;
   title: string;
@@ -73,11 +103,16 @@ export interface ReferenceConfig {
   readonly scopes?: readonly Scope[];
   readonly resolve: (ctx: ResolveContext) => MaybePromise<ResolutionOutput>;
   readonly search?: (ctx: ReferenceSearchContext) => MaybePromise<readonly ReferenceSearchItem[] | { items: readonly ReferenceSearchItem[] }>;
+  /** Handlers of the buttons in this kind's blocks, by action name (the `action` of `ui.button`); needs `hasBlock`. */
+  readonly actions?: Readonly<Record<string, ReferenceActionHandler>>;
 }
 
 export interface ReferenceHandlers extends PieceRunners {
   readonly resolve: ReferenceConfig['resolve'];
   readonly search?: ReferenceConfig['search'];
+  readonly actions: ReadonlyMap<string, ReferenceActionHandler>;
+  /** Runs a click in a card of this kind (`block.action` with `data.block.reference`). */
+  readonly runAction: (run: InteractiveRun<any>) => Promise<BlockAnswer>;
   readonly scopes: readonly Scope[];
   /** Each pattern's host, in order (malformed patterns skipped), for the manifest's `domains`. */
   readonly hosts: readonly string[];
@@ -104,6 +139,7 @@ export function defineReference(config: ReferenceConfig): Reference {
   const where = ['references', typeof config?.kind === 'string' ? config.kind : '?'];
   if (typeof config?.resolve !== 'function') throw new AppDefinitionError([...where, 'resolve'], 'every reference kind needs a resolve function');
   if (config.search !== undefined && typeof config.search !== 'function') throw new AppDefinitionError([...where, 'search'], 'must be a function');
+  const actions = actionsOf(config, where);
   const patterns = Array.isArray(config.patterns)
     ? config.patterns.map(({ id, pattern }) => ({ id, pattern }))
     : Object.entries(config.patterns ?? {}).map(([id, pattern]) => ({ id, pattern: pattern as string }));
@@ -117,8 +153,22 @@ export function defineReference(config: ReferenceConfig): Reference {
   const reference = { [REFERENCE]: true as const, kind: config.kind, manifest, toJSON: () => manifest };
   // Hosts are read here, not in buildManifest, so an app without reference kinds bundles no pattern parser.
   const hosts = patternHosts(patterns.map(({ pattern }) => pattern));
-  Object.defineProperty(reference, HANDLERS, { value: { resolve: config.resolve, search: config.search, scopes: [...(config.scopes ?? [])], hosts, runners: RUNNERS }, enumerable: false });
+  Object.defineProperty(reference, HANDLERS, {
+    value: { resolve: config.resolve, search: config.search, actions, runAction: referenceAction, scopes: [...(config.scopes ?? [])], hosts, runners: RUNNERS },
+    enumerable: false,
+  });
   return Object.freeze(reference) as Reference;
+}
+
+/** The card actions of a kind, checked: functions under action names, and only for kinds with blocks. */
+function actionsOf(config: ReferenceConfig, where: string[]): Map<string, ReferenceActionHandler> {
+  const entries = Object.entries(config.actions ?? {});
+  if (entries.length > 0 && config.hasBlock !== true) throw new AppDefinitionError([...where, 'actions'], 'card actions need hasBlock: true');
+  for (const [name, handler] of entries) {
+    if (!LIMITS.identifiers.actionName.test(name)) throw new AppDefinitionError([...where, 'actions', name], 'action names are 1 to 64 characters from a-z, 0-9, _, . and -');
+    if (typeof handler !== 'function') throw new AppDefinitionError([...where, 'actions', name], 'must be a function');
+  }
+  return new Map(entries);
 }
 
 /** The handlers of a defined reference kind, or `undefined`. */

@@ -47,7 +47,7 @@ describe('saving', () => {
     expect(res.body).toEqual({ id: expect.stringMatching(/^memo_/), createdAt });
     for (const client of [w.member.client, w.owner.client, w.developer.client]) {
       expect((await list(client)).items[0]).toEqual({
-        id: res.body.id, title: 'Release day', text: 'We ship on Thursdays.', app: { id: app.appId, name: 'Scribe' }, createdAt,
+        id: res.body.id, title: 'Release day', text: 'We ship on Thursdays.', app: { id: app.appId, name: 'Scribe' }, createdAt, editedAt: null, editedBy: null,
       });
     }
     // Another workspace does not.

@@ -50,7 +50,7 @@ describe('sending', () => {
     const [first] = await inbox();
     expect(first).toEqual({
       id: res.body.id, text: 'Your report is ready', url: 'https://reports.example.com/42', blockId: null,
-      app: { id: app.appId, name: 'Reminders' }, createdAt: new Date(w.stack.clock.now()).toISOString(),
+      app: { id: app.appId, name: 'Reminders' }, createdAt: new Date(w.stack.clock.now()).toISOString(), readAt: null,
     });
     // Only the recipient sees it.
     expect((await inbox(w.owner.client)).map((n) => n.id)).not.toContain(res.body.id);
@@ -202,7 +202,7 @@ describe('the inbox (GET /client/v1/notifications)', () => {
     const second = await reader.client.get(`/notifications?limit=2&cursor=${first.body.nextCursor}`);
     expect(second.body.items.map((n: any) => n.text)).toEqual(['n2', 'n1']);
     const third = await reader.client.get(`/notifications?limit=2&cursor=${second.body.nextCursor}`);
-    expect(third.body).toEqual({ items: [expect.objectContaining({ text: 'n0', id: sent[0] })], nextCursor: null });
+    expect(third.body).toEqual({ items: [expect.objectContaining({ text: 'n0', id: sent[0] })], nextCursor: null, unreadCount: 5 });
   });
 
   it('refuses a cursor it did not issue, and needs a member API key', async () => {

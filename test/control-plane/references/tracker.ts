@@ -6,8 +6,10 @@
 // throws. `issue` is searchable: query `boom` throws, `many` answers `limit` + 1 items (the
 // authoring API drops the extra one), others answer min(limit, 3) items echoing a short query in their titles.
 // `mode` makes the server answer whole deliveries the way a broken app would. Every delivery is
-// logged for tests to read.
-import { defineApp, defineReference, ui, type App } from '@platform/sandbox-lib';
+// logged for tests to read. Issue `buttons` is granted with a block of buttons (`actionCard`);
+// clicks on it (`block.action` for a reference card) are answered raw by `cardAction` by action
+// name, except `assign`, which the authoring API runs (`defineReference({ actions })`).
+import { defineApp, defineReference, renderTree, ui, type App } from '@platform/sandbox-lib';
 import { serve, type Served } from '@platform/sandbox-lib/node';
 
 export type TrackerMode = 'normal' | 'garbage' | 'hang' | 'wrong-count' | 'bad-tree' | 'status-500' | 'too-many' | 'http-url';
@@ -18,9 +20,17 @@ export interface TrackerServer {
   app: App;
   /** `reference.resolve` deliveries received, oldest first: their `data` and `actor`. */
   resolves: Array<{ data: any; actor: any }>;
+  /** `block.action` deliveries for reference cards, oldest first: their `data` and `actor`. */
+  clicks: Array<{ data: any; actor: any }>;
   /** `reference.search` deliveries received, oldest first: their `data` and `actor`. */
   searches: Array<{ data: any; actor: any }>;
   mode: TrackerMode;
+  /**
+   * Holds the next `reference.resolve` delivery (or card click) before the app answers it:
+   * `received` settles when it arrives, and the app answers once `release()` is called (races are
+   * played out in order, no timers).
+   */
+  hold(what?: 'resolve' | 'click'): { received: Promise<void>; release(): void };
   configure(env: { signingSecret: string; apiUrl: string }): void;
   close(): Promise<void>;
 }
@@ -42,6 +52,9 @@ function trackerApp(endpoint: string, now: () => number): App {
       if (id === 'boom') throw new Error('tracker is down');
       const count = (resolvesOf.get(id) ?? 0) + 1;
       resolvesOf.set(id, count);
+      if (id === 'buttons') {
+        return { access: 'granted' as const, externalId: id, title: 'With buttons', summary: 'Has buttons', visibility: 'public' as const, block: actionCard('Open') };
+      }
       if (id === 'block') {
         return {
           access: 'granted' as const, externalId: id, title: 'With block', summary: 'Has a block', visibility: 'public' as const,
@@ -52,6 +65,11 @@ function trackerApp(endpoint: string, now: () => number): App {
         access: 'granted' as const, externalId: id, title: `Issue ${id} #${count}`, summary: `Open issue ${id}`, subtitle: 'acme/web',
         status: { state: 'open', label: 'Open' }, updatedAt: '2026-01-01T00:00:00.000Z',
       };
+    },
+    actions: {
+      assign: ({ actor, reference, args }) => ({
+        tree: actionCard(`assigned to ${actor?.name ?? 'nobody'}`), notice: { tone: 'info', text: `Assigned ${reference.externalId} (${String(args.to)})` },
+      }),
     },
     search: ({ query, limit }) => {
       if (query === 'boom') throw new Error('tracker search is down');
@@ -69,9 +87,36 @@ function trackerApp(endpoint: string, now: () => number): App {
   });
   return defineApp({
     name: 'Tracker', slug: 'tracker', hosting: 'self', endpoint,
-    scopes: ['references:write'],
+    scopes: ['references:write', 'notifications:write'],
     references: [issue, project],
   }, { now, logger: quiet });
+}
+
+/** The block of issue `buttons`: one button per answer `cardAction` knows, and a destructive one. */
+export function actionCard(state: string) {
+  return ui.block({ summary: `Issue is ${state}` }, [
+    ui.header({ title: `Issue is ${state}` }),
+    ui.actions([
+      ui.button({ label: 'Close', action: 'close', args: { reason: 'done' } }),
+      ui.button({ label: 'Later', action: 'later' }),
+      ui.button({ label: 'Broken', action: 'broken' }),
+      ui.button({ label: 'Ping', action: 'ping' }),
+      ui.button({ label: 'Delete', action: 'delete', intent: 'destructive', confirm: { title: 'Delete the issue?' } }),
+      ui.menu({ label: 'More' }, [ui.menuItem({ label: 'Assign', action: 'assign', args: { to: 'me' } })]),
+    ]),
+  ]);
+}
+
+/** The answer to a click in a reference card's block, by action name. */
+function cardAction(data: any): Response | null {
+  switch (data?.action?.name) {
+    case 'close': return Response.json({ ...renderTree(actionCard('Closed')), notice: { tone: 'success', text: 'Closed' }, openUrl: 'https://tracker.example.com/closed' });
+    case 'later': return new Response(null, { status: 202 });
+    case 'broken': return Response.json({ tree: { type: 'uiBlock', attrs: { catalog: 1, summary: 'Broken' }, content: [] }, actions: {} });
+    case 'ping': return Response.json({ notify: [{ memberId: data.actorMemberId, text: 'Pinged from a card' }], revalidate: true, state: { ignored: true }, final: {} });
+    case 'delete': return Response.json({ notice: { tone: 'warning', text: 'Deleted' } });
+    default: return null;
+  }
 }
 
 function rawAnswer(mode: TrackerMode, data: any, abort: AbortSignal): Response | Promise<Response> | null {
@@ -108,13 +153,29 @@ export async function startTrackerServer(options: { now: () => number }): Promis
   const env: Record<string, string> = {};
   const closing = new AbortController();
   const defined: { app?: App } = {};
-  const server = { resolves: [] as TrackerServer['resolves'], searches: [] as TrackerServer['searches'], mode: 'normal' as TrackerMode };
+  const server = { resolves: [] as TrackerServer['resolves'], clicks: [] as TrackerServer['clicks'], searches: [] as TrackerServer['searches'], mode: 'normal' as TrackerMode };
+  const held = new Map<'resolve' | 'click', { arrived: () => void; gate: Promise<void> }>();
+  /** Waits while a test holds deliveries of this kind (once per hold). */
+  const pass = async (what: 'resolve' | 'click') => {
+    const hold = held.get(what);
+    if (hold === undefined) return;
+    held.delete(what);
+    hold.arrived();
+    await hold.gate;
+  };
   const served: Served = await serve({
     async fetch(request, _env, ctx) {
       if (request.method === 'POST' && request.headers.has('webhook-signature')) {
-        const envelope = JSON.parse(await request.clone().text()) as { type: string; actor?: unknown; data: any };
+        const envelope = JSON.parse(await request.clone().text()) as { type: string; actor?: { memberId: string }; data: any };
+        if (envelope.type === 'block.action' && envelope.data?.block?.reference !== undefined) {
+          server.clicks.push({ data: envelope.data, actor: envelope.actor });
+          await pass('click');
+          const raw = cardAction({ ...envelope.data, actorMemberId: envelope.actor?.memberId });
+          if (raw !== null) return raw;
+        }
         if (envelope.type === 'reference.resolve') {
           server.resolves.push({ data: envelope.data, actor: envelope.actor });
+          await pass('resolve');
           const raw = rawAnswer(server.mode, envelope.data, closing.signal);
           if (raw !== null) return raw;
         }
@@ -133,6 +194,16 @@ export async function startTrackerServer(options: { now: () => number }): Promis
     url: served.url,
     endpoint: `${served.url}/platform`,
     app,
+    hold(what: 'resolve' | 'click' = 'resolve') {
+      let arrived!: () => void;
+      let release!: () => void;
+      const received = new Promise<void>((resolve) => { arrived = resolve; });
+      const gate = new Promise<void>((resolve) => { release = resolve; });
+      held.set(what, { arrived, gate });
+      // Closing the server lets a held delivery go.
+      closing.signal.addEventListener('abort', () => release());
+      return { received, release };
+    },
     configure({ signingSecret, apiUrl }: { signingSecret: string; apiUrl: string }) {
       env.PLATFORM_SIGNING_SECRET = signingSecret;
       env.PLATFORM_API_URL = apiUrl;

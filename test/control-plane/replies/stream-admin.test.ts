@@ -2,8 +2,9 @@
  * The member's side of app streams over real HTTP: `GET /client/v1/circles/{circleId}/streams`
  * lists a circle's streams for anyone who sees the circle; `POST /client/v1/streams/{streamId}/revoke`
  * (owners and admins) makes the app's later events answer 410 while what it posted stays; a second
- * revocation changes nothing; streams of circles the member cannot see, or of another workspace,
- * answer as absent.
+ * revocation changes nothing; `POST /client/v1/streams/{streamId}/unrevoke` (owners and admins)
+ * lifts it, so the app's events are accepted again; streams of circles the member cannot see, or
+ * of another workspace, answer as absent.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAppMessagesWorld, type AppMessagesWorld } from './setup.ts';
@@ -81,5 +82,66 @@ describe('revoking a stream', () => {
     expect(foreign.body._tag).toBe('PlatformApiNotFoundError');
     expect((await w.ws.client.post('/streams/str_nope/revoke', {})).status).toBe(404);
     expect((await w.ws.client.get(`/circles/${w.chatCircle}/streams`)).status).toBe(200);
+  });
+});
+
+describe('un-revoking a stream', () => {
+  it('an admin un-revokes: the app\'s events are accepted again, and a later revocation is a new one', async () => {
+    const { circleId, streamId } = await circleWithStream();
+    const admin = await w.stack.addMember(w.ws.apiKey, { role: 'admin' });
+    expect((await admin.client.post(`/streams/${streamId}/revoke`, {})).status).toBe(200);
+    expect((await post(circleId, 'refused')).status).toBe(410);
+
+    const lifted = await admin.client.post(`/streams/${streamId}/unrevoke`, {});
+    expect(lifted.status, JSON.stringify(lifted.body)).toBe(200);
+    expect(lifted.body.stream).toMatchObject({ id: streamId, circleId, appId: w.poster.id, revoked: null });
+    const accepted = await post(circleId, 'welcome back');
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body.created).toBe(true);
+    expect((await w.ws.client.get(`/circles/${circleId}/streams`)).body.streams[0].revoked).toBeNull();
+
+    w.stack.clock.advance(7_000);
+    const again = await w.ws.client.post(`/streams/${streamId}/revoke`, {});
+    expect(again.body.stream.revoked).toEqual({ at: new Date(w.stack.clock.now()).toISOString(), byMemberId: w.ws.owner.id });
+    expect((await post(circleId, 'refused again')).status).toBe(410);
+  });
+
+  it('un-revoking a stream that is not revoked changes nothing (200)', async () => {
+    const { circleId, streamId } = await circleWithStream();
+    const res = await w.ws.client.post(`/streams/${streamId}/unrevoke`, {});
+    expect(res.status).toBe(200);
+    expect(res.body.stream.revoked).toBeNull();
+    expect((await post(circleId, 'still open')).status).toBe(200);
+  });
+
+  it('a plain member may not un-revoke (403) and the stream stays revoked', async () => {
+    const { circleId, streamId } = await circleWithStream();
+    expect((await w.ws.client.post(`/streams/${streamId}/revoke`, {})).status).toBe(200);
+    const member = await w.stack.addMember(w.ws.apiKey, { role: 'member' });
+    const res = await member.client.post(`/streams/${streamId}/unrevoke`, {});
+    expect(res.status).toBe(403);
+    expect(res.body._tag).toBe('PlatformApiForbiddenError');
+    expect((await post(circleId, 'still refused')).status).toBe(410);
+  });
+
+  it('a stream of another workspace, of a circle the admin cannot see, or that does not exist answers 404', async () => {
+    const { streamId } = await circleWithStream();
+    const other = await w.stack.createWorkspace({ ownerName: 'Other Owner' });
+    const foreign = await other.client.post(`/streams/${streamId}/unrevoke`, {});
+    expect(foreign.status).toBe(404);
+    expect(foreign.body._tag).toBe('PlatformApiNotFoundError');
+    const missing = await w.ws.client.post('/streams/str_nope/unrevoke', {});
+    expect(missing.status).toBe(404);
+    expect(missing.body._tag).toBe('PlatformApiNotFoundError');
+
+    const admin = await w.stack.addMember(w.ws.apiKey, { role: 'admin' });
+    const secret = await w.ws.client.post('/circles', { name: `Secret feed ${Math.random().toString(36).slice(2, 8)}`, visibility: 'private' });
+    const secretId = secret.body.circle.id as string;
+    expect((await w.ws.client.put(`/circles/${secretId}/app-invitations/${w.poster.id}`)).status).toBeLessThan(300);
+    expect((await post(secretId, 'private feed')).status).toBe(200);
+    const hiddenStream = (await w.ws.client.get(`/circles/${secretId}/streams`)).body.streams[0].id as string;
+    const hidden = await admin.client.post(`/streams/${hiddenStream}/unrevoke`, {});
+    expect(hidden.status).toBe(404);
+    expect(hidden.body._tag).toBe('PlatformApiNotFoundError');
   });
 });

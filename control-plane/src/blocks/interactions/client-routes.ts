@@ -10,7 +10,9 @@ import type { ClientApi } from '../../core/http/client-api.ts';
 import { Id } from '../../core/http/common.ts';
 import type { MemberBlocks } from './member-insert.ts';
 import type { InteractionsService } from './service.ts';
-import { ActionOutcomeResponse, BlockViewResponse, ChangeRequest, ClickRequest, SearchRequest, SearchResponse, SubmitRequest } from './schemas.ts';
+import {
+  ActionOutcomeResponse, BlockViewResponse, ChangeRequest, ClickRequest, ReferenceActionOutcomeResponse, ReferenceClickRequest, SearchRequest, SearchResponse, SubmitRequest,
+} from './schemas.ts';
 
 const acting = [
   { status: 403, description: 'PlatformApiForbiddenError: the circle is read-only' },
@@ -41,6 +43,19 @@ export function registerInteractionClientRoutes(api: ClientApi, interactions: In
       + 'the action is pending (the app answered later) or it failed (the last good tree stays, with `error`).',
     body: ClickRequest, response: ActionOutcomeResponse, errors: acting,
   }, async ({ auth, params, body }) => interactions.click(auth, params.blockId, body));
+
+  api.route({
+    operationId: 'clickReferenceBlock', method: 'post', path: '/messages/{messageId}/references/{referenceId}/click', tag: 'references', auth: 'member', status: 200,
+    summary: 'Click a button or menu item in the block of a message\'s link card, by reference and the card\'s revision',
+    description: 'The app receives `block.action` with `data.block` = `{ id: referenceId, type: kind, props: {}, state: {}, revision, version, '
+      + 'reference: { kind, externalId, url } }`. A new `tree` in the result replaces the card\'s block for every occurrence; `notice`, `fieldErrors` '
+      + 'and `openUrl` are yours; `state` and `final` do not apply to cards. A destructive button needs `confirmed: true`.',
+    body: ReferenceClickRequest, response: ReferenceActionOutcomeResponse,
+    errors: [
+      { status: 404, description: 'PlatformApiNotFoundError: no message you can see (`messageId`), or none of its cards shows that reference (`referenceId`)' },
+      { status: 409, description: 'PlatformApiConflictError: the card changed since you saw it (reload; `currentRevision`)' },
+    ],
+  }, async ({ auth, params, body }) => interactions.clickReference(auth, params.messageId, params.referenceId, body));
 
   api.route({
     operationId: 'submitBlockForm', method: 'post', path: '/blocks/{blockId}/submit', tag: 'blocks', auth: 'member', status: 200,

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { LIMITS, NOTICE_TONES } from '@platform/sandbox-lib';
 import { Id, Timestamp } from '../../core/http/common.ts';
+import { LinkCard } from '../../messaging/references/view.ts';
 
 const Ref = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).describe('An action reference of the current revision (`a0`, …)');
 const Revision = z.int().min(1).describe('The revision of the tree the member acted on');
@@ -54,6 +55,22 @@ export const ActionOutcomeResponse = z.object({
   error: z.object({ message: z.string() }).nullable(),
 });
 export type ActionOutcome = z.output<typeof ActionOutcomeResponse>;
+
+export const ReferenceActionOutcomeResponse = z.object({
+  outcome: z.enum(['applied', 'pending', 'failed']).describe('`pending`: the app answers later (it pushes the card\'s new fields); `failed`: the card stays as it was, with `error`'),
+  card: LinkCard.describe('The card as it is now'),
+  notice: ActionOutcomeResponse.shape.notice,
+  fieldErrors: ActionOutcomeResponse.shape.fieldErrors,
+  openUrl: ActionOutcomeResponse.shape.openUrl,
+  error: ActionOutcomeResponse.shape.error,
+});
+export type ReferenceActionOutcome = z.output<typeof ReferenceActionOutcomeResponse>;
+
+export const ReferenceClickRequest = z.strictObject({
+  revision: z.int().min(1).describe('The `reference.revision` of the card the member acted on'),
+  ref: Ref,
+  confirmed: z.boolean().optional().describe('Required (true) for a destructive button, once the member confirmed the tree\'s `confirm`'),
+});
 
 export const ClickRequest = z.strictObject({
   revision: Revision,

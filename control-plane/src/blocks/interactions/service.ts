@@ -4,7 +4,8 @@
  * field with a change handler (viewer inputs included), and query a search select. A member may
  * act on blocks in circles they see; references are those of the revision they saw, in the parts
  * of the tree shown to them. Final blocks take no actions (the app is not called for them again).
- * A destructive action needs `confirmed: true`: clients show the tree's `confirm` first.
+ * A destructive action needs `confirmed: true`: clients show the tree's `confirm` first. Buttons
+ * of a link card's block go the same way (blocks/interactions/reference-click.ts).
  */
 import { LIMITS, PlatformError, invalidRequest, jsonSize, type ActionDefinition } from '@platform/sandbox-lib';
 import type { Actor } from '../../core/auth/actor.ts';
@@ -19,9 +20,12 @@ import { runAction, viewFor, type RunDeps } from './run-action.ts';
 import type { ActionOutcome, BlockView } from './schemas.ts';
 import { countsOf, findBlockForMember, type MemberBlockRow } from '../records/store.ts';
 import { indexTree } from './tree-index.ts';
+import { clickReference, type ReferenceClickDeps } from './reference-click.ts';
 
 export interface InteractionsDeps extends RunDeps {
   definitions: BlockDefinitions;
+  /** The messaging area's link cards (a reference card's block is clicked through its message). */
+  links: ReferenceClickDeps['links'];
 }
 
 type FieldValue = string | boolean | string[] | null;
@@ -92,6 +96,10 @@ export function createInteractionsService(deps: InteractionsDeps) {
       assertNotPending(row, body.ref);
       return runAction(deps, { actor, row, type, ref: body.ref, ...found, counted: countsOf(row) });
     },
+
+    /** A button or menu item in the block of a link card of a message (blocks/interactions/reference-click.ts). */
+    clickReference: (actor: Actor, messageId: string, referenceId: string, body: { revision: number; ref: string; confirmed?: boolean | undefined }) =>
+      clickReference(deps, actor, messageId, referenceId, body),
 
     async submit(actor: Actor, blockId: string, body: { revision: number; ref: string; values: Record<string, FieldValue>; confirmed?: boolean | undefined }): Promise<ActionOutcome> {
       const { row, type } = await load(actor, blockId);

@@ -3,10 +3,11 @@
  * The member's side of commands and message actions in the client API: run one, and read a run
  * (its private answer, notice, failure card, or the pending indicator of a deferral). A failed
  * delivery is not an HTTP error: the run answers `status: failed` with its `error` (the failure card).
+ * The member who ran it shares or dismisses a private answer.
  */
 import type { ClientApi } from '../../core/http/client-api.ts';
 import type { InvocationsService } from './service.ts';
-import { InvocationResponse, RunCommandRequest, RunMessageActionRequest } from './schemas.ts';
+import { InvocationResponse, RunCommandRequest, RunMessageActionRequest, ShareResponse } from './schemas.ts';
 
 const errors = [
   { status: 403, description: 'PlatformApiForbiddenError: the app cannot reach the circle, or the circle is read-only' },
@@ -33,4 +34,26 @@ export function registerInvocationClientRoutes(api: ClientApi, invocations: Invo
     summary: 'A run: yours, or someone else\'s public deferral while it is pending', response: InvocationResponse,
     errors: [{ status: 404, description: 'PlatformApiNotFoundError' }],
   }, async ({ auth, params }) => invocations.view(auth, params.invocationId));
+
+  const yours = { status: 404, description: 'PlatformApiNotFoundError: no run of yours has that id' };
+
+  api.route({
+    operationId: 'shareInvocationAnswer', method: 'post', path: '/invocations/{invocationId}/share', tag: 'invocations', auth: 'member', status: 200,
+    summary: 'Share your private answer: it is posted where the command ran (a message action: in its message\'s thread), as the app',
+    description: 'Placed exactly as a public answer would have been (content as the app\'s message, a block through `block.insert`); once, within '
+      + 'its 24 hours. `outcome: failed` with `error` when nothing could be posted (the answer stays private; a block cannot go into a direct chat).',
+    response: ShareResponse,
+    errors: [
+      yours,
+      { status: 403, description: 'PlatformApiForbiddenError: the circle is read-only, or the app can no longer reach it' },
+      { status: 404, description: 'PlatformApiNotFoundError: the conversation, circle or message it answers is gone or no longer visible to you' },
+      { status: 409, description: 'PlatformApiConflictError: not a private answer, shared or dismissed already, past its 24 hours, nothing to post, or the app is uninstalled' },
+    ],
+  }, async ({ auth, params }) => invocations.share(auth, params.invocationId));
+
+  api.route({
+    operationId: 'dismissInvocationAnswer', method: 'post', path: '/invocations/{invocationId}/dismiss', tag: 'invocations', auth: 'member', status: 200,
+    summary: 'Dismiss your private answer: it is gone for good (again: nothing changes)', response: InvocationResponse,
+    errors: [yours, { status: 409, description: 'PlatformApiConflictError: not a private answer, or shared already' }],
+  }, async ({ auth, params }) => invocations.dismiss(auth, params.invocationId));
 }

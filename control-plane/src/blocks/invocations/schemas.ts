@@ -58,7 +58,15 @@ export const InvocationView = z.object({
   error: z.object({ message: z.string() }).nullable().describe('The failure card'),
   pendingUntil: Timestamp.nullable(),
   createdAt: Timestamp,
+  sharedAt: Timestamp.nullable().describe('When you shared your private answer (it is a public answer since: `visibility` public, `messageIds`, `blockId`)'),
+  dismissedAt: Timestamp.nullable().describe('When you dismissed your private answer (`answer` is null since)'),
 });
 export type InvocationView = z.output<typeof InvocationView>;
 
 export const InvocationResponse = z.object({ invocation: InvocationView });
+
+export const ShareResponse = z.object({
+  outcome: z.enum(['shared', 'failed']).describe('`failed`: the answer could not be posted (see `error`); it stays private unless part of it was posted'),
+  invocation: InvocationView,
+  error: z.object({ message: z.string() }).nullable(),
+});

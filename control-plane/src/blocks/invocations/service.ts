@@ -4,7 +4,8 @@
  * installed, the surface seen by the member and within the install's reach), the service records
  * the run, delivers `command.run` / `messageAction.run` (30 s), and places the answer
  * (blocks/invocations/apply.ts), leaves the run pending for 15 minutes on a `202`, or shows a failure
- * card. The app finishes a deferred run once with `POST /v0/invocations/respond`.
+ * card. The app finishes a deferred run once with `POST /v0/invocations/respond`. The member shares
+ * or dismisses a private answer (blocks/invocations/private-answers.ts).
  */
 import { PlatformError, invalidRequest, type CommandDefinition, type InvocationAnswer, type InvocationRespondRequest, type MessageActionDefinition } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../../core/auth/caller.ts';
@@ -25,6 +26,8 @@ import { buildContext, type ContextLevel } from './context.ts';
 import { checkOptions, type OptionInput } from './options.ts';
 import type { InvocationView } from './schemas.ts';
 import * as store from './store.ts';
+import { createPrivateAnswers } from './private-answers.ts';
+import { runView } from './view.ts';
 
 export interface InvocationsDeps extends InsertDeps {
   tokens: TokenService;
@@ -36,7 +39,6 @@ type SurfaceInput = { kind: 'circle'; circleId: string; conversationId: string |
 const notFound = (path: string[], what: string) => new PlatformError('PlatformApiNotFoundError', what, { path });
 const runNotFound = () => new PlatformError('PlatformApiNotFoundError', 'No run of a command or message action with that id that you can see', { path: ['invocationId'] });
 const unreachable = () => new PlatformError('PlatformApiForbiddenError', 'The app cannot reach this circle: invite it to the circle first', { path: ['surface'] });
-const EXPIRED = "The app didn't finish in time.";
 
 export type InvocationsService = ReturnType<typeof createInvocationsService>;
 
@@ -91,19 +93,8 @@ export function createInvocationsService(deps: InvocationsDeps) {
     return { invocation: viewOf(row ?? (await store.findRun(db, run.id))!) };
   }
 
-  function viewOf(row: store.RunRow): InvocationView {
-    const t = clock.now();
-    const expired = (row.status === 'pending' || row.status === 'applying') && row.deadline_at !== null && row.deadline_at.getTime() <= t;
-    const status = expired ? 'failed' : row.status === 'answered' ? 'answered' : row.status === 'failed' ? 'failed' : 'pending';
-    const privateLive = row.private_until === null || row.private_until.getTime() > t;
-    return {
-      id: row.id, kind: row.kind, name: row.name, appId: row.app_id, memberId: row.member_id, surface: row.surface, status,
-      visibility: row.visibility, answer: privateLive ? row.answer as InvocationView['answer'] : null,
-      messageIds: row.message_ids, blockId: row.block_id, notice: row.notice as InvocationView['notice'],
-      error: expired ? { message: EXPIRED } : row.error,
-      pendingUntil: status === 'pending' ? row.deadline_at!.toISOString() : null, createdAt: row.created_at.toISOString(),
-    };
-  }
+  const viewOf = (row: store.RunRow): InvocationView => runView(row, clock.now());
+  const privateAnswers = createPrivateAnswers(deps);
 
   return {
     async runCommand(actor: Actor, body: { appId?: string | undefined; installId?: string | undefined; command: string; options: Record<string, OptionInput>; surface: SurfaceInput }) {
@@ -161,6 +152,11 @@ export function createInvocationsService(deps: InvocationsDeps) {
       }
       return { invocation: view };
     },
+
+    /** Posts the member's private answer where the run was, as a public answer would have been (blocks/invocations/private-answers.ts). */
+    share: privateAnswers.share,
+    /** Hides the member's private answer for good. */
+    dismiss: privateAnswers.dismiss,
 
     /** `POST /v0/invocations/respond`: the one answer of a deferred run, by the install that ran it. */
     async respond(caller: InstallCaller, body: InvocationRespondRequest): Promise<{ ok: boolean }> {

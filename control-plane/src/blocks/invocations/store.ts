@@ -32,6 +32,8 @@ export interface RunRow {
   deadline_at: Date | null;
   answered_at: Date | null;
   private_until: Date | null;
+  shared_at: Date | null;
+  dismissed_at: Date | null;
 }
 
 export async function insertRun(db: Db, r: { id: string; workspaceId: string; installId: string; appId: string; memberId: string; kind: RunKind; name: string; surface: unknown; place: unknown; at: Date }): Promise<void> {
@@ -173,4 +175,35 @@ export async function insertDirectAppMessage(db: Db, m: { id: string; workspaceI
 export async function memberName(db: Db, workspaceId: string, memberId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ name: string }>('select name from members where id = $1 and workspace_id = $2', [memberId, workspaceId]);
   return rows[0]?.name;
+}
+
+/** The condition of a private answer that can still be shared or dismissed. */
+const OPEN_PRIVATE = `status = 'answered' and visibility = 'private' and shared_at is null and dismissed_at is null`;
+
+/** Claims a live private answer of the member for sharing; undefined when it is not one (any more). */
+export async function claimShare(db: Db, id: string, memberId: string, now: Date): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>(
+    `update invocations set shared_at = $3 where id = $1 and member_id = $2 and ${OPEN_PRIVATE} and private_until > $3 returning *`, [id, memberId, now]);
+  return rows[0];
+}
+
+/** Gives a claim back: nothing was posted. */
+export async function unclaimShare(db: Db, id: string): Promise<void> {
+  await db.query('update invocations set shared_at = null where id = $1', [id]);
+}
+
+/** A shared answer is a public one now: where it was posted, and no private copy. */
+export async function endShare(db: Db, id: string, posted: { messageIds: string[]; blockId: string | null }): Promise<RunRow> {
+  const { rows } = await db.query<RunRow>(
+    `update invocations set visibility = 'public', answer = null, private_until = null, message_ids = $2::jsonb, block_id = $3 where id = $1 returning *`,
+    [id, JSON.stringify(posted.messageIds), posted.blockId]);
+  return rows[0]!;
+}
+
+/** Dismisses the member's private answer (a second time keeps the first); undefined when it is not one, or was shared. */
+export async function dismissPrivate(db: Db, id: string, memberId: string, now: Date): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>(
+    `update invocations set dismissed_at = coalesce(dismissed_at, $3), answer = null
+      where id = $1 and member_id = $2 and status = 'answered' and visibility = 'private' and shared_at is null returning *`, [id, memberId, now]);
+  return rows[0];
 }

@@ -1,7 +1,8 @@
 /**
  * @module messaging/app-messages/client-routes
  * The client API's side of app streams: `GET /client/v1/circles/{circleId}/streams` and
- * `POST /client/v1/streams/{streamId}/revoke` (owners and admins).
+ * `POST /client/v1/streams/{streamId}/revoke` and `POST /client/v1/streams/{streamId}/unrevoke`
+ * (owners and admins).
  */
 import { z } from 'zod';
 import type { ClientApi } from '../../core/http/client-api.ts';
@@ -18,6 +19,8 @@ const Stream = z.object({
   revoked: z.object({ at: Timestamp, byMemberId: Id.nullable() }).nullable(),
 }).meta({ id: 'AppStream' });
 
+const forbidden = { status: 403, description: 'PlatformApiForbiddenError: only workspace owners and admins' };
+
 export function registerAppMessageClientRoutes(api: ClientApi, streams: StreamAdmin): void {
   api.route({
     operationId: 'listCircleStreams', method: 'get', path: '/circles/{circleId}/streams', tag: 'circles', auth: 'member',
@@ -28,6 +31,13 @@ export function registerAppMessageClientRoutes(api: ClientApi, streams: StreamAd
   api.route({
     operationId: 'revokeStream', method: 'post', path: '/streams/{streamId}/revoke', tag: 'circles', auth: 'member',
     summary: 'Revoke an app\'s stream: its later events answer 410; what it posted stays (owners and admins; a second call changes nothing)',
-    status: 200, response: z.object({ stream: Stream }),
+    status: 200, response: z.object({ stream: Stream }), errors: [forbidden],
   }, async ({ auth, params }) => streams.revoke(auth, params.streamId));
+
+  api.route({
+    operationId: 'unrevokeStream', method: 'post', path: '/streams/{streamId}/unrevoke', tag: 'circles', auth: 'member',
+    summary: 'Un-revoke an app\'s stream: its later events are accepted again (owners and admins; a stream that is not revoked stays as it is)',
+    description: 'Events refused while the stream was revoked stay refused: the app sends them again if it wants them posted.',
+    status: 200, response: z.object({ stream: Stream }), errors: [forbidden],
+  }, async ({ auth, params }) => streams.unrevoke(auth, params.streamId));
 }

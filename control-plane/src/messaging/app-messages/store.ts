@@ -166,3 +166,8 @@ export async function findVisibleStream(db: Db, workspaceId: string, streamId: s
 export async function revokeStream(db: Db, streamId: string, memberId: string, at: Date): Promise<void> {
   await db.query('update app_streams set revoked_at = $3, revoked_by = $2 where id = $1 and revoked_at is null', [streamId, memberId, at]);
 }
+
+/** Lifts a revocation: the app's events are accepted again. Un-revoking an open stream changes nothing. */
+export async function unrevokeStream(db: Db, streamId: string): Promise<void> {
+  await db.query('update app_streams set revoked_at = null, revoked_by = null where id = $1 and revoked_at is not null', [streamId]);
+}

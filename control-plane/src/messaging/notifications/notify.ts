@@ -1,7 +1,7 @@
 /**
  * @module messaging/notifications/notify
- * `notify` of an action result: up to 20 inbox notifications, each linking to the block. It needs
- * the install's `notifications:write`, and shares the notifications endpoint's limit of 60 a
+ * `notify` of an action result: up to 20 inbox notifications, each linking to the block (a reference
+ * card's block: to its link, `url`). It needs the install's `notifications:write`, and shares the notifications endpoint's limit of 60 a
  * minute per app (the same rate-limit key, `notifications:{appId}`; each notification counts).
  * The action's other effects stand whatever happens here: without the scope no notification is
  * sent, over the limit the rest are dropped, and a member the install may not notify is skipped
@@ -21,7 +21,10 @@ export interface NotifySource {
   appId: string;
   installId: string;
   installKind: 'workspace' | 'dev';
-  blockId: string;
+  /** The block the notifications link to; null for a reference card's block (its link URL is given instead). */
+  blockId: string | null;
+  /** The link of each notification, when it links to no block. */
+  url?: string | null;
   scopes: readonly string[];
 }
 
@@ -72,9 +75,9 @@ export async function sendNotifications(
   if (allowed.length > 0) {
     await deps.db.query(
       `insert into notifications (id, workspace_id, member_id, app_id, install_id, text, url, block_id, created_at)
-       select t.id, $1, t.member, $2, $3, t.txt, null, $4, $5 from unnest($6::text[], $7::text[], $8::text[]) as t(id, member, txt)`,
+       select t.id, $1, t.member, $2, $3, t.txt, $9, $4, $5 from unnest($6::text[], $7::text[], $8::text[]) as t(id, member, txt)`,
       [source.workspaceId, source.appId, source.installId, source.blockId, deps.now,
-        allowed.map(() => newNotificationId()), allowed.map((i) => i.memberId), allowed.map((i) => i.text)]);
+        allowed.map(() => newNotificationId()), allowed.map((i) => i.memberId), allowed.map((i) => i.text), source.url ?? null]);
   }
   const dropped = items.length - allowed.length;
   const reason = limited ? 'rate-limit' : dropped > 0 ? 'not-members' : null;

@@ -17,8 +17,22 @@ export const InboxNotification = z
     blockId: Id.nullable().describe('Set when a block action sent it (`notify`): the notification links to that block'),
     app: CreditedApp.nullable().describe('The app that sent it; null once the app is deleted'),
     createdAt: Timestamp,
+    readAt: Timestamp.nullable().describe('When you marked it read; null while unread'),
   })
   .meta({ id: 'InboxNotification' });
 export type InboxNotification = z.output<typeof InboxNotification>;
 
-export const InboxPage = page(InboxNotification);
+const UnreadCount = z.int().min(0).describe('How many of your notifications are unread (all of them, not only this page\'s)');
+
+export const InboxPage = page(InboxNotification).extend({ unreadCount: UnreadCount });
+
+export const MarkReadResponse = z.object({ notification: InboxNotification, unreadCount: UnreadCount });
+
+export const MarkAllReadRequest = z.strictObject({
+  upTo: Id.describe('The newest notification the member has seen (the first item of the inbox they read): it and every older one are marked read; newer ones stay unread'),
+});
+
+export const MarkAllReadResponse = z.object({
+  marked: z.int().min(0).describe('How many notifications this call marked read (already read ones are not counted)'),
+  unreadCount: UnreadCount,
+});

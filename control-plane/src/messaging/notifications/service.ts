@@ -1,7 +1,8 @@
 /**
  * @module messaging/notifications/service
  * `POST /v0/notifications`: one inbox notification to one member, credited to the app, and the
- * member's inbox (`GET /client/v1/notifications`). Checks in order: the scope
+ * member's inbox (`GET /client/v1/notifications`, with the unread count) and marking it read (one, or
+ * everything up to the newest one the member saw). Checks in order: the scope
  * (`notifications:write`), the recipient (messaging/notifications/recipients.ts; outside it answers 404 as
  * if absent), then the limit of 60 a minute per app, shared with `notify` of action results (one
  * budget under messaging/notifications/notify.ts's key). Refused requests are not counted and write nothing.
@@ -20,11 +21,13 @@ import { rateLimit } from '../../core/rate-limit/rate-limit.ts';
 import { decodeSeqCursor, toSeqPage } from './page.ts';
 import { mayNotify } from './recipients.ts';
 import type { InboxNotification } from './schemas.ts';
-import { insertNotification, listInbox, recipientFacts, type NotificationRow } from './store.ts';
+import { insertNotification, listInbox, markRead, markReadUpTo, recipientFacts, unreadCount, type NotificationRow } from './store.ts';
 
 export interface NotificationsService {
   send(caller: InstallCaller, body: NotificationRequest): Promise<{ id: string }>;
-  inbox(actor: Actor, page: PageQuery): Promise<{ items: InboxNotification[]; nextCursor: string | null }>;
+  inbox(actor: Actor, page: PageQuery): Promise<{ items: InboxNotification[]; nextCursor: string | null; unreadCount: number }>;
+  markRead(actor: Actor, notificationId: string): Promise<{ notification: InboxNotification; unreadCount: number }>;
+  markReadUpTo(actor: Actor, body: { upTo: string }): Promise<{ marked: number; unreadCount: number }>;
 }
 
 export interface NotificationsServiceDeps {
@@ -44,7 +47,11 @@ const view = (row: NotificationRow): InboxNotification => ({
   blockId: row.block_id,
   app: row.app_id === null || row.app_name === null ? null : { id: row.app_id, name: row.app_name },
   createdAt: row.created_at.toISOString(),
+  readAt: row.read_at === null ? null : row.read_at.toISOString(),
 });
+
+// Another member's notification answers as one that does not exist.
+const notificationNotFound = (path: string): PlatformError => new PlatformError('PlatformApiNotFoundError', 'No notification of yours has that id', { path: [path] });
 
 /**
  * @example
@@ -70,8 +77,20 @@ export function createNotificationsService(deps: NotificationsServiceDeps): Noti
     },
 
     async inbox(actor, page) {
-      const rows = await listInbox(deps.db, actor.memberId, decodeSeqCursor(page.cursor), page.limit);
-      return toSeqPage(rows, page.limit, view);
+      const [rows, unread] = await Promise.all([listInbox(deps.db, actor.memberId, decodeSeqCursor(page.cursor), page.limit), unreadCount(deps.db, actor.memberId)]);
+      return { ...toSeqPage(rows, page.limit, view), unreadCount: unread };
+    },
+
+    async markRead(actor, notificationId) {
+      const row = await markRead(deps.db, actor.memberId, notificationId, new Date(deps.clock.now()));
+      if (row === undefined) throw notificationNotFound('notificationId');
+      return { notification: view(row), unreadCount: await unreadCount(deps.db, actor.memberId) };
+    },
+
+    async markReadUpTo(actor, body) {
+      const marked = await markReadUpTo(deps.db, actor.memberId, body.upTo, new Date(deps.clock.now()));
+      if (marked === undefined) throw notificationNotFound('upTo');
+      return { marked, unreadCount: await unreadCount(deps.db, actor.memberId) };
     },
   };
 }

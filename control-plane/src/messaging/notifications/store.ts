@@ -47,16 +47,49 @@ export interface NotificationRow {
   app_id: string | null;
   app_name: string | null;
   created_at: Date;
+  read_at: Date | null;
   seq: number;
 }
+
+const INBOX_COLUMNS = 'n.id, n.text, n.url, n.block_id, n.app_id, a.name as app_name, n.created_at, n.read_at, n.seq';
 
 /** A member's notifications, newest first, after the page key `before`; one more than `limit`. */
 export async function listInbox(db: Db, memberId: string, before: { at: Date; seq: number } | null, limit: number): Promise<NotificationRow[]> {
   const { rows } = await db.query<NotificationRow>(
-    `select n.id, n.text, n.url, n.block_id, n.app_id, a.name as app_name, n.created_at, n.seq
+    `select ${INBOX_COLUMNS}
        from notifications n left join apps a on a.id = n.app_id
       where n.member_id = $1 and ($2::timestamptz is null or (n.created_at, n.seq) < ($2, $3::bigint))
       order by n.created_at desc, n.seq desc limit $4`,
     [memberId, before?.at ?? null, before?.seq ?? 0, limit + 1]);
   return rows;
+}
+
+export async function unreadCount(db: Db, memberId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('select count(*)::int as n from notifications where member_id = $1 and read_at is null', [memberId]);
+  return rows[0]?.n ?? 0;
+}
+
+/** Marks one of the member's notifications read (a second time keeps the first time); undefined when it is not theirs. */
+export async function markRead(db: Db, memberId: string, id: string, at: Date): Promise<NotificationRow | undefined> {
+  const { rows } = await db.query<NotificationRow>(
+    `with marked as (update notifications set read_at = coalesce(read_at, $3) where id = $1 and member_id = $2 returning *)
+     select ${INBOX_COLUMNS} from marked n left join apps a on a.id = n.app_id`,
+    [id, memberId, at]);
+  return rows[0];
+}
+
+/**
+ * Marks read the member's notification `upToId` and every older one (by the inbox order) that is
+ * unread; answers how many, or undefined when `upToId` is not theirs.
+ */
+export async function markReadUpTo(db: Db, memberId: string, upToId: string, at: Date): Promise<number | undefined> {
+  const { rows } = await db.query<{ found: boolean; marked: number }>(
+    `with upto as (select created_at, seq from notifications where id = $1 and member_id = $2),
+          marked as (
+            update notifications n set read_at = $3 from upto
+             where n.member_id = $2 and n.read_at is null and (n.created_at, n.seq) <= (upto.created_at, upto.seq)
+            returning 1)
+     select exists (select 1 from upto) as found, (select count(*)::int from marked) as marked`,
+    [upToId, memberId, at]);
+  return rows[0]?.found ? rows[0].marked : undefined;
 }

@@ -20,6 +20,7 @@ import { circleForReach } from '../../workspace/events/store.ts';
 import type { Actor } from '../../core/auth/actor.ts';
 import { claimingInstalls, matchLinks, type LinkMatch, type LinkPlace } from './matching.ts';
 import type { ReferenceResolver } from './resolve.ts';
+import { cachedLinks, type RecordRow } from './store.ts';
 import type { LinkCard } from './view.ts';
 
 export interface MemberLinks {
@@ -27,6 +28,11 @@ export interface MemberLinks {
   ofMessage(actor: Actor, messageId: string): Promise<{ items: LinkCard[] }>;
   /** One entry per URL, in order: its card, or null when no app within reach claims it. */
   preview(actor: Actor, body: { urls: string[]; circleId?: string | undefined }): Promise<{ items: Array<LinkCard | null> }>;
+  /**
+   * The card of a message the member can see that shows the record `referenceId`, as stored
+   * (nothing is resolved); undefined when none of the message's cards does.
+   */
+  storedCard(actor: Actor, messageId: string, referenceId: string): Promise<{ match: LinkMatch; record: RecordRow } | undefined>;
 }
 
 const isMatch = (m: LinkMatch | null): m is LinkMatch => m !== null;
@@ -47,15 +53,30 @@ export function createMemberLinks(deps: { db: Db; messages: Pick<MessagesService
 
   const who = (actor: Actor) => ({ memberId: actor.memberId, name: actor.name });
 
+  /** The links of a message the member can see that get cards: claimed within reach, the first 20. */
+  async function messageMatches(actor: Actor, messageId: string): Promise<LinkMatch[]> {
+    const message = await deps.messages.get(actor, messageId);
+    if (message.circleId === null) return [];
+    const urls = links({ content: message.content, markdown: message.markdown });
+    if (urls.length === 0) return [];
+    const installs = await claimingInstalls(db, await place(actor, message.circleId));
+    return matchLinks(installs, urls).filter(isMatch).slice(0, LIMITS.references.urlsResolvedPerDelivery);
+  }
+
   return {
     async ofMessage(actor, messageId) {
-      const message = await deps.messages.get(actor, messageId);
-      if (message.circleId === null) return { items: [] };
-      const urls = links({ content: message.content, markdown: message.markdown });
-      if (urls.length === 0) return { items: [] };
-      const installs = await claimingInstalls(db, await place(actor, message.circleId));
-      const matches = matchLinks(installs, urls).filter(isMatch).slice(0, LIMITS.references.urlsResolvedPerDelivery);
-      return { items: await deps.resolver.cards(who(actor), matches) };
+      const matches = await messageMatches(actor, messageId);
+      return { items: matches.length === 0 ? [] : await deps.resolver.cards(who(actor), matches) };
+    },
+
+    async storedCard(actor, messageId, referenceId) {
+      const matches = await messageMatches(actor, messageId);
+      const stored = await cachedLinks(db, matches.map((m) => ({ installId: m.install.target.installId, kind: m.kind, url: m.url })));
+      for (const match of matches) {
+        const row = stored.find((r) => r.install_id === match.install.target.installId && r.kind === match.kind && r.url === match.url);
+        if (row?.record?.id === referenceId) return { match, record: row.record };
+      }
+      return undefined;
     },
 
     async preview(actor, body) {

@@ -10,6 +10,11 @@
  * answers outside those rules makes each of its links `unavailable`, as does an item answered
  * `unavailable`: nothing is stored for them, so they are resolved again on their next view. A
  * revalidated record whose new resolve is unavailable keeps showing its last good fields.
+ *
+ * A resolve races the app's pushes: it takes a revision mark before it is sent, and its fields are
+ * stored only if the record was not written since (store.ts `storeGranted`); otherwise the newer
+ * push stands and the card shows it. Two items of one answer naming one object: the later one's
+ * fields are stored.
  */
 import { LIMITS, type ReferenceResolution } from '@platform/sandbox-lib';
 import type { Clock } from '../../core/clock/clock.ts';
@@ -18,7 +23,7 @@ import type { InteractiveEngine } from '../../deliveries/interactive/engine.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import { checkTree, treeProblem } from '../../deliveries/interactive/tree-check.ts';
 import type { LinkMatch } from './matching.ts';
-import { cachedLinks, storeDenied, storeGranted, type RecordRow } from './store.ts';
+import { cachedLinks, revisionMark, storeDenied, storeGranted, type RecordRow } from './store.ts';
 import { cardOf, type LinkCard } from './view.ts';
 
 export interface ReferenceResolver {
@@ -63,6 +68,7 @@ export function createReferenceResolver(deps: { db: Db; clock: Clock; logger: Lo
 
   async function deliver(actor: { memberId: string; name: string }, batch: readonly LinkMatch[]): Promise<Outcome[]> {
     const target = batch[0]!.install.target;
+    const mark = await revisionMark(db);
     const outcome = await deps.engine.deliver({
       type: 'reference.resolve', target, actor,
       data: { items: batch.map((m) => ({ kind: m.kind, patternId: m.patternId, params: m.params, url: m.url })) },
@@ -70,19 +76,24 @@ export function createReferenceResolver(deps: { db: Db; clock: Clock; logger: Lo
     });
     if (outcome.kind !== 'result') return batch.map(() => ({ kind: 'unavailable' }));
     const at = new Date(deps.clock.now());
-    // In order: two items naming one object leave the later item's fields on the shared record.
-    const outcomes: Outcome[] = [];
-    for (const [i, item] of outcome.result.items.entries()) {
+    const items = outcome.result.items;
+    const outcomes: Outcome[] = items.map(() => ({ kind: 'unavailable' }));
+    const grants = [...items.entries()].flatMap(([i, item]) => (item.access === 'granted' ? [{ i, item, key: `${batch[i]!.kind}\n${item.externalId}` }] : []));
+    // Two items naming one object: the later item's fields are the ones stored. Applied items go
+    // first, so the others only link to the record it wrote.
+    const last = new Map(grants.map((g) => [g.key, g.i]));
+    const ordered = [...grants.filter((g) => last.get(g.key) === g.i), ...grants.filter((g) => last.get(g.key) !== g.i)];
+    for (const { i, item, key } of ordered) {
       const match = batch[i]!;
-      const where = { installId: target.installId, kind: match.kind, url: match.url, at };
-      if (item.access === 'granted') {
-        outcomes.push({ kind: 'record', record: await storeGranted(db, { ...where, externalId: item.externalId, fields: recordFields(item) }) });
-      } else if (item.access === 'unavailable') {
-        outcomes.push({ kind: 'unavailable' });
-      } else {
-        await storeDenied(db, { ...where, access: item.access });
-        outcomes.push({ kind: 'denied', access: item.access });
-      }
+      const stored = await storeGranted(db, {
+        installId: target.installId, kind: match.kind, url: match.url, at, externalId: item.externalId, fields: recordFields(item), mark, apply: last.get(key) === i,
+      });
+      outcomes[i] = { kind: 'record', record: stored.record };
+    }
+    for (const [i, item] of items.entries()) {
+      if (item.access === 'granted' || item.access === 'unavailable') continue;
+      await storeDenied(db, { installId: target.installId, kind: batch[i]!.kind, url: batch[i]!.url, access: item.access, at });
+      outcomes[i] = { kind: 'denied', access: item.access };
     }
     return outcomes;
   }

@@ -22,6 +22,7 @@ export const ReferenceView = z.object({
   summary: z.string(),
   block: z.object({ tree: z.record(z.string(), z.unknown()) }).optional(),
   version: z.number().int().nullable().describe('The last version the app pushed; null when only resolved'),
+  revision: z.number().int().min(1).describe('Increases with every change to the record (resolve, push, revalidate, an action\'s new tree); clicks on its block name the revision they saw'),
 });
 
 export const LinkCard = z.object({
@@ -58,6 +59,7 @@ export function referenceView(record: RecordRow): z.infer<typeof ReferenceView> 
     summary: str(f.summary) ?? '',
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
     version: record.version === null ? null : Number(record.version),
+    revision: Number(record.revision),
   };
 }
 
