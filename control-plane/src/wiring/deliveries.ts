@@ -25,7 +25,7 @@ import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
 import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
 import { createMailService, type MailService } from '../workspace/mail/service.ts';
 import { createSmtpTransport, type MailTransport } from '../workspace/mail/transport.ts';
-import { createGuardedAgent } from '../deliveries/outbound/index.ts';
+import { createGuardedAgent, type ResolveAll } from '../deliveries/outbound/index.ts';
 import { createRelayHub, type RelayHub } from '../deliveries/relay/hub.ts';
 import { createRelayServer, type RelayServer } from '../deliveries/relay/server.ts';
 import { createRelayTarget } from '../deliveries/relay/target.ts';
@@ -45,6 +45,8 @@ export interface DeliveriesOptions {
   mailTransport?: MailTransport | null;
   /** Randomness of the retry jitter. */
   random?: () => number;
+  /** Resolves self-hosted endpoints' names (default: the system's `dns.lookup`); the guard judges what it answers. */
+  resolve?: ResolveAll;
 }
 
 export interface DeliveriesArea {
@@ -102,9 +104,9 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
       waker.wake();
     },
   });
-  // Development deployments deliver to apps on localhost; production refuses internal addresses.
-  const guard = { allowInternal: config.dev };
-  const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent(guard), guard });
+  // The guard is on in every mode; development deliveries may reach apps on loopback (nothing else internal).
+  const guard = { allowLoopback: config.dev };
+  const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent(guard, ...(options.resolve ? [options.resolve] : [])), guard, logger });
   const relay = createRelayTarget(hub);
   const hosted = options.hostedTarget ?? createRuntimeTarget({
     db, baseUrl: config.publicUrl, environmentFor: deps.environmentFor,
