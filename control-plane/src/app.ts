@@ -6,6 +6,7 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { Clock } from './core/clock/clock.ts';
@@ -22,6 +23,7 @@ import { notFound, onError } from './core/http/errors.ts';
 import { registerHealthRoutes } from './core/http/health.ts';
 import { createHttpMetrics } from './core/http/metrics.ts';
 import { requestContext } from './core/http/request-context.ts';
+import { onClientError, uriLimit } from './core/http/transport-limits.ts';
 import { createV0Api, type V0Api } from './core/http/v0-api.ts';
 import { retryAfterHeader } from './core/rate-limit/rate-limit.ts';
 import { createInternalRouter, INTERNAL_BASE } from './apps/internal/internal-routes.ts';
@@ -117,6 +119,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger, clock }));
   app.use('*', metrics.middleware);
+  app.use('*', uriLimit);
   app.use('*', retryAfterHeader);
   app.onError(onError);
   app.notFound(notFound);
@@ -152,6 +155,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
           resolve({ port: info.port, url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${info.port}` });
         });
         s.once('error', reject);
+        onClientError(s as HttpServer, logger);
         // The development relay's WebSocket (`/v0/apps/{app_id}/relay`); no other path upgrades.
         s.on('upgrade', (req, socket, head) => {
           if (!lifecycle.relay.server.handleUpgrade(req, socket, head)) socket.destroy();

@@ -1,0 +1,85 @@
+/**
+ * @module core/http/request-strings
+ * Strings a request may not carry anywhere: ill-formed Unicode (a lone surrogate, which JSON's
+ * `\ud800` escape or a CESU-style `%ED%A0%80` in a URL can smuggle in) and NUL (`\u0000`, which
+ * Postgres text refuses, so it would otherwise surface as a 500 deep in a store). Checked once, where
+ * requests are validated (core/http/api.ts for path and query, core/http/read-json.ts for bodies),
+ * before any schema or handler sees the value; each refusal is a 400 whose `path` names the string.
+ */
+import { invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
+
+type Path = Array<string | number>;
+
+/** The problem with one string, if any. */
+export function stringProblem(value: string): Pick<RequestIssue, 'message' | 'code'> | null {
+  if (value.includes('\u0000')) return { message: 'NUL characters (\\u0000) are not allowed', code: 'nul_character' };
+  if (!value.isWellFormed()) return { message: 'Not well-formed Unicode (a lone surrogate)', code: 'ill_formed_unicode' };
+  return null;
+}
+
+function refuse(path: Path, problem: Pick<RequestIssue, 'message' | 'code'>): never {
+  throw invalidRequest([{ path, ...problem }]);
+}
+
+/**
+ * Throws the 400 for the first bad string in a parsed JSON value, keys included. Iterative: the
+ * value's depth was bounded before (read-json), but recursion is not needed to walk it.
+ * @example assertCleanJson({ name: 'a\u0000b' }) // throws, path ['name']
+ */
+export function assertCleanJson(value: unknown): void {
+  const stack: Array<{ value: unknown; path: Path }> = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      const problem = stringProblem(v);
+      if (problem !== null) refuse(path, problem);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...path, i] });
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, child] of Object.entries(v)) {
+        const problem = stringProblem(key);
+        if (problem !== null) refuse([...path, key], problem);
+        stack.push({ value: child, path: [...path, key] });
+      }
+    }
+  }
+}
+
+/** Whether a raw (still percent-encoded) URL component decodes to UTF-8 at all. */
+function decodes(raw: string): boolean {
+  try {
+    decodeURIComponent(raw.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Throws the 400 for a bad path parameter or query parameter. The raw URL is checked too: a
+ * percent-encoding that is not UTF-8 (`%ED%A0%80` is a lone surrogate's) is left undecoded by the
+ * router, so it would otherwise pass as plain ASCII.
+ * @example assertCleanUrl(new URL(c.req.url), c.req.param(), c.req.queries())
+ */
+export function assertCleanUrl(url: URL, params: Record<string, string>, queries: Record<string, string[]>): void {
+  const encoded = url.pathname.includes('%') || url.search.includes('%');
+  for (const segment of encoded ? url.pathname.split('/') : []) {
+    if (!decodes(segment)) refuse([], { message: `The path segment "${segment.slice(0, 100)}" is not percent-encoded UTF-8`, code: 'invalid_encoding' });
+  }
+  for (const pair of encoded ? url.search.slice(1).split('&') : []) {
+    const [key = '', value = ''] = pair.split('=', 2);
+    if (!decodes(key) || !decodes(value)) refuse([decodes(key) ? decodeURIComponent(key.replace(/\+/g, ' ')) : key], { message: 'A query parameter is not percent-encoded UTF-8', code: 'invalid_encoding' });
+  }
+  for (const [name, value] of Object.entries(params)) {
+    const problem = stringProblem(value);
+    if (problem !== null) refuse([name], problem);
+  }
+  for (const [name, values] of Object.entries(queries)) {
+    const keyProblem = stringProblem(name);
+    if (keyProblem !== null) refuse([name], keyProblem);
+    for (const value of values) {
+      const problem = stringProblem(value);
+      if (problem !== null) refuse([name], problem);
+    }
+  }
+}
