@@ -21,6 +21,7 @@ import { createClientApi, type ClientApi } from './core/http/client-api.ts';
 import type { AppEnv } from './core/http/env.ts';
 import { notFound, onError } from './core/http/errors.ts';
 import { registerHealthRoutes } from './core/http/health.ts';
+import { createMetricsServer } from './core/http/metrics-server.ts';
 import { createHttpMetrics } from './core/http/metrics.ts';
 import { requestContext } from './core/http/request-context.ts';
 import { onClientError, uriLimit } from './core/http/transport-limits.ts';
@@ -74,8 +75,8 @@ export interface ControlPlane {
   /** Cache invalidation across replicas (Redis pub/sub, or in process without Redis). */
   invalidation: Invalidation;
   registry: Registry;
-  /** Listens on config.port (0 picks a free port) and config.host. */
-  start(): Promise<{ port: number; url: string }>;
+  /** Listens on config.port (0 picks a free port) and config.host, and the operator port (`metricsUrl`: `/metrics`). */
+  start(): Promise<{ port: number; url: string; metricsUrl: string }>;
   /** Stops accepting requests and waits for the ones in flight (at most `graceMs`). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -124,7 +125,8 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   app.onError(onError);
   app.notFound(notFound);
   app.get('/', (c) => c.json({ service: 'control-plane', clientApi: `${clientApi.basePath}/openapi.json`, appApi: `${v0Api.basePath}/openapi.json`, health: '/healthz' }));
-  registerHealthRoutes(app, { db, registry: metrics.registry });
+  registerHealthRoutes(app, { db });
+  const metricsServer = createMetricsServer({ registry: metrics.registry, host: config.metricsHost, port: config.metricsPort, logger });
   app.route(clientApi.basePath, clientApi.router);
   app.route(v0Api.basePath, v0Api.router);
   registerTokenWellKnownRoutes(app, apps.tokens);
@@ -162,15 +164,17 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
         });
         server = s;
       });
+      const operator = await metricsServer.start();
       await runtimeNodes.ready();
       await lifecycle.start();
       apps.bundleCollector.start();
-      return listening;
+      return { ...listening, metricsUrl: operator.url };
     },
     async stop(graceMs = 5_000) {
       const s = server;
       server = undefined;
       if (s === undefined) return;
+      await metricsServer.stop();
       await apps.bundleCollector.stop();
       await lifecycle.stop();
       await new Promise<void>((resolve) => {

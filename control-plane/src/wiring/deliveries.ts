@@ -19,6 +19,7 @@ import type { TokenService } from '../apps/tokens/service.ts';
 import { createDeliveriesService, type DeliveriesService } from '../deliveries/page/service.ts';
 import { createRuntimeTarget } from '../deliveries/targets/runtime.ts';
 import { createDeliveryPipeline } from '../deliveries/pipeline/pipeline.ts';
+import { createAppLabel } from '../deliveries/pipeline/app-label.ts';
 import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/targets/target.ts';
 import { createInteractiveEngine, type InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
@@ -114,15 +115,17 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
   });
   const router = createDeliveryRouter({ endpoint, relay, hosted });
   const pipeline = createDeliveryPipeline({ clock, tokens: deps.tokens, secrets: deps.secrets, target: router });
+  // One cap on app labels for both kinds of delivery series.
+  const appLabel = createAppLabel();
   const health = createDeliveryHealth({ db, clock, logger, mail, publicUrl: config.publicUrl });
   const worker = createOutboxWorker({
     db, clock, logger, pipeline, health, waker,
-    metrics: createOutboxMetrics(deps.registry),
+    metrics: createOutboxMetrics(deps.registry, appLabel),
     settings: { batchSize: config.outbox.batchSize, concurrency: config.outbox.concurrency, leaseMs: config.outbox.leaseMs, pollMs: config.outbox.pollMs },
     ...(options.random ? { random: options.random } : {}),
   });
   const recorder = createDeliveryRecorder({ db, logger });
-  const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry) });
+  const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });
   const prune = () => pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs });
   const maintenance = createMaintenance({ mail, prune, logger });
 

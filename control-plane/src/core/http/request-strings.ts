@@ -10,10 +10,13 @@ import { invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
 
 type Path = Array<string | number>;
 
+// In a `u` regex a well-formed pair is one code point, so `\p{Cs}` matches lone surrogates only.
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** The problem with one string, if any. */
 export function stringProblem(value: string): Pick<RequestIssue, 'message' | 'code'> | null {
   if (value.includes('\u0000')) return { message: 'NUL characters (\\u0000) are not allowed', code: 'nul_character' };
-  if (!value.isWellFormed()) return { message: 'Not well-formed Unicode (a lone surrogate)', code: 'ill_formed_unicode' };
+  if (LONE_SURROGATE.test(value)) return { message: 'Not well-formed Unicode (a lone surrogate)', code: 'ill_formed_unicode' };
   return null;
 }
 
