@@ -68,12 +68,23 @@ export function decodeCursor(value: string | undefined): Cursor | null {
   throw invalidRequest([{ path: ['cursor'], message: 'Not a cursor this API issued', code: 'invalid_cursor' }]);
 }
 
-/** Cuts a `limit + 1` fetch into a page and the cursor of the next one. */
-export function toPage<R extends { created_at: Date; id: string }, T>(rows: R[], limit: number, map: (row: R) => T): { items: T[]; nextCursor: string | null } {
+/**
+ * Cuts a `limit + 1` fetch into a page and the cursor of the next one: the `created_at` of the last
+ * item and its key (its id, or what else the list orders by after the time, such as messages' `seq`).
+ */
+export function toPage<R extends { created_at: Date; id: string }, T>(
+  rows: R[], limit: number, map: (row: R) => T, key: (row: R) => string = (row) => row.id,
+): { items: T[]; nextCursor: string | null } {
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
   const last = shown.at(-1);
-  return { items: shown.map(map), nextCursor: more && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+  return { items: shown.map(map), nextCursor: more && last ? encodeCursor({ at: last.created_at, id: key(last) }) : null };
+}
+
+/** The `seq` a cursor of a list ordered by `(created_at, seq)` carries, or the 400 of a cursor we did not issue. */
+export function cursorSeq(cursor: Cursor): string {
+  if (!/^\d{1,18}$/.test(cursor.id)) throw invalidRequest([{ path: ['cursor'], message: 'Not a cursor this API issued', code: 'invalid_cursor' }]);
+  return cursor.id;
 }
 
 export const iso = (d: Date): string => d.toISOString();
