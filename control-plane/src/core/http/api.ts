@@ -109,7 +109,7 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
       if (def.auth !== 'none' && scheme === undefined) throw new Error(`Unknown auth ${String(def.auth)} on ${def.operationId}`);
       router.on(def.method.toUpperCase(), toHonoPath(def.path), async (c) => {
         // NUL and ill-formed Unicode never reach a schema, a handler or the database (a 400 naming where).
-        assertCleanUrl(new URL(c.req.url), c.req.param() as Record<string, string>, c.req.queries());
+        assertCleanUrl(c.req.url, c.req.param() as Record<string, string>, c.req.queries());
         const auth = scheme === undefined ? null : await scheme.authenticate(c);
         const query = def.query === undefined ? undefined : parseWith(def.query, c.req.query());
         const body = def.body === undefined ? undefined : await readJson(c, def.body, { maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES, ...(def.maxDepth === undefined ? {} : { maxDepth: def.maxDepth }) });
