@@ -6,6 +6,7 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { Clock } from './core/clock/clock.ts';
@@ -20,8 +21,10 @@ import { createClientApi, type ClientApi } from './core/http/client-api.ts';
 import type { AppEnv } from './core/http/env.ts';
 import { notFound, onError } from './core/http/errors.ts';
 import { registerHealthRoutes } from './core/http/health.ts';
+import { createMetricsServer } from './core/http/metrics-server.ts';
 import { createHttpMetrics } from './core/http/metrics.ts';
 import { requestContext } from './core/http/request-context.ts';
+import { onClientError, uriLimit } from './core/http/transport-limits.ts';
 import { createV0Api, type V0Api } from './core/http/v0-api.ts';
 import { retryAfterHeader } from './core/rate-limit/rate-limit.ts';
 import { createInternalRouter, INTERNAL_BASE } from './apps/internal/internal-routes.ts';
@@ -72,8 +75,8 @@ export interface ControlPlane {
   /** Cache invalidation across replicas (Redis pub/sub, or in process without Redis). */
   invalidation: Invalidation;
   registry: Registry;
-  /** Listens on config.port (0 picks a free port) and config.host. */
-  start(): Promise<{ port: number; url: string }>;
+  /** Listens on config.port (0 picks a free port) and config.host, and the operator port (`metricsUrl`: `/metrics`). */
+  start(): Promise<{ port: number; url: string; metricsUrl: string }>;
   /** Stops accepting requests and waits for the ones in flight (at most `graceMs`). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -117,11 +120,13 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger, clock }));
   app.use('*', metrics.middleware);
+  app.use('*', uriLimit);
   app.use('*', retryAfterHeader);
   app.onError(onError);
   app.notFound(notFound);
   app.get('/', (c) => c.json({ service: 'control-plane', clientApi: `${clientApi.basePath}/openapi.json`, appApi: `${v0Api.basePath}/openapi.json`, health: '/healthz' }));
-  registerHealthRoutes(app, { db, registry: metrics.registry });
+  registerHealthRoutes(app, { db });
+  const metricsServer = createMetricsServer({ registry: metrics.registry, host: config.metricsHost, port: config.metricsPort, logger });
   app.route(clientApi.basePath, clientApi.router);
   app.route(v0Api.basePath, v0Api.router);
   registerTokenWellKnownRoutes(app, apps.tokens);
@@ -152,21 +157,24 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
           resolve({ port: info.port, url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${info.port}` });
         });
         s.once('error', reject);
+        onClientError(s as HttpServer, logger);
         // The development relay's WebSocket (`/v0/apps/{app_id}/relay`); no other path upgrades.
         s.on('upgrade', (req, socket, head) => {
           if (!lifecycle.relay.server.handleUpgrade(req, socket, head)) socket.destroy();
         });
         server = s;
       });
+      const operator = await metricsServer.start();
       await runtimeNodes.ready();
       await lifecycle.start();
       apps.bundleCollector.start();
-      return listening;
+      return { ...listening, metricsUrl: operator.url };
     },
     async stop(graceMs = 5_000) {
       const s = server;
       server = undefined;
       if (s === undefined) return;
+      await metricsServer.stop();
       await apps.bundleCollector.stop();
       await lifecycle.stop();
       await new Promise<void>((resolve) => {

@@ -36,7 +36,7 @@ onShutdownSignal((signal) => shutdown(signal, 0));
 
 try {
   const seed = await seedDemo({ db: booted.db, clock: systemClock });
-  await booted.controlPlane.start();
+  const { metricsUrl } = await booted.controlPlane.start();
   const entry = config.runtimeEntry ?? fileURLToPath(new URL('../../runtime/src/main.ts', import.meta.url));
   runtime = spawnRuntimeNode({ entry, env: runtimeChildEnv(config), url: config.runtimeUrl, logger });
   void runtime.exited.then(({ code, signal }) => {
@@ -53,18 +53,19 @@ try {
     urls: { controlPlane: config.publicUrl, runtime: config.runtimeUrl },
     operatorToken: config.workspaceCreation === 'open' ? null : config.operatorToken,
   });
-  process.stdout.write(banner(credentials, seed.created));
+  process.stdout.write(banner(credentials, seed.created, metricsUrl));
 } catch (err) {
   logger.fatal({ err }, 'start failed');
   await shutdown('start failed', 1);
 }
 
-function banner(c: Credentials, created: boolean): string {
+function banner(c: Credentials, created: boolean, metricsUrl: string): string {
   return [
     '',
     'Platform ready',
     `  control plane   ${c.controlPlaneUrl}   (health ${c.controlPlaneUrl}/healthz)`,
     `  runtime node    ${c.runtimeUrl}   (health ${c.runtimeUrl}/healthz)`,
+    `  metrics         ${metricsUrl}   (operator port, METRICS_PORT)`,
     `  client API      ${c.clientApi}   (OpenAPI ${c.openapi})`,
     `  database        ${config.embedded ? `PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}; redis ${config.redisUrl === null ? 'in-process stand-in' : 'REDIS_URL'}`,
     `  demo workspace  ${c.workspace.name} (${c.workspace.id})${created ? ', just created' : ''}`,

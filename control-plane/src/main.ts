@@ -6,8 +6,8 @@
 import { boot, configOrExit, onShutdownSignal } from './boot.ts';
 
 const booted = await boot(configOrExit());
-const { url } = await booted.controlPlane.start();
-booted.logger.info({ url, publicUrl: booted.config.publicUrl, database: booted.config.embedded ? 'pglite' : 'postgres' }, 'control plane ready');
+const { url, metricsUrl } = await booted.controlPlane.start();
+booted.logger.info({ url, metricsUrl, publicUrl: booted.config.publicUrl, database: booted.config.embedded ? 'pglite' : 'postgres' }, 'control plane ready');
 
 onShutdownSignal(async (signal) => {
   booted.logger.info({ signal }, 'shutting down');

@@ -125,7 +125,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     await migrate(db);
     const config = loadConfig({
-      NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: url,
+      NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, DATABASE_URL: url,
       MASTER_KEY: randomBytes(32).toString('base64'), RUNTIME_SECRET: randomBytes(24).toString('base64url'), OPERATOR_TOKEN: randomBytes(24).toString('base64url'),
       OUTBOX_WORKERS: '3', OUTBOX_BATCH_SIZE: '200', OUTBOX_CONCURRENCY: '100', OUTBOX_POLL_MS: '1000',
     });

@@ -81,7 +81,7 @@ describe('main-all (npm start)', () => {
     }
     Object.assign(env, {
       PORT: String(port), RUNTIME_PORT: String(runtimePort), DATA_DIR: join(dir, 'data'), RUNTIME_ENTRY: entry,
-      LOG_LEVEL: 'warn', NODE_ENV: 'development',
+      LOG_LEVEL: 'warn', NODE_ENV: 'development', METRICS_PORT: '0',
     });
     child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', MAIN_ALL], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const seen = { out: '' };

@@ -89,7 +89,7 @@ export function createFleet(options: { shared: Record<string, string> }): Fleet 
 
   return {
     async controlPlane(name, env, port) {
-      return start(name, CONTROL_PLANE, { HOST: '127.0.0.1', ...env }, port ?? await freePort(), 'PORT');
+      return start(name, CONTROL_PLANE, { HOST: '127.0.0.1', METRICS_PORT: '0', ...env }, port ?? await freePort(), 'PORT');
     },
     async runtimeNode(name, env, port) {
       return start(name, RUNTIME, { RUNTIME_HOST: '127.0.0.1', RUNTIME_NODE_ID: name, ...env }, port ?? await freePort(), 'RUNTIME_PORT');

@@ -66,6 +66,8 @@ export interface CreatedWorkspace {
 
 export interface Stack {
   url: string;
+  /** The operator port's `/metrics` (never on the API port). */
+  metricsUrl: string;
   db: Db;
   kv: Kv;
   /** The key prefix of this stack's keys in real Redis (null: the in-process store). */
@@ -101,6 +103,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       NODE_ENV: 'test',
       LOG_LEVEL: options.logLevel ?? (process.env.TEST_LOG_LEVEL as Config['logLevel'] | undefined) ?? 'silent',
       // Every generated secret is given, so no secret is written under DATA_DIR.
@@ -154,12 +157,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.apps === undefined ? {} : { apps: options.apps }),
       ...(options.lifecycle === undefined ? {} : { lifecycle: options.lifecycle }),
     });
-    const { url } = await controlPlane.start();
+    const { url, metricsUrl } = await controlPlane.start();
     cleanups.push(() => controlPlane.stop(1_000));
 
     const client = (apiKey?: string): ApiClient => apiClient(url, '/client/v1', apiKey);
     const stack: Stack = {
-      url, db, kv, kvPrefix, clock, config, logger, controlPlane, client,
+      url, metricsUrl, db, kv, kvPrefix, clock, config, logger, controlPlane, client,
       v0: (credential) => apiClient(url, '/v0', credential),
       fetch: (path, init) => fetch(url + path, init),
       async createWorkspace(input = {}) {

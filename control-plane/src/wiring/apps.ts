@@ -117,7 +117,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const tokens = createTokenService({ ring, clock, issuer: config.publicUrl });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   return {
-    apps: createAppsService({ db, clock, secrets }),
+    apps: createAppsService({ db, clock, secrets, allowLoopbackEndpoints: config.dev }),
     domains: createDomainsService({ db, clock, dns: options.dns ?? createTxtResolver({ servers: config.dnsServers }), reservedDomains: config.reservedDomains }),
     envVars,
     versions,

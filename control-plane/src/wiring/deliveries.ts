@@ -19,13 +19,14 @@ import type { TokenService } from '../apps/tokens/service.ts';
 import { createDeliveriesService, type DeliveriesService } from '../deliveries/page/service.ts';
 import { createRuntimeTarget } from '../deliveries/targets/runtime.ts';
 import { createDeliveryPipeline } from '../deliveries/pipeline/pipeline.ts';
+import { createAppLabel } from '../deliveries/pipeline/app-label.ts';
 import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/targets/target.ts';
 import { createInteractiveEngine, type InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
 import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
 import { createMailService, type MailService } from '../workspace/mail/service.ts';
 import { createSmtpTransport, type MailTransport } from '../workspace/mail/transport.ts';
-import { createGuardedAgent } from '../deliveries/outbound/index.ts';
+import { createGuardedAgent, type ResolveAll } from '../deliveries/outbound/index.ts';
 import { createRelayHub, type RelayHub } from '../deliveries/relay/hub.ts';
 import { createRelayServer, type RelayServer } from '../deliveries/relay/server.ts';
 import { createRelayTarget } from '../deliveries/relay/target.ts';
@@ -45,6 +46,8 @@ export interface DeliveriesOptions {
   mailTransport?: MailTransport | null;
   /** Randomness of the retry jitter. */
   random?: () => number;
+  /** Resolves self-hosted endpoints' names (default: the system's `dns.lookup`); the guard judges what it answers. */
+  resolve?: ResolveAll;
 }
 
 export interface DeliveriesArea {
@@ -102,9 +105,9 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
       waker.wake();
     },
   });
-  // Development deployments deliver to apps on localhost; production refuses internal addresses.
-  const guard = { allowInternal: config.dev };
-  const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent(guard), guard });
+  // The guard is on in every mode; development deliveries may reach apps on loopback (nothing else internal).
+  const guard = { allowLoopback: config.dev };
+  const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent(guard, ...(options.resolve ? [options.resolve] : [])), guard, logger });
   const relay = createRelayTarget(hub);
   const hosted = options.hostedTarget ?? createRuntimeTarget({
     db, baseUrl: config.publicUrl, environmentFor: deps.environmentFor,
@@ -112,15 +115,17 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
   });
   const router = createDeliveryRouter({ endpoint, relay, hosted });
   const pipeline = createDeliveryPipeline({ clock, tokens: deps.tokens, secrets: deps.secrets, target: router });
+  // One cap on app labels for both kinds of delivery series.
+  const appLabel = createAppLabel();
   const health = createDeliveryHealth({ db, clock, logger, mail, publicUrl: config.publicUrl });
   const worker = createOutboxWorker({
     db, clock, logger, pipeline, health, waker,
-    metrics: createOutboxMetrics(deps.registry),
+    metrics: createOutboxMetrics(deps.registry, appLabel),
     settings: { batchSize: config.outbox.batchSize, concurrency: config.outbox.concurrency, leaseMs: config.outbox.leaseMs, pollMs: config.outbox.pollMs },
     ...(options.random ? { random: options.random } : {}),
   });
   const recorder = createDeliveryRecorder({ db, logger });
-  const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry) });
+  const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });
   const prune = () => pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs });
   const maintenance = createMaintenance({ mail, prune, logger });
 

@@ -55,6 +55,8 @@ export const ERROR_TAGS = {
   PlatformApiNotFoundError: row(404, [], 'user', 'ours'),
   PlatformApiMethodNotAllowedError: row(405, [], 'user', 'ours'),
   PlatformApiPayloadTooLargeError: row(413, ['limit'], 'user', 'ours'),
+  PlatformApiUriTooLongError: row(414, ['limit'], 'user', 'ours'),
+  PlatformApiHeadersTooLargeError: row(431, ['limit'], 'user', 'ours'),
   PlatformApiForbiddenError: row(403, [], 'user', 'ours'),
   PlatformApiConflictError: row(409, [], 'user', 'ours'),
   PlatformAppBlockNotFoundError: row(404, [], 'user', 'ours'),

@@ -4,113 +4,100 @@
  * control plane: self-hosted endpoints; the runtime: guest `fetch`), so both must refuse the
  * addresses of our own network: private, loopback, link-local (cloud metadata), unspecified,
  * multicast, reserved and documentation ranges, and every IPv6 form that embeds one of those
- * IPv4 addresses (IPv4-mapped, IPv4-compatible, NAT64, 6to4). Pure and Web-standard: the check runs
- * on the address actually connected to, after DNS, which is what defeats DNS rebinding.
+ * IPv4 addresses (IPv4-mapped, IPv4-compatible, IPv4-translated, NAT64, 6to4). The ranges are
+ * ipaddr.js's tables (kept with the RFCs); what is added here is which ones we refuse and the
+ * embedded IPv4 addresses judged in their own right. The check runs on the address actually
+ * connected to, after DNS, which is what defeats DNS rebinding.
  */
+import ipaddr from 'ipaddr.js';
 
-export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
+/** `loopback` marks a refusal that a caller may lift for local development (and nothing else). */
+export type AddressVerdict = { allowed: true } | { allowed: false; reason: string; loopback?: true };
 
-type V4Range = readonly [base: number, bits: number, reason: string];
-
-const v4 = (a: number, b: number, c: number, d: number) => ((a << 24) >>> 0) + (b << 16) + (c << 8) + d;
-
-const BLOCKED_V4: readonly V4Range[] = [
-  [v4(0, 0, 0, 0), 8, 'unspecified'],
-  [v4(10, 0, 0, 0), 8, 'private'],
-  [v4(100, 64, 0, 0), 10, 'shared address space (carrier NAT)'],
-  [v4(127, 0, 0, 0), 8, 'loopback'],
-  [v4(169, 254, 0, 0), 16, 'link-local (cloud metadata)'],
-  [v4(172, 16, 0, 0), 12, 'private'],
-  [v4(192, 0, 0, 0), 24, 'IETF protocol assignments'],
-  [v4(192, 0, 2, 0), 24, 'documentation'],
-  [v4(192, 88, 99, 0), 24, '6to4 relay anycast'],
-  [v4(192, 168, 0, 0), 16, 'private'],
-  [v4(198, 18, 0, 0), 15, 'benchmarking'],
-  [v4(198, 51, 100, 0), 24, 'documentation'],
-  [v4(203, 0, 113, 0), 24, 'documentation'],
-  [v4(224, 0, 0, 0), 4, 'multicast'],
-  [v4(240, 0, 0, 0), 4, 'reserved (and broadcast)'],
-];
-
-/** Parses canonical dotted-quad IPv4 (what DNS answers and URL parsing produce). */
-export function parseIPv4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return null;
-    const n = Number(part);
-    if (n > 255) return null;
-    value = value * 256 + n;
-  }
-  return value;
+export interface AddressOptions {
+  /** Loopback addresses (127.0.0.0/8, ::1, and IPv4-mapped loopback) are allowed: development only. */
+  allowLoopback?: boolean;
 }
 
-/** Parses an IPv6 address (with `::`, an embedded IPv4 tail, brackets or a zone) into 8 groups. */
-export function parseIPv6(text: string): number[] | null {
-  let s = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
-  const zone = s.indexOf('%');
-  if (zone >= 0) s = s.slice(0, zone);
-  if (!s.includes(':')) return null;
-  const tail: number[] = [];
-  const lastColon = s.lastIndexOf(':');
-  const maybeV4 = s.slice(lastColon + 1);
-  if (maybeV4.includes('.')) {
-    const n = parseIPv4(maybeV4);
-    if (n === null) return null;
-    tail.push(n >>> 16, n & 0xffff);
-    s = s.slice(0, lastColon + 1) + (s[lastColon - 1] === ':' ? '' : '0');
-    if (s.endsWith(':0')) s = s.slice(0, -2);
-    else if (s.endsWith(':') && !s.endsWith('::')) s = s.slice(0, -1);
-  }
-  const halves = s.split('::');
-  if (halves.length > 2) return null;
-  const parse = (h: string) => (h === '' ? [] : h.split(':').map((g) => (/^[0-9a-fA-F]{1,4}$/.test(g) ? Number.parseInt(g, 16) : Number.NaN)));
-  const head = parse(halves[0] ?? '');
-  const rest = halves.length === 2 ? parse(halves[1] ?? '') : [];
-  if ([...head, ...rest].some(Number.isNaN)) return null;
-  const explicit = head.length + rest.length + tail.length;
-  if (halves.length === 1 && explicit !== 8) return null;
-  if (halves.length === 2 && explicit > 7) return null;
-  const zeros = new Array<number>(8 - explicit).fill(0);
-  return halves.length === 2 ? [...head, ...zeros, ...rest, ...tail] : [...head, ...tail];
+const V4_REASONS: Record<string, string> = {
+  unspecified: 'unspecified',
+  broadcast: 'reserved (broadcast)',
+  multicast: 'multicast',
+  linkLocal: 'link-local (cloud metadata)',
+  loopback: 'loopback',
+  carrierGradeNat: 'shared address space (carrier NAT)',
+  private: 'private',
+  reserved: 'reserved (IETF, documentation, benchmarking or future use)',
+};
+
+const V6_REASONS: Record<string, string> = {
+  unspecified: 'unspecified',
+  loopback: 'loopback',
+  linkLocal: 'link-local',
+  multicast: 'multicast',
+  uniqueLocal: 'unique local (private)',
+  deprecatedSiteLocal: 'site-local',
+  discard: 'discard-only',
+  teredo: 'Teredo',
+  reserved: 'reserved (IETF or documentation)',
+};
+
+/** Canonical dotted-quad IPv4 only (what DNS answers and URL parsing produce), as ipaddr.js parses it. */
+export function parseIPv4(text: string): ipaddr.IPv4 | null {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text) : null;
 }
 
-function checkV4(value: number): AddressVerdict {
-  for (const [base, bits, reason] of BLOCKED_V4) {
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    if (((value & mask) >>> 0) === base) return { allowed: false, reason };
-  }
-  return { allowed: true };
+/** An IPv6 address (with `::`, an embedded IPv4 tail, brackets or a zone). */
+export function parseIPv6(text: string): ipaddr.IPv6 | null {
+  const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  return ipaddr.IPv6.isValid(bare) ? ipaddr.IPv6.parse(bare) : null;
 }
 
-const embedded = (g: number[], at: number) => ((g[at]! << 16) >>> 0) + g[at + 1]!;
+function refused(reason: string, loopback = false): AddressVerdict {
+  return loopback ? { allowed: false, reason, loopback: true } : { allowed: false, reason };
+}
 
-function checkV6(g: number[]): AddressVerdict {
-  const [a, b, c, d, e, f] = g as [number, number, number, number, number, number];
-  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroTo(8)) return { allowed: false, reason: 'unspecified' };
-  if (zeroTo(7) && g[7] === 1) return { allowed: false, reason: 'loopback' };
-  // IPv4-mapped ::ffff:a.b.c.d and IPv4-compatible ::a.b.c.d carry an IPv4 address: judge that.
-  if (zeroTo(5) && f === 0xffff) return withForm(checkV4(embedded(g, 6)), 'IPv4-mapped');
-  if (zeroTo(6)) return withForm(checkV4(embedded(g, 6)), 'IPv4-compatible');
+function checkV4(address: ipaddr.IPv4): AddressVerdict {
+  const range = address.range();
+  // as112 and amt are public anycast services: ordinary unicast destinations.
+  if (range === 'unicast' || range === 'as112' || range === 'amt') return { allowed: true };
+  return refused(V4_REASONS[range] ?? range, range === 'loopback');
+}
+
+function embeddedV4(parts: number[], at: number): ipaddr.IPv4 {
+  const hi = parts[at]!;
+  const lo = parts[at + 1]!;
+  return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+}
+
+function withForm(verdict: AddressVerdict, form: string, keepLoopback: boolean): AddressVerdict {
+  if (verdict.allowed) return verdict;
+  return refused(`${form} ${verdict.reason}`, keepLoopback && verdict.loopback === true);
+}
+
+function checkV6(address: ipaddr.IPv6): AddressVerdict {
+  const parts = address.parts;
+  const range = address.range();
+  // IPv4-mapped ::ffff:a.b.c.d reaches the IPv4 address on this host's own stack: judge that
+  // address (its loopback is this host's loopback).
+  if (range === 'ipv4Mapped') return withForm(checkV4(address.toIPv4Address()), 'IPv4-mapped', true);
+  if (range === 'rfc6145') return withForm(checkV4(embeddedV4(parts, 6)), 'IPv4-translated', false);
   // NAT64 well-known prefix 64:ff9b::/96 reaches the embedded IPv4 address; the local-use prefix
   // 64:ff9b:1::/48 reaches whatever the operator's translator serves: refuse it outright.
-  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return withForm(checkV4(embedded(g, 6)), 'NAT64');
-  if (a === 0x64 && b === 0xff9b && c === 1) return { allowed: false, reason: 'local-use NAT64' };
-  if (a === 0x2002) return withForm(checkV4(embedded(g, 1)), '6to4');
-  if (a === 0x100 && b === 0 && c === 0 && d === 0) return { allowed: false, reason: 'discard-only' };
-  if (a === 0x2001 && b < 0x200) return { allowed: false, reason: 'IETF protocol assignments (Teredo included)' };
-  if (a === 0x2001 && b === 0xdb8) return { allowed: false, reason: 'documentation' };
-  if ((a & 0xfe00) === 0xfc00) return { allowed: false, reason: 'unique local (private)' };
-  if ((a & 0xffc0) === 0xfe80) return { allowed: false, reason: 'link-local' };
-  if ((a & 0xffc0) === 0xfec0) return { allowed: false, reason: 'site-local' };
-  if ((a & 0xff00) === 0xff00) return { allowed: false, reason: 'multicast' };
-  return { allowed: true };
+  if (range === 'rfc6052') {
+    return parts[2] === 1 ? refused('local-use NAT64') : withForm(checkV4(embeddedV4(parts, 6)), 'NAT64', false);
+  }
+  if (range === '6to4') return withForm(checkV4(embeddedV4(parts, 1)), '6to4', false);
+  // IPv4-compatible ::a.b.c.d (deprecated, but stacks may still route it): judge the IPv4 address.
+  if (range !== 'unspecified' && range !== 'loopback' && parts.slice(0, 6).every((p) => p === 0)) {
+    return withForm(checkV4(embeddedV4(parts, 6)), 'IPv4-compatible', false);
+  }
+  if (range === 'unicast') return { allowed: true };
+  return refused(V6_REASONS[range] ?? `special-purpose (${range})`, range === 'loopback');
 }
 
-function withForm(verdict: AddressVerdict, form: string): AddressVerdict {
-  return verdict.allowed ? verdict : { allowed: false, reason: `${form} ${verdict.reason}` };
+function lift(verdict: AddressVerdict, options: AddressOptions): AddressVerdict {
+  return !verdict.allowed && verdict.loopback === true && options.allowLoopback === true ? { allowed: true } : verdict;
 }
 
 /**
@@ -118,13 +105,34 @@ function withForm(verdict: AddressVerdict, form: string): AddressVerdict {
  * address is refused (callers pass resolved addresses, never names).
  * @example
  * checkAddress('169.254.169.254') // { allowed: false, reason: 'link-local (cloud metadata)' }
- * checkAddress('::ffff:127.0.0.1') // { allowed: false, reason: 'IPv4-mapped loopback' }
+ * checkAddress('::ffff:127.0.0.1') // { allowed: false, reason: 'IPv4-mapped loopback', loopback: true }
+ * checkAddress('127.0.0.1', { allowLoopback: true }) // { allowed: true }
  * checkAddress('93.184.216.34')   // { allowed: true }
  */
-export function checkAddress(address: string): AddressVerdict {
+export function checkAddress(address: string, options: AddressOptions = {}): AddressVerdict {
   const four = parseIPv4(address);
-  if (four !== null) return checkV4(four);
+  if (four !== null) return lift(checkV4(four), options);
   const six = parseIPv6(address);
-  if (six !== null) return checkV6(six);
+  if (six !== null) return lift(checkV6(six), options);
   return { allowed: false, reason: 'not an IP address' };
+}
+
+/** Whether a URL's host is an IP literal (as `new URL()` leaves it: dotted quad, or IPv6 in brackets). */
+export function isIpLiteral(hostname: string): boolean {
+  return parseIPv4(hostname) !== null || parseIPv6(hostname) !== null;
+}
+
+/**
+ * What can be known of an endpoint's host before any DNS lookup: an IP literal is judged as an
+ * address; `localhost` and `*.localhost` are loopback by definition (RFC 6761); any other name is
+ * allowed here and judged on the address it resolves to, when a delivery connects.
+ * @example
+ * checkHost('10.0.0.1')  // { allowed: false, reason: 'private' }
+ * checkHost('localhost', { allowLoopback: true }) // { allowed: true }
+ */
+export function checkHost(hostname: string, options: AddressOptions = {}): AddressVerdict {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (isIpLiteral(host)) return checkAddress(host, options);
+  if (host === 'localhost' || host.endsWith('.localhost')) return lift(refused('loopback (localhost)', true), options);
+  return { allowed: true };
 }

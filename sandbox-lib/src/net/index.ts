@@ -1,1 +1,1 @@
-export { checkAddress, parseIPv4, parseIPv6, type AddressVerdict } from './address.ts';
+export { checkAddress, checkHost, isIpLiteral, parseIPv4, parseIPv6, type AddressOptions, type AddressVerdict } from './address.ts';

@@ -129,28 +129,44 @@ describe('connected circles', () => {
 });
 
 describe('app invitations', () => {
+  let appId: string;
+  beforeAll(async () => {
+    const created = await ann.client.post('/apps', { name: 'Invited', slug: 'invited-app', hosting: 'self', endpoint: { url: 'https://invited.example.com/hook' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    appId = created.body.app.id;
+  });
+
   it('invites apps into private circles (idempotent), lists and withdraws them', async () => {
     const priv = (await ann.client.post('/circles', { name: 'With apps', visibility: 'private' })).body.circle;
-    const invited = await ann.client.put(`/circles/${priv.id}/app-invitations/app_123`);
+    const invited = await ann.client.put(`/circles/${priv.id}/app-invitations/${appId}`);
     expect(invited.status).toBe(200);
-    expect(invited.body.invitation).toMatchObject({ circleId: priv.id, appId: 'app_123', invitedBy: ann.member.id });
-    expect((await ann.client.put(`/circles/${priv.id}/app-invitations/app_123`)).status).toBe(200);
-    expect((await ann.client.get(`/circles/${priv.id}/app-invitations`)).body.items.map((i: { appId: string }) => i.appId)).toEqual(['app_123']);
-    const row = await stack.db.query('select * from circle_app_invitations where circle_id = $1 and app_id = $2', [priv.id, 'app_123']);
+    expect(invited.body.invitation).toMatchObject({ circleId: priv.id, appId, invitedBy: ann.member.id });
+    expect((await ann.client.put(`/circles/${priv.id}/app-invitations/${appId}`)).status).toBe(200);
+    expect((await ann.client.get(`/circles/${priv.id}/app-invitations`)).body.items.map((i: { appId: string }) => i.appId)).toEqual([appId]);
+    const row = await stack.db.query('select * from circle_app_invitations where circle_id = $1 and app_id = $2', [priv.id, appId]);
     expect(row.rowCount).toBe(1);
-    expect((await ann.client.delete(`/circles/${priv.id}/app-invitations/app_123`)).status).toBe(204);
-    expect((await ann.client.delete(`/circles/${priv.id}/app-invitations/app_123`)).status).toBe(404);
+    expect((await ann.client.delete(`/circles/${priv.id}/app-invitations/${appId}`)).status).toBe(204);
+    expect((await ann.client.delete(`/circles/${priv.id}/app-invitations/${appId}`)).status).toBe(404);
   });
 
   it('refuses invitations to public circles, bad app ids, and callers who cannot see the circle', async () => {
     const pub = (await ann.client.post('/circles', { name: 'Pub apps', visibility: 'public' })).body.circle;
-    const onPublic = await ann.client.put(`/circles/${pub.id}/app-invitations/app_1`);
+    const onPublic = await ann.client.put(`/circles/${pub.id}/app-invitations/${appId}`);
     expect(onPublic.status).toBe(409);
     expect(onPublic.body._tag).toBe('PlatformApiConflictError');
     const priv = (await ann.client.post('/circles', { name: 'Priv apps', visibility: 'private' })).body.circle;
     const bad = await ann.client.put(`/circles/${priv.id}/app-invitations/${encodeURIComponent('app with spaces')}`);
     expect(bad.status).toBe(400);
     expect(bad.body.issues[0].path).toEqual(['appId']);
-    expect((await bob.client.put(`/circles/${priv.id}/app-invitations/app_1`)).status).toBe(404);
+    expect((await bob.client.put(`/circles/${priv.id}/app-invitations/${appId}`)).status).toBe(404);
+  });
+
+  it('an app id that names no app answers PlatformAppNotFoundError and stores nothing', async () => {
+    const priv = (await ann.client.post('/circles', { name: 'Ghost apps', visibility: 'private' })).body.circle;
+    const res = await ann.client.put(`/circles/${priv.id}/app-invitations/app_doesnotexist`);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ _tag: 'PlatformAppNotFoundError', path: ['appId'] });
+    const rows = await stack.db.query('select 1 from circle_app_invitations where circle_id = $1', [priv.id]);
+    expect(rows.rowCount).toBe(0);
   });
 });

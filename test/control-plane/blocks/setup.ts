@@ -31,8 +31,10 @@ export interface BoardWorld {
   stop(): Promise<void>;
 }
 
-export async function startBoardWorld(options: StackOptions = {}): Promise<BoardWorld> {
-  const stack = await startStack(options);
+/** `endpointFor`: the endpoint URL the app is created with, from the one the fixture serves (default: that one). */
+export async function startBoardWorld(options: StackOptions & { endpointFor?: (served: string) => string } = {}): Promise<BoardWorld> {
+  const { endpointFor, ...stackOptions } = options;
+  const stack = await startStack(stackOptions);
   let board: BoardServer | undefined;
   try {
     board = await startBoardServer({ now: () => stack.clock.now() });
@@ -44,7 +46,7 @@ export async function startBoardWorld(options: StackOptions = {}): Promise<Board
     const conversation = await ws.client.post(`/circles/${circle.body.circle.id}/conversations`, { title: 'Plans' });
     expect(conversation.status, JSON.stringify(conversation.body)).toBe(201);
 
-    const created = await ws.client.post('/apps', { name: 'Board', slug: 'board', hosting: 'self', endpoint: { url: board.endpoint } });
+    const created = await ws.client.post('/apps', { name: 'Board', slug: 'board', hosting: 'self', endpoint: { url: endpointFor?.(board.endpoint) ?? board.endpoint } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const appId: string = created.body.app.id;
     board.configure({ signingSecret: created.body.signingSecret, apiUrl: stack.url });

@@ -65,12 +65,12 @@ describe('health and metrics', () => {
     expect(res.status).toBe(200);
   });
 
-  it('GET /metrics has default metrics and the duration histogram by route pattern, never raw paths', async () => {
+  it('GET /metrics on the operator port has default metrics and the duration histogram by route pattern, never raw paths', async () => {
     const { client } = await stack.createWorkspace();
     const circle = (await client.post('/circles', { name: 'Metered', visibility: 'public' })).body.circle;
     await client.get(`/circles/${circle.id}`);
     await stack.fetch('/no/such/path/123');
-    const res = await stack.fetch('/metrics');
+    const res = await fetch(stack.metricsUrl);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
@@ -80,6 +80,16 @@ describe('health and metrics', () => {
     expect(text).toMatch(/route="unmatched",status="404"/);
     expect(text).not.toContain(circle.id);
     expect(text).not.toContain('/no/such/path');
+  });
+
+  it('the API port does not serve /metrics; the operator port serves nothing else', async () => {
+    const api = await stack.fetch('/metrics');
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ _tag: 'PlatformApiNotFoundError', path: [] });
+    expect(new URL(stack.metricsUrl).port).not.toBe(new URL(stack.url).port);
+    const other = await fetch(new URL('/client/v1/me', stack.metricsUrl));
+    expect(other.status).toBe(404);
+    expect(await other.json()).toMatchObject({ _tag: 'PlatformApiNotFoundError' });
   });
 });
 

@@ -13,7 +13,7 @@ const started = Date.now();
 const clock: Clock = { now: () => epoch + (Date.now() - started) * scale };
 
 const config = loadConfig({
-  NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: env.CHAOS_DATA_DIR,
+  NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', DATA_DIR: env.CHAOS_DATA_DIR,
   DATABASE_URL: env.DATABASE_URL, MASTER_KEY: env.MASTER_KEY, RUNTIME_SECRET: 'chaos-runtime-secret-0123456789', OPERATOR_TOKEN: 'chaos-operator-token-0123',
   OUTBOX_WORKERS: '2', OUTBOX_BATCH_SIZE: '100', OUTBOX_CONCURRENCY: '50', OUTBOX_POLL_MS: '100', OUTBOX_LEASE_MS: env.CHAOS_LEASE_MS,
 });

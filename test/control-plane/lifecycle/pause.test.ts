@@ -158,7 +158,7 @@ describe('three days of continuous failure', () => {
 });
 
 describe('installs that receive nothing', () => {
-  it('an uninstalled install gets its app.uninstalled (without a token); what it had pending is cancelled', async () => {
+  it('an uninstalled install gets its app.uninstalled (with a revoked token, the uninstaller as actor); what it had pending is cancelled', async () => {
     const w = await open();
     w.receiver.respond = () => 500;
     await w.post('pending when uninstalled');
@@ -172,7 +172,12 @@ describe('installs that receive nothing', () => {
     expect(byType['app.uninstalled']).toMatchObject({ status: 'delivered' });
     const envelope = w.receiver.requests.at(-1)!.envelope;
     expect(envelope.type).toBe('app.uninstalled');
-    expect(envelope.installToken).toBeUndefined();
+    // The spec's envelope carries an install token on every delivery; the install is gone, so it is refused.
+    expect(envelope.installToken.token).toMatch(/^platapp_/);
+    const call = await w.stack.v0(envelope.installToken.token).get('/whoami');
+    expect(call.status).toBe(403);
+    expect(call.body).toMatchObject({ _tag: 'PlatformAppInstallRevokedError', path: [] });
+    expect(envelope.actor).toEqual({ memberId: w.setup.ws.owner.id, name: w.setup.ws.owner.name });
     expect((await w.setup.ws.client.post(`/apps/${w.appId}/deliveries/${byType['post.created']!.id}/redeliver`)).status).toBe(409);
   });
 

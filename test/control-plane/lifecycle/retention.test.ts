@@ -72,8 +72,8 @@ describe('retention', () => {
   });
 
   it('counts attempts by outcome in /metrics', async () => {
-    const metrics = await (await stack.fetch('/metrics')).text();
-    expect(metrics).toMatch(/platform_lifecycle_attempts_total\{outcome="delivered"\} \d+/);
-    expect(metrics).toMatch(/platform_lifecycle_attempts_total\{outcome="dead"\} 1/);
+    const metrics = await (await fetch(stack.metricsUrl)).text();
+    expect(metrics).toMatch(/platform_lifecycle_attempts_total\{app="[a-z0-9-]+",outcome="delivered"\} \d+/);
+    expect(metrics).toMatch(/platform_lifecycle_attempts_total\{app="[a-z0-9-]+",outcome="dead"\} 1/);
   });
 });

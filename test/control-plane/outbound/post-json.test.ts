@@ -55,11 +55,11 @@ function handle(req: IncomingMessage, res: ServerResponse) {
   });
 }
 
-const agent = createGuardedAgent({ allowInternal: true });
-const strictAgent = createGuardedAgent({ allowInternal: false });
+const agent = createGuardedAgent({ allowLoopback: true });
+const strictAgent = createGuardedAgent({ allowLoopback: false });
 const MB = 1024 * 1024;
 const post = (path: string, extra: Partial<Parameters<typeof postJson>[0]> = {}) =>
-  postJson({ url: base + path, body: '{"a":1}', headers: { 'content-type': 'application/json' }, timeoutMs: 2000, maxResponseBytes: MB, dispatcher: agent, guard: { allowInternal: true }, ...extra });
+  postJson({ url: base + path, body: '{"a":1}', headers: { 'content-type': 'application/json' }, timeoutMs: 2000, maxResponseBytes: MB, dispatcher: agent, guard: { allowLoopback: true }, ...extra });
 
 beforeAll(async () => {
   server = createServer(handle);
@@ -110,8 +110,29 @@ describe('postJson', () => {
     ['userinfo', () => 'https://user:pass@example.com/'],
   ])('refuses %s outside development mode', async (_name, url) => {
     const port = new URL(base).port;
-    const outcome = await postJson({ url: url(port), body: '{}', headers: {}, timeoutMs: 2000, maxResponseBytes: MB, dispatcher: strictAgent, guard: { allowInternal: false } });
+    const outcome = await postJson({ url: url(port), body: '{}', headers: {}, timeoutMs: 2000, maxResponseBytes: MB, dispatcher: strictAgent, guard: { allowLoopback: false } });
     expect(outcome).toMatchObject({ ok: false, failure: 'refused' });
+  });
+
+  it.each([
+    ['a private address', () => 'https://10.0.0.1/'],
+    ['the metadata address', () => 'https://169.254.169.254/latest/meta-data'],
+    ['the unspecified address (which Linux connects to loopback)', (port: string) => `http://0.0.0.0:${port}/echo`],
+    ['the unspecified IPv6 address', (port: string) => `http://[::]:${port}/echo`],
+    ['an IPv6 link-local address', () => 'https://[fe80::1]/'],
+    ['NAT64 of loopback', () => 'https://[64:ff9b::7f00:1]/'],
+  ])('refuses %s in development mode too', async (_name, url) => {
+    const port = new URL(base).port;
+    const outcome = await postJson({ url: url(port), body: '{}', headers: {}, timeoutMs: 2000, maxResponseBytes: MB, dispatcher: agent, guard: { allowLoopback: true } });
+    expect(outcome).toMatchObject({ ok: false, failure: 'refused' });
+  });
+
+  it('reaches loopback in development mode, by literal and by name', async () => {
+    const port = new URL(base).port;
+    for (const url of [`http://127.0.0.1:${port}/echo`, `http://localhost:${port}/echo`]) {
+      const outcome = await postJson({ url, body: '{}', headers: {}, timeoutMs: 2000, maxResponseBytes: MB, dispatcher: agent, guard: { allowLoopback: true } });
+      expect(outcome).toMatchObject({ ok: true, status: 200 });
+    }
   });
 });
 

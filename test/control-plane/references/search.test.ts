@@ -172,7 +172,7 @@ describe('apps answering badly: 200 with no items and an error', () => {
     w.tracker.mode = 'hang';
     const res = await search({ q: 'slow' });
     expectStatus(res, 200);
-    expect(res.body).toMatchObject({ items: [], error: { reason: 'timeout' } });
+    expect(res.body).toMatchObject({ items: [], error: { reason: 'unreachable' } });
   }, 15_000);
 
   it('failed searches are recorded for the Deliveries page, an invalid answer as such', async () => {

@@ -9,7 +9,7 @@ import type { AppsService } from './service.ts';
 
 const unavailable = { status: 403, description: 'PlatformAppsUnavailableError: apps are turned off in this workspace' };
 const conflict = { status: 409, description: 'PlatformApiConflictError: the slug is taken' };
-const invalid = { status: 422, description: 'PlatformAppManifestInvalidError: reserved name or slug, or an endpoint that does not fit the hosting (`reason`)' };
+const invalid = { status: 422, description: 'PlatformAppManifestInvalidError: reserved name or slug, an endpoint that does not fit the hosting, or an endpoint host deliveries would refuse in this mode (`reason`: `endpoint-address`)' };
 const forbidden = { status: 403, description: 'PlatformApiForbiddenError: only workspace owners and admins' };
 
 export function registerAppClientRoutes(api: ClientApi, apps: AppsService): void {

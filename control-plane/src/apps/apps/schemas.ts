@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AppSlugSchema, EndpointUrlSchema } from '@platform/sandbox-lib';
-import { Id, Timestamp, visibleText } from '../../core/http/common.ts';
+import { Id, Timestamp, nameText } from '../../core/http/common.ts';
 
 export const APP_NAME_MAX = 80;
 
@@ -29,7 +29,7 @@ export const App = z
 export type App = z.output<typeof App>;
 
 export const CreateAppBody = z.strictObject({
-  name: visibleText(APP_NAME_MAX),
+  name: nameText(APP_NAME_MAX),
   slug: AppSlugSchema,
   hosting: Hosting,
   endpoint: z.strictObject({ url: EndpointUrlSchema }).optional(),

@@ -11,7 +11,7 @@ import type { Secrets } from '../../core/crypto/secrets.ts';
 import { isUniqueViolation, type Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
 import { appNotFound, appsUnavailable, canManage, isWorkspaceAdmin, managedApp, type MemberRef } from './access.ts';
-import { checkIdentity } from './identity.ts';
+import { checkEndpointHost, checkIdentity } from './identity.ts';
 import { newAppId, newClientId } from './ids.ts';
 import type { App, CreateAppInput } from './schemas.ts';
 import { newSigningSecret, openSigningSecret, SIGNING_ROTATION_MS, signingSecretsFor } from './signing.ts';
@@ -68,7 +68,8 @@ export async function insertNewApp(db: Db, secrets: Secrets, at: Date, fields: N
 
 export type AppsService = ReturnType<typeof createAppsService>;
 
-export function createAppsService(deps: { db: Db; clock: Clock; secrets: Secrets }) {
+/** `allowLoopbackEndpoints`: development mode, where a self-hosted app may listen on localhost. */
+export function createAppsService(deps: { db: Db; clock: Clock; secrets: Secrets; allowLoopbackEndpoints: boolean }) {
   const { db, secrets } = deps;
   const now = () => new Date(deps.clock.now());
 
@@ -76,6 +77,7 @@ export function createAppsService(deps: { db: Db; clock: Clock; secrets: Secrets
     async create(member: MemberRef, input: CreateAppInput) {
       if (!(await store.appsEnabled(db, member.workspaceId))) throw appsUnavailable();
       checkIdentity(input);
+      checkEndpointHost(input.endpoint, { allowLoopback: deps.allowLoopbackEndpoints });
       try {
         const created = await insertNewApp(db, secrets, now(), {
           workspaceId: member.workspaceId, ownerMemberId: member.memberId, name: input.name, slug: input.slug, hosting: input.hosting,

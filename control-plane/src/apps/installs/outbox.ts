@@ -20,8 +20,12 @@ export type InstallEventType = 'app.installed' | 'app.uninstalled' | 'app.recons
 const installRef = (install: Pick<InstallRow, 'id' | 'workspace_id' | 'kind'>, at: Date) =>
   ({ id: install.id, workspaceId: install.workspace_id, kind: install.kind, version: at.getTime() });
 
-export async function recordInstallEvent(tx: Db, install: Pick<InstallRow, 'id' | 'workspace_id' | 'kind'>, type: 'app.installed' | 'app.uninstalled', at: Date): Promise<void> {
-  await insertOutboxEvent(tx, { id: newEventId(), install_id: install.id, type, payload: { install: installRef(install, at) }, created_at: at });
+/** `actor`: the member who caused it (the one who uninstalled, say); null when nobody did. */
+export async function recordInstallEvent(
+  tx: Db, install: Pick<InstallRow, 'id' | 'workspace_id' | 'kind'>, type: 'app.installed' | 'app.uninstalled', at: Date,
+  actor: { memberId: string; name: string } | null = null,
+): Promise<void> {
+  await insertOutboxEvent(tx, { id: newEventId(), install_id: install.id, type, payload: { install: installRef(install, at) }, actor, created_at: at });
 }
 
 export async function recordReconsentRequired(

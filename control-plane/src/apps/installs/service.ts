@@ -170,13 +170,14 @@ export function createInstallsService(deps: { db: Db; clock: Clock; secrets: Sec
       return view((await store.findInstall(db, install.id))!);
     },
 
-    async uninstall(member: MemberRef, installId: string): Promise<void> {
+    /** The member who uninstalls is the `actor` of the `app.uninstalled` delivery. */
+    async uninstall(member: MemberRef & { name: string }, installId: string): Promise<void> {
       requireAdmin(member, 'uninstall apps');
       const install = await visibleInstall(member, installId);
       await db.transaction(async (tx) => {
         const at = now();
         await store.setStatus(tx, install.id, 'uninstalled', at);
-        await recordInstallEvent(tx, install, 'app.uninstalled', at);
+        await recordInstallEvent(tx, install, 'app.uninstalled', at, { memberId: member.memberId, name: member.name });
       });
     },
 

@@ -88,11 +88,13 @@ export interface OutboxEventRow {
   type: string;
   payload: unknown;
   created_at: Date;
+  /** The member who caused the event (the envelope's `actor`), when one did. */
+  actor?: { memberId: string; name: string } | null;
 }
 
 export async function insertOutboxEvent(db: Db, row: OutboxEventRow): Promise<void> {
-  await db.query('insert into outbox_events (id, install_id, type, payload, created_at) values ($1, $2, $3, $4, $5)',
-    [row.id, row.install_id, row.type, JSON.stringify(row.payload), row.created_at]);
+  await db.query('insert into outbox_events (id, install_id, type, payload, actor, created_at) values ($1, $2, $3, $4, $5, $6)',
+    [row.id, row.install_id, row.type, JSON.stringify(row.payload), row.actor == null ? null : JSON.stringify(row.actor), row.created_at]);
 }
 
 export async function listOutboxEvents(db: Db, installId: string): Promise<OutboxEventRow[]> {

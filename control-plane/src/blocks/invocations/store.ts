@@ -112,10 +112,12 @@ export interface ContextRow {
   author_member_id: string | null;
   author_app_id: string | null;
   author_name: string;
+  /** Write order of messages (with `created_at`, their one ordering key). */
+  seq: string | number;
 }
 
 const CONTEXT_COLUMNS = `m.id, m.circle_id, m.conversation_id, m.direct_chat_id, m.reply_to, m.content, m.markdown, m.created_at,
-  m.author_member_id, m.author_app_id, coalesce(mem.name, m.app_author ->> 'name', 'Deleted member') as author_name`;
+  m.author_member_id, m.author_app_id, coalesce(mem.name, m.app_author ->> 'name', 'Deleted member') as author_name, m.seq`;
 const CONTEXT_FROM = 'from messages m left join members mem on mem.id = m.author_member_id';
 
 export async function findContextMessage(db: Db, workspaceId: string, id: string): Promise<ContextRow | undefined> {
@@ -126,16 +128,16 @@ export async function findContextMessage(db: Db, workspaceId: string, id: string
 /** A thread: its root and its replies, the latest `limit`, oldest first. */
 export async function threadOf(db: Db, rootId: string, limit: number): Promise<ContextRow[]> {
   const { rows } = await db.query<ContextRow>(
-    `select * from (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where m.id = $1 or m.reply_to = $1 order by m.created_at desc, m.id desc limit $2) t
-      order by created_at, id`, [rootId, limit]);
+    `select * from (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where m.id = $1 or m.reply_to = $1 order by m.created_at desc, m.seq desc limit $2) t
+      order by created_at, seq`, [rootId, limit]);
   return rows;
 }
 
 /** Top-level messages of a conversation, the latest `limit`, oldest first. */
 export async function conversationMessages(db: Db, conversationId: string, limit: number): Promise<ContextRow[]> {
   const { rows } = await db.query<ContextRow>(
-    `select * from (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where m.conversation_id = $1 and m.reply_to is null order by m.created_at desc, m.id desc limit $2) t
-      order by created_at, id`, [conversationId, limit]);
+    `select * from (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where m.conversation_id = $1 and m.reply_to is null order by m.created_at desc, m.seq desc limit $2) t
+      order by created_at, seq`, [conversationId, limit]);
   return rows;
 }
 
@@ -144,11 +146,11 @@ export async function surroundingOf(db: Db, row: ContextRow, each: number): Prom
   const where = row.direct_chat_id !== null ? 'm.direct_chat_id = $1' : 'm.circle_id = $1 and m.conversation_id is null';
   const { rows } = await db.query<ContextRow>(
     `select * from (
-       (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where ${where} and m.reply_to is null and (m.created_at, m.id) < ($2, $3) order by m.created_at desc, m.id desc limit $4)
+       (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where ${where} and m.reply_to is null and (m.created_at, m.seq) < ($2, $3::bigint) order by m.created_at desc, m.seq desc limit $4)
        union all
-       (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where ${where} and m.reply_to is null and (m.created_at, m.id) > ($2, $3) order by m.created_at, m.id limit $4)
-     ) t order by created_at, id`,
-    [row.direct_chat_id ?? row.circle_id, row.created_at, row.id, each]);
+       (select ${CONTEXT_COLUMNS} ${CONTEXT_FROM} where ${where} and m.reply_to is null and (m.created_at, m.seq) > ($2, $3::bigint) order by m.created_at, m.seq limit $4)
+     ) t order by created_at, seq`,
+    [row.direct_chat_id ?? row.circle_id, row.created_at, String(row.seq), each]);
   return rows;
 }
 

@@ -19,6 +19,8 @@ const url = z.url({ protocol: /^https?$/ });
 const envShape = {
   PORT: port.default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: port.default(9464),
+  METRICS_HOST: z.string().min(1).optional(),
   PUBLIC_URL: url.optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -68,6 +70,8 @@ export interface ConfigVariable {
 const docs = {
   PORT: ['4000', 'Port of the control plane HTTP server (0 picks a free port).'],
   HOST: ['127.0.0.1', 'Interface the control plane listens on; set 0.0.0.0 in containers.'],
+  METRICS_PORT: ['9464', 'Operator port: `GET /metrics` (Prometheus) is served here only, never on PORT (0 picks a free port). Keep it off the public network; scrape it by pod or container address.'],
+  METRICS_HOST: ['(HOST)', 'Interface the operator port listens on.'],
   PUBLIC_URL: ['http://localhost:{PORT}', 'Origin the control plane is reached at (`{base_url}` of the spec).'],
   DATA_DIR: ['.data', 'Directory for the embedded database, generated keys and `credentials.json`.'],
   DATABASE_URL: ['(unset: PGlite under DATA_DIR)', 'PostgreSQL connection string. Unset runs the embedded PGlite database.'],
@@ -116,6 +120,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.entries(docs).
 export interface Config {
   port: number;
   host: string;
+  /** The operator port (`/metrics`) and its interface. */
+  metricsPort: number;
+  metricsHost: string;
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
@@ -229,6 +236,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST ?? e.HOST,
     publicUrl: stripSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,

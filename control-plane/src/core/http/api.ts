@@ -13,6 +13,7 @@ import type { Logger } from '../log/logger.ts';
 import type { AppEnv } from './env.ts';
 import { buildOpenApiDocument, type JsonSchema, type OpenApiOperation } from './openapi.ts';
 import { parseWith, readJson } from './read-json.ts';
+import { assertCleanUrl } from './request-strings.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -54,7 +55,7 @@ export interface RouteDef<P extends string, K, B extends Schema, Q extends Schem
   query?: Q;
   status: 200 | 201 | 204;
   response?: R;
-  /** Error statuses beyond the ones every route documents (400, 401, 404, 413, 500). */
+  /** Error statuses beyond the ones every route documents (400, 401, 404, 413, 414, 431, 500). */
   errors?: Array<{ status: number; description: string }>;
 }
 
@@ -107,6 +108,8 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
       const scheme = def.auth === 'none' ? undefined : options.auth[def.auth as keyof A];
       if (def.auth !== 'none' && scheme === undefined) throw new Error(`Unknown auth ${String(def.auth)} on ${def.operationId}`);
       router.on(def.method.toUpperCase(), toHonoPath(def.path), async (c) => {
+        // NUL and ill-formed Unicode never reach a schema, a handler or the database (a 400 naming where).
+        assertCleanUrl(c.req.url, c.req.param() as Record<string, string>, c.req.queries());
         const auth = scheme === undefined ? null : await scheme.authenticate(c);
         const query = def.query === undefined ? undefined : parseWith(def.query, c.req.query());
         const body = def.body === undefined ? undefined : await readJson(c, def.body, { maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES, ...(def.maxDepth === undefined ? {} : { maxDepth: def.maxDepth }) });
@@ -123,10 +126,14 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
         return c.json(checked.data as object, def.status as ContentfulStatusCode);
       });
       const errors = [
-        ...(def.body !== undefined || def.query !== undefined ? [{ status: 400, description: 'PlatformApiInvalidRequestError: the request does not match the schema' }] : []),
+        // Every route: a URL that is not percent-encoded UTF-8, or NUL / ill-formed Unicode in a parameter.
+        { status: 400, description: 'PlatformApiInvalidRequestError: the request does not match the schema, or a parameter or string holds NUL or ill-formed Unicode' },
         ...(scheme !== undefined ? [{ status: 401, description: 'PlatformAppTokenMissingError or PlatformAppTokenInvalidError' }] : []),
         ...(def.path.includes('{') ? [{ status: 404, description: 'Not found (or not visible to the caller)' }] : []),
         ...(def.body !== undefined ? [{ status: 413, description: 'PlatformApiPayloadTooLargeError' }] : []),
+        // Refused before routing (core/http/transport-limits.ts), so any operation can answer them.
+        { status: 414, description: 'PlatformApiUriTooLongError: the URL is over 8 KB' },
+        { status: 431, description: 'PlatformApiHeadersTooLargeError: the request line and headers are over 16 KB' },
         ...(def.errors ?? []),
         { status: 500, description: 'PlatformApiInternalServerError' },
         { status: 503, description: 'PlatformApiServiceUnavailableError: the database cannot be reached for now; retry after the Retry-After seconds' },

@@ -5,20 +5,32 @@
 import { z } from 'zod';
 import { invalidRequest } from '@platform/sandbox-lib';
 import { CLIENT_LIMITS } from './client-limits.ts';
-import { graphemeLength } from './text.ts';
+import { stringProblem } from './request-strings.ts';
+import { graphemeLength, hasBidiControl, hasVisibleCharacter } from './text.ts';
 
 /**
- * Text a person reads: trimmed, at least one visible character, at most `max` graphemes and a byte
- * cap (a single grapheme can carry any number of combining marks).
+ * Text a person reads: trimmed, at least one visible character (zero-width and other invisible
+ * format characters alone do not count), at most `max` graphemes and a byte cap (a single grapheme
+ * can carry any number of combining marks).
  */
 export function visibleText(max: number) {
   return z
     .string()
     .trim()
     .min(1, 'Needs visible text')
+    .refine(hasVisibleCharacter, 'Needs visible text')
     .refine((s) => graphemeLength(s) <= max, `Keep this to ${max} characters or fewer`)
     .refine((s) => Buffer.byteLength(s) <= max * CLIENT_LIMITS.bytesPerGrapheme, 'Too many bytes for this field')
     .meta({ maxLength: max });
+}
+
+/**
+ * A name (of a workspace, member, circle, API key or app): visible text without bidi embeddings,
+ * overrides or isolates, which would let one name display as another. Zero-width joiners stay
+ * (emoji sequences and several scripts need them); see docs/decisions/hardening.md.
+ */
+export function nameText(max: number) {
+  return visibleText(max).refine((s) => !hasBidiControl(s), 'Names may not contain bidi embedding, override or isolate characters (U+202A–U+202E, U+2066–U+2069)');
 }
 
 export const Id = z.string().min(1).max(64);
@@ -49,19 +61,30 @@ export function decodeCursor(value: string | undefined): Cursor | null {
   try {
     const [at, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
     const date = new Date(at as string);
-    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(date.getTime())) return { at: date, id };
+    if (typeof at === 'string' && typeof id === 'string' && stringProblem(id) === null && !Number.isNaN(date.getTime())) return { at: date, id };
   } catch {
     // fall through to the 400 below
   }
   throw invalidRequest([{ path: ['cursor'], message: 'Not a cursor this API issued', code: 'invalid_cursor' }]);
 }
 
-/** Cuts a `limit + 1` fetch into a page and the cursor of the next one. */
-export function toPage<R extends { created_at: Date; id: string }, T>(rows: R[], limit: number, map: (row: R) => T): { items: T[]; nextCursor: string | null } {
+/**
+ * Cuts a `limit + 1` fetch into a page and the cursor of the next one: the `created_at` of the last
+ * item and its key (its id, or what else the list orders by after the time, such as messages' `seq`).
+ */
+export function toPage<R extends { created_at: Date; id: string }, T>(
+  rows: R[], limit: number, map: (row: R) => T, key: (row: R) => string = (row) => row.id,
+): { items: T[]; nextCursor: string | null } {
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
   const last = shown.at(-1);
-  return { items: shown.map(map), nextCursor: more && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+  return { items: shown.map(map), nextCursor: more && last ? encodeCursor({ at: last.created_at, id: key(last) }) : null };
+}
+
+/** The `seq` a cursor of a list ordered by `(created_at, seq)` carries, or the 400 of a cursor we did not issue. */
+export function cursorSeq(cursor: Cursor): string {
+  if (!/^\d{1,18}$/.test(cursor.id)) throw invalidRequest([{ path: ['cursor'], message: 'Not a cursor this API issued', code: 'invalid_cursor' }]);
+  return cursor.id;
 }
 
 export const iso = (d: Date): string => d.toISOString();

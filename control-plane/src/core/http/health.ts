@@ -1,10 +1,9 @@
 /**
  * @module core/http/health
- * `GET /healthz` (the process answers), `GET /readyz` (the database answers too) and
- * `GET /metrics` (Prometheus text format).
+ * `GET /healthz` (the process answers) and `GET /readyz` (the database answers too). Metrics are
+ * on the operator port (core/http/metrics-server.ts), not here.
  */
 import type { Hono } from 'hono';
-import type { Registry } from 'prom-client';
 import { PlatformError } from '@platform/sandbox-lib';
 import type { Db } from '../db/db.ts';
 import type { AppEnv } from './env.ts';
@@ -24,12 +23,11 @@ async function databaseAnswers(db: Db): Promise<boolean> {
   }
 }
 
-export function registerHealthRoutes(app: Hono<AppEnv>, deps: { db: Db; registry: Registry }): void {
+export function registerHealthRoutes(app: Hono<AppEnv>, deps: { db: Db }): void {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     if (await databaseAnswers(deps.db)) return c.json({ status: 'ready' });
     c.get('log').warn('readiness check failed: the database does not answer');
     return errorResponse(c, new PlatformError('PlatformApiServiceUnavailableError', 'The database does not answer'));
   });
-  app.get('/metrics', async (c) => c.body(await deps.registry.metrics(), 200, { 'content-type': deps.registry.contentType }));
 }

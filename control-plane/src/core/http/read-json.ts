@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
 import { readCapped } from './capped-body.ts';
 import { jsonDepth } from './json.ts';
+import { assertCleanJson } from './request-strings.ts';
 
 export interface ReadJsonOptions {
   /** Largest body accepted, in bytes (counted while reading, not taken from content-length). */
@@ -92,5 +93,6 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S, optio
   if (jsonDepth(value) > maxDepth) {
     throw invalidRequest([{ path: [], message: `JSON nests deeper than ${maxDepth} levels`, code: 'too_deep' }]);
   }
+  assertCleanJson(value);
   return parseWith(schema, value);
 }

@@ -112,7 +112,7 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
         id: deliveryId, appId: app.id, installId: target.installId, type, startedAt: new Date(startedAt),
         durationMs: outcome.durationMs, status: outcome.status, error: failure,
       });
-      deps.metrics?.delivery(type, outcome.kind === 'failed' ? outcome.reason : outcome.kind, outcome.durationMs);
+      deps.metrics?.delivery(type, outcome.kind === 'failed' ? outcome.reason : outcome.kind, outcome.durationMs, app.slug);
       if (failure !== null) deps.logger.info({ deliveryId, type, installId: target.installId, reason: failure }, 'interactive delivery failed');
       return outcome;
     },

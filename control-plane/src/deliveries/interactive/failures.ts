@@ -12,6 +12,7 @@ const MEMBER_TEXT: Record<FailureReason, string> = {
   'too-large': 'The app sent an answer too large to show.',
   'refused': "The app's address can't be reached from here.",
   'network': "The app couldn't be reached. Try again.",
+  'unreachable': "The app didn't answer. Try again.",
   'relay-not-connected': "The app's development relay isn't running.",
   'no-endpoint': "The app has no address to reach it.",
   'unavailable': 'The app is unavailable right now. Try again shortly.',

@@ -5,11 +5,15 @@
  * that is actually connected to is the one that was checked (DNS rebinding cannot slip a private
  * address in between a check and the connect). IP-literal hosts never reach `lookup`, so
  * `assertUrlAllowed` checks them before the request starts.
+ *
+ * The guard is on in every mode. Development lifts it for loopback only (a self-hosted app under
+ * development listens on localhost); private, link-local (cloud metadata), unspecified and every
+ * other range stay refused there too, and production refuses loopback as well.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent } from 'undici';
-import { checkAddress } from '@platform/sandbox-lib';
+import { checkAddress, checkHost } from '@platform/sandbox-lib';
 
 export class OutboundRefusedError extends Error {
   readonly reason: string;
@@ -21,15 +25,20 @@ export class OutboundRefusedError extends Error {
 }
 
 export interface GuardOptions {
-  /** Development mode: self-hosted apps on localhost are fine (the relay and local testing). */
-  allowInternal: boolean;
+  /** Development mode: self-hosted apps on localhost (loopback) are fine; nothing else internal is. */
+  allowLoopback: boolean;
 }
 
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+/** `dns.lookup` with `all: true`; a test hands in its own names. */
+export type ResolveAll = (hostname: string, callback: (error: Error | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolve: ResolveAll = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
+
+const guardedLookup = (guard: GuardOptions, resolve: ResolveAll): LookupFunction => (hostname, options, callback) => {
+  resolve(hostname, (error, addresses) => {
     if (error) return callback(error, '', 0);
     for (const entry of addresses) {
-      const verdict = checkAddress(entry.address);
+      const verdict = checkAddress(entry.address, { allowLoopback: guard.allowLoopback });
       if (!verdict.allowed) {
         return callback(new OutboundRefusedError(`${hostname} resolves to ${entry.address} (${verdict.reason})`), '', 0);
       }
@@ -44,26 +53,22 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 
 /** Throws `OutboundRefusedError` for URLs that may not be called at all. */
 export function assertUrlAllowed(url: URL, options: GuardOptions): void {
-  if (url.protocol !== 'https:' && !(options.allowInternal && url.protocol === 'http:')) {
+  if (url.protocol !== 'https:' && !(options.allowLoopback && url.protocol === 'http:')) {
     throw new OutboundRefusedError(`${url.protocol} is not allowed; endpoints are https://`);
   }
   if (url.username !== '' || url.password !== '') throw new OutboundRefusedError('credentials in the URL are not allowed');
-  if (options.allowInternal) return;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (/^[\d.]+$/.test(host) || host.includes(':')) {
-    const verdict = checkAddress(host);
-    if (!verdict.allowed) throw new OutboundRefusedError(`${host} is ${verdict.reason}`);
-  }
+  const verdict = checkHost(url.hostname, { allowLoopback: options.allowLoopback });
+  if (!verdict.allowed) throw new OutboundRefusedError(`${url.hostname} is ${verdict.reason}`);
 }
 
 /**
  * @example
- * const agent = createGuardedAgent({ allowInternal: config.devMode });
+ * const agent = createGuardedAgent({ allowLoopback: config.dev });
  * await request(url, { dispatcher: agent, method: 'POST', body });
  */
-export function createGuardedAgent(options: GuardOptions): Agent {
+export function createGuardedAgent(options: GuardOptions, resolve: ResolveAll = systemResolve): Agent {
   return new Agent({
-    connect: options.allowInternal ? {} : { lookup: guardedLookup },
+    connect: { lookup: guardedLookup(options, resolve) },
     keepAliveTimeout: 10_000,
     connections: 64,
   });

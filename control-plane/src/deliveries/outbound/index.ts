@@ -1,2 +1,2 @@
-export { createGuardedAgent, assertUrlAllowed, OutboundRefusedError, type GuardOptions } from './guarded-agent.ts';
+export { createGuardedAgent, assertUrlAllowed, OutboundRefusedError, type GuardOptions, type ResolveAll } from './guarded-agent.ts';
 export { postJson, type PostJsonInput, type PostOutcome } from './post-json.ts';

@@ -54,8 +54,9 @@ export async function attemptDelivery(d: ClaimedRow, install: BatchInstall | und
 
   const delivery = await deps.pipeline.prepare({
     id: d.id, deliveryClass: 'lifecycle', type: d.type, createdAt: d.created_at, target, actor: d.actor, data: d.payload,
-    // An uninstalled install's tokens are refused, so its last event carries none.
-    withInstallToken: !uninstalled, timeoutMs: SCHEDULE.ackTimeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES,
+    // Every delivery carries an install token (the spec's envelope table), `app.uninstalled` too:
+    // the install is no longer active, so calls with it answer PlatformAppInstallRevokedError.
+    withInstallToken: true, timeoutMs: SCHEDULE.ackTimeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES,
   });
   const answer = await deps.pipeline.send(delivery);
   const done = new Date(deps.clock.now());

@@ -88,7 +88,10 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       }
     });
     await recordOutcomes(db, results.map((r) => r.outcome));
-    for (const r of results) deps.metrics?.attempt(r.outcome.undo === 1 ? 'skipped' : r.outcome.status, r.outcome.duration_ms);
+    results.forEach((r, i) => {
+      const slug = installs.get(batch[i]!.install_id)?.target.app.slug ?? null;
+      deps.metrics?.attempt(r.outcome.undo === 1 ? 'skipped' : r.outcome.status, r.outcome.duration_ms, slug);
+    });
     await deps.health.apply(results.flatMap((r) => (r.summary === null ? [] : [r.summary])));
   }
 

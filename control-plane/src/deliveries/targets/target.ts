@@ -9,14 +9,20 @@
  */
 import type { Dispatcher } from 'undici';
 import type { DeliveryClass } from '@platform/sandbox-lib';
-import { postJson, type GuardOptions } from '../outbound/index.ts';
+import type { Logger } from '../../core/log/logger.ts';
+import { postJson, type GuardOptions, type PostOutcome } from '../outbound/index.ts';
 
 /**
  * Why a delivery failed: the transport's reasons, the relay's, a missing endpoint, a runtime that
  * cannot take it (`unavailable`), or a hosted app's code failing (`app-error`: it threw, or went over
- * its CPU or memory budget).
+ * its CPU or memory budget). A self-hosted endpoint that did not answer is `unreachable`, whatever
+ * the cause (see `createEndpointTarget`).
  */
-export type DeliveryFailure = 'timeout' | 'too-large' | 'refused' | 'network' | 'relay-not-connected' | 'no-endpoint' | 'unavailable' | 'app-error';
+export type DeliveryFailure =
+  | 'timeout' | 'too-large' | 'refused' | 'network' | 'unreachable' | 'relay-not-connected' | 'no-endpoint' | 'unavailable' | 'app-error';
+
+/** The one text of an endpoint that did not answer: refused by our guard, refused by the host, or silent. */
+export const UNREACHABLE_MESSAGE = "the app's endpoint could not be reached";
 
 export type DeliveryOutcome =
   | { ok: true; status: number; body: Uint8Array; durationMs: number }
@@ -50,10 +56,14 @@ export interface DeliveryTarget {
 }
 
 /**
- * The app's own endpoint.
- * @example const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent({ allowInternal: false }), guard: { allowInternal: false } });
+ * The app's own endpoint. An endpoint whose address our guard refuses, whose host refuses the
+ * connection, or that stays silent until the deadline answers one outcome with one text
+ * (`unreachable`): an app author pointing an endpoint at internal hosts must not learn from the
+ * member's error or the Deliveries page which ports are open, closed or filtered. The cause goes to
+ * the operator log only.
+ * @example const endpoint = createEndpointTarget({ dispatcher: createGuardedAgent({ allowLoopback: false }), guard: { allowLoopback: false }, logger });
  */
-export function createEndpointTarget(deps: { dispatcher: Dispatcher; guard: GuardOptions }): DeliveryTarget {
+export function createEndpointTarget(deps: { dispatcher: Dispatcher; guard: GuardOptions; logger: Logger }): DeliveryTarget {
   return {
     async send(d) {
       if (d.app.endpointUrl === null) return { ok: false, failure: 'no-endpoint', message: 'The app has no endpoint URL', durationMs: 0 };
@@ -61,10 +71,16 @@ export function createEndpointTarget(deps: { dispatcher: Dispatcher; guard: Guar
         url: d.app.endpointUrl, body: d.body, headers: d.headers, timeoutMs: d.timeoutMs, maxResponseBytes: d.maxResponseBytes,
         dispatcher: deps.dispatcher, guard: deps.guard,
       });
-      return outcome.ok ? { ok: true, status: outcome.status, body: outcome.body, durationMs: outcome.durationMs } : outcome;
+      if (outcome.ok) return { ok: true, status: outcome.status, body: outcome.body, durationMs: outcome.durationMs };
+      if (!isUnreachable(outcome)) return outcome;
+      deps.logger.info({ deliveryId: d.id, appId: d.app.id, installId: d.install.id, cause: outcome.failure, detail: outcome.message }, 'endpoint unreachable');
+      return { ok: false, failure: 'unreachable', message: UNREACHABLE_MESSAGE, durationMs: outcome.durationMs };
     },
   };
 }
+
+const isUnreachable = (outcome: Extract<PostOutcome, { ok: false }>) =>
+  outcome.failure === 'timeout' || outcome.failure === 'refused' || outcome.failure === 'network';
 
 /**
  * Picks the target of each delivery by hosting and install kind.

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
-import { Id, Timestamp, visibleText } from '../../core/http/common.ts';
+import { Id, Timestamp, nameText } from '../../core/http/common.ts';
 
 export const ApiKeyInfo = z
   .object({
@@ -18,6 +18,6 @@ export const ApiKeyInfo = z
   .meta({ id: 'ApiKey' });
 export type ApiKeyInfo = z.output<typeof ApiKeyInfo>;
 
-export const CreateApiKeyBody = z.strictObject({ name: visibleText(CLIENT_LIMITS.apiKeyName) });
+export const CreateApiKeyBody = z.strictObject({ name: nameText(CLIENT_LIMITS.apiKeyName) });
 export const CreateApiKeyResponse = z.object({ key: ApiKeyInfo, apiKey: z.string().describe('Shown once; store it now') });
 export const ApiKeyList = z.object({ items: z.array(ApiKeyInfo) });

@@ -61,7 +61,8 @@ export function registerCircleClientRoutes(api: ClientApi, circles: CirclesServi
 
   api.route({
     operationId: 'inviteApp', method: 'put', path: '/circles/{circleId}/app-invitations/{appId}', tag: 'circles', auth: 'member',
-    summary: 'Invite an app into a private circle', status: 200, response: AppInvitationResponse, errors: [forbidden, conflict],
+    summary: 'Invite an app into a private circle', status: 200, response: AppInvitationResponse,
+    errors: [forbidden, conflict, { status: 404, description: 'PlatformAppNotFoundError: no app with that id (or another workspace\'s private app)' }],
   }, async ({ auth, params }) => ({ invitation: await circles.inviteApp(auth, params.circleId, params.appId) }));
 
   api.route({

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
-import { Id, Timestamp, page, visibleText } from '../../core/http/common.ts';
+import { Id, Timestamp, nameText, page } from '../../core/http/common.ts';
 
 export const Visibility = z.enum(['public', 'private']);
 
@@ -25,7 +25,7 @@ export const Circle = z
 export type Circle = z.output<typeof Circle>;
 
 export const CreateCircleBody = z.strictObject({
-  name: visibleText(CLIENT_LIMITS.circleName),
+  name: nameText(CLIENT_LIMITS.circleName),
   visibility: Visibility,
   chat: z.boolean().optional(),
 });

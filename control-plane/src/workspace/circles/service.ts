@@ -123,6 +123,8 @@ export function createCirclesService(deps: { db: Db; clock: Clock }) {
       const circle = await visibleCircle(db, actor, circleId);
       requireManager(actor, circle, 'invite apps');
       if (!APP_ID.test(appId)) throw invalidRequest([{ path: ['appId'], message: 'Not an app id' }]);
+      // An id that names no app (or another workspace's private app) is not invited and stored.
+      if (!(await store.appVisibleTo(db, appId, actor.workspaceId))) throw new PlatformError('PlatformAppNotFoundError', 'No app with that id', { path: ['appId'] });
       if (circle.visibility !== 'private') throw conflict('Apps reach public circles without an invitation');
       await store.insertInvitation(db, { circle_id: circleId, app_id: appId, invited_by: actor.memberId, created_at: now() });
       const row = await store.findInvitation(db, circleId, appId);

@@ -88,6 +88,12 @@ export async function endCircleConnection(db: Db, circleId: string, at: Date): P
   return rowCount > 0;
 }
 
+/** Whether the workspace may name this app: it exists, and it is public or the workspace's own. */
+export async function appVisibleTo(db: Db, appId: string, workspaceId: string): Promise<boolean> {
+  const { rows } = await db.query('select 1 from apps where id = $1 and (not private or workspace_id = $2)', [appId, workspaceId]);
+  return rows.length > 0;
+}
+
 export async function insertInvitation(db: Db, row: InvitationRow): Promise<void> {
   await db.query('insert into circle_app_invitations (circle_id, app_id, invited_by, created_at) values ($1, $2, $3, $4) on conflict do nothing',
     [row.circle_id, row.app_id, row.invited_by, row.created_at]);

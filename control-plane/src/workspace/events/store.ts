@@ -107,7 +107,11 @@ export async function conversationHasOtherPosts(db: Db, conversationId: string, 
   return rows.length > 0;
 }
 
-/** The first top-level message of a conversation (the post later top-level messages answer). */
+/**
+ * The first top-level message of a conversation (the post later top-level messages answer). Ordered
+ * by `(created_at, seq)`, the one ordering key of messages everywhere (every list and its cursors), so
+ * two messages written in one millisecond agree here and in the list (docs/decisions/hardening.md).
+ */
 export async function firstPostOf(db: Db, conversationId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>(
     'select id from messages where conversation_id = $1 and reply_to is null order by created_at, seq limit 1', [conversationId]);

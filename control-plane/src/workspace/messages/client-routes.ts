@@ -70,6 +70,7 @@ export function registerMessageClientRoutes(api: ClientApi, messages: MessagesSe
   api.route({
     operationId: 'sendDirectMessage', method: 'post', path: '/direct-messages', tag: 'messages', auth: 'member',
     summary: 'Send a direct message to another member', body: DirectMessageBody, maxBytes, status: 201, response: MessageResponse,
+    errors: [{ status: 404, description: 'PlatformApiNotFoundError: no member with that id (`to`)' }],
   }, async ({ auth, body }) => ({ message: await messages.sendDirect(auth, body.to, body) }));
 
   api.route({

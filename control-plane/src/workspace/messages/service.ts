@@ -15,6 +15,9 @@ import { assertWritable, canSee, visibleCircle } from '../circles/access.ts';
 import { findCircle, type CircleRow } from '../circles/store.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { decodeCursor, iso, isoOrNull, toPage, type PageQuery } from '../../core/http/common.ts';
+
+/** Message lists are keyed by (created_at, seq): their cursors carry the seq. */
+const bySeq = (row: { seq: string | number }) => String(row.seq);
 import { createEventProducer, type EventProducer, type MessageFacts } from '../events/index.ts';
 import { bumpMessageVersion, lockMessageVersion } from '../events/store.ts';
 import type { Document, Message } from './schemas.ts';
@@ -116,7 +119,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; events?: Eve
 
     async listInConversation(actor: Actor, conversationId: string, query: PageQuery) {
       await visibleConversation(db, actor, conversationId);
-      return toPage(await store.listConversationMessages(db, conversationId, decodeCursor(query.cursor), query.limit), query.limit, view(actor));
+      return toPage(await store.listConversationMessages(db, conversationId, decodeCursor(query.cursor), query.limit), query.limit, view(actor), bySeq);
     },
 
     async postChat(actor: Actor, circleId: string, body: MessageBody): Promise<Message> {
@@ -128,7 +131,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; events?: Eve
 
     async listChat(actor: Actor, circleId: string, query: PageQuery) {
       await visibleCircle(db, actor, circleId);
-      return toPage(await store.listChatMessages(db, circleId, decodeCursor(query.cursor), query.limit), query.limit, view(actor));
+      return toPage(await store.listChatMessages(db, circleId, decodeCursor(query.cursor), query.limit), query.limit, view(actor), bySeq);
     },
 
     /** Replies join the thread of the root message (a reply to a reply goes under the same root). */
@@ -145,7 +148,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; events?: Eve
     async listReplies(actor: Actor, messageId: string, query: PageQuery) {
       const { row } = await visibleMessage(actor, messageId);
       const root = row.reply_to ?? row.id;
-      return toPage(await store.listReplies(db, root, decodeCursor(query.cursor), query.limit), query.limit, view(actor));
+      return toPage(await store.listReplies(db, root, decodeCursor(query.cursor), query.limit), query.limit, view(actor), bySeq);
     },
 
     /** Files an unfiled chat message (with its replies) into a conversation of the same circle. */
@@ -206,7 +209,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; events?: Eve
       if ((await findMember(db, actor.workspaceId, otherMemberId)) === undefined) throw memberNotFound();
       const chat = await store.findDirectChat(db, actor.memberId, otherMemberId);
       if (chat === undefined) return { items: [], nextCursor: null };
-      return toPage(await store.listDirectMessages(db, chat, decodeCursor(query.cursor), query.limit), query.limit, view(actor));
+      return toPage(await store.listDirectMessages(db, chat, decodeCursor(query.cursor), query.limit), query.limit, view(actor), bySeq);
     },
   };
 }

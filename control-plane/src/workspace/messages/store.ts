@@ -2,7 +2,7 @@
  * @module workspace/messages/store
  * SQL of messages and direct chats.
  */
-import type { Cursor } from '../../core/http/common.ts';
+import { cursorSeq, type Cursor } from '../../core/http/common.ts';
 import type { Db } from '../../core/db/db.ts';
 
 export interface MessageRow {
@@ -27,18 +27,22 @@ export interface MessageViewRow extends MessageRow {
   author_app_name: string | null;
   /** Messages an app posted through `/v0/replies` or `/v0/streams/events` (messaging/app-messages/store.ts, migration 012). */
   app_author: { name: string; persona: { name?: string; avatarUrl?: string } | null } | null;
+  /** The order messages were written in (with `created_at`, the one ordering key of messages). */
+  seq: string | number;
   dm_low: string | null;
   dm_high: string | null;
 }
 
 const SELECT = `select m.id, m.workspace_id, m.circle_id, m.conversation_id, m.direct_chat_id, m.reply_to, m.author_member_id,
   m.content, m.markdown, m.created_at, m.filed_at, a.name as author_name, d.member_low as dm_low, d.member_high as dm_high,
-  m.block_id, m.author_app_id, ap.name as author_app_name, m.app_author
+  m.block_id, m.author_app_id, ap.name as author_app_name, m.app_author, m.seq
   from messages m left join members a on a.id = m.author_member_id left join direct_chats d on d.id = m.direct_chat_id
   left join apps ap on ap.id = m.author_app_id`;
 
+// Messages are ordered by (created_at, seq) everywhere: the order they were written, also within one
+// millisecond (docs/decisions/hardening.md). Cursors carry the seq of the last message listed.
 const PAGE = (where: string) =>
-  `${SELECT} where ${where} and ($2::timestamptz is null or (m.created_at, m.id) > ($2, $3)) order by m.created_at, m.id limit $4`;
+  `${SELECT} where ${where} and ($2::timestamptz is null or (m.created_at, m.seq) > ($2, $3::bigint)) order by m.created_at, m.seq limit $4`;
 
 export async function insertMessage(db: Db, row: MessageRow): Promise<void> {
   await db.query(
@@ -56,7 +60,7 @@ export async function findMessage(db: Db, workspaceId: string, id: string): Prom
 type Page = (db: Db, key: string, after: Cursor | null, limit: number) => Promise<MessageViewRow[]>;
 
 const pageBy = (where: string): Page => async (db, key, after, limit) =>
-  (await db.query<MessageViewRow>(PAGE(where), [key, after?.at ?? null, after?.id ?? '', limit + 1])).rows;
+  (await db.query<MessageViewRow>(PAGE(where), [key, after?.at ?? null, after === null ? '0' : cursorSeq(after), limit + 1])).rows;
 
 /** Top-level messages of a conversation (replies are read per thread). */
 export const listConversationMessages = pageBy('m.conversation_id = $1 and m.reply_to is null');
@@ -91,7 +95,7 @@ export async function findDirectChat(db: Db, a: string, b: string): Promise<stri
 /** A message and, when it is a thread's root, every reply in its thread (what deleting it deletes), replies by time. */
 export async function messagesDeletedWith(db: Db, workspaceId: string, id: string): Promise<MessageViewRow[]> {
   const { rows } = await db.query<MessageViewRow>(
-    `${SELECT} where m.workspace_id = $1 and (m.id = $2 or m.reply_to = $2) order by (m.id = $2) desc, m.created_at, m.id`, [workspaceId, id]);
+    `${SELECT} where m.workspace_id = $1 and (m.id = $2 or m.reply_to = $2) order by (m.id = $2) desc, m.created_at, m.seq`, [workspaceId, id]);
   return rows;
 }
 

@@ -4,15 +4,15 @@
  */
 import { z } from 'zod';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
-import { Id, Timestamp, visibleText } from '../../core/http/common.ts';
+import { Id, Timestamp, nameText } from '../../core/http/common.ts';
 import { Member } from '../members/schemas.ts';
 
 export const Workspace = z.object({ id: Id, name: z.string(), createdAt: Timestamp }).meta({ id: 'Workspace' });
 export type Workspace = z.output<typeof Workspace>;
 
 export const CreateWorkspaceBody = z.strictObject({
-  name: visibleText(CLIENT_LIMITS.workspaceName),
-  owner: z.strictObject({ name: visibleText(CLIENT_LIMITS.memberName) }),
+  name: nameText(CLIENT_LIMITS.workspaceName),
+  owner: z.strictObject({ name: nameText(CLIENT_LIMITS.memberName) }),
 });
 
 export const CreateWorkspaceResponse = z.object({

@@ -1,0 +1,66 @@
+/**
+ * @module core/http/metrics-server
+ * The operator port: `GET /metrics` (Prometheus text format) on its own listener (METRICS_PORT),
+ * never on the public API port. Metrics name apps, routes and failure rates; the public port is
+ * reachable by anyone who can reach the API, the operator port only by what the deployment lets
+ * reach it (not exposed by the Kubernetes Service or the compose balancer; scraped by pod address).
+ * See docs/decisions/hardening.md.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+import { PlatformError } from '@platform/sandbox-lib';
+import type { Logger } from '../log/logger.ts';
+
+export interface MetricsServer {
+  /** Listens; answers the URL `/metrics` is served at. */
+  start(): Promise<{ port: number; url: string }>;
+  stop(): Promise<void>;
+}
+
+const notFound = JSON.stringify(new PlatformError('PlatformApiNotFoundError', 'The operator port serves GET /metrics only').toBody());
+
+/**
+ * @example
+ * const metrics = createMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort, logger });
+ * const { url } = await metrics.start(); // http://127.0.0.1:9464/metrics
+ */
+export function createMetricsServer(deps: { registry: Registry; host: string; port: number; logger: Logger }): MetricsServer {
+  let server: Server | undefined;
+  return {
+    async start() {
+      const s = createServer((req, res) => {
+        if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+          res.writeHead(404, { 'content-type': 'application/json' }).end(notFound);
+          return;
+        }
+        deps.registry.metrics().then(
+          (text) => res.writeHead(200, { 'content-type': deps.registry.contentType }).end(text),
+          (err: unknown) => {
+            deps.logger.error({ err }, 'metrics collection failed');
+            res.writeHead(500).end();
+          },
+        );
+      });
+      server = s;
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(deps.port, deps.host, () => resolve());
+      });
+      const info = s.address() as AddressInfo;
+      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+      const shown = host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host;
+      deps.logger.info({ port: info.port, host: info.address }, 'metrics listening');
+      return { port: info.port, url: `http://${shown}:${info.port}/metrics` };
+    },
+    async stop() {
+      const s = server;
+      server = undefined;
+      if (s === undefined) return;
+      await new Promise<void>((resolve) => {
+        s.close(() => resolve());
+        s.closeAllConnections();
+      });
+    },
+  };
+}
