@@ -66,8 +66,21 @@ describe('over HTTP', () => {
     const before = await view(w.ws.client, id);
     const ref = refOf(before.tree, 'Add one');
     const N = 10;
-    // All at the revision the member saw; the app answers each from the state it was sent.
-    const answers = await Promise.all(Array.from({ length: N }, () => clickDurably(id, before.revision, ref)));
+    // All at the revision the member saw: the app answers none before it has all of them (so every
+    // click read the block before any result was written), each from the state it was sent.
+    let arrived = 0;
+    let all!: () => void;
+    const together = new Promise<void>((resolve) => {
+      all = resolve;
+    });
+    w.board.beforeAnswer = async (d) => {
+      if (d.type !== 'block.action' || d.data.block.id !== id) return;
+      if (++arrived === N) all();
+      await together;
+    };
+    const answers = await Promise.all(Array.from({ length: N }, () => clickDurably(id, before.revision, ref))).finally(() => {
+      w.board.beforeAnswer = null;
+    });
     const versions = answers.map((a) => a.version).sort((x, y) => x - y);
     expect(versions).toEqual(Array.from({ length: N }, (_, i) => before.version + 1 + i));
     expect((await stored(id)).version).toBe(before.version + N);
