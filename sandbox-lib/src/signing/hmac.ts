@@ -24,14 +24,13 @@ const imported = new Map<string, Promise<CryptoKey>>();
 
 function importedKey(subtle: SubtleCrypto, key: Uint8Array): Promise<CryptoKey> {
   const id = String.fromCharCode(...key);
-  let cryptoKey = imported.get(id);
-  if (cryptoKey === undefined) {
-    cryptoKey = subtle.importKey('raw', key.slice() as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    // A failed import is not kept.
-    cryptoKey.catch(() => imported.delete(id));
-    if (imported.size >= KEYS_KEPT) imported.delete(imported.keys().next().value!);
-    imported.set(id, cryptoKey);
-  }
+  const kept = imported.get(id);
+  if (kept !== undefined) return kept;
+  const cryptoKey = subtle.importKey('raw', key.slice() as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  // A failed import is not kept.
+  cryptoKey.catch(() => imported.delete(id));
+  if (imported.size >= KEYS_KEPT) imported.delete(imported.keys().next().value!);
+  imported.set(id, cryptoKey);
   return cryptoKey;
 }
 
