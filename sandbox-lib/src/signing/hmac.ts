@@ -20,9 +20,12 @@ export function signedContent(id: string, timestamp: number, body: string | Uint
 // was a good part of what a delivery costs it. A few keys are kept (a secret being rotated, a test
 // with several apps); past that the oldest goes.
 const KEYS_KEPT = 8;
-const imported = new Map<string, Promise<CryptoKey>>();
+// Spelled from `crypto` itself: isolates' type roots declare WebCrypto's classes as values only.
+type Subtle = (typeof globalThis.crypto)['subtle'];
+type ImportedKey = ReturnType<Subtle['importKey']>;
+const imported = new Map<string, ImportedKey>();
 
-function importedKey(subtle: SubtleCrypto, key: Uint8Array): Promise<CryptoKey> {
+function importedKey(subtle: Subtle, key: Uint8Array): ImportedKey {
   const id = String.fromCharCode(...key);
   const kept = imported.get(id);
   if (kept !== undefined) return kept;
