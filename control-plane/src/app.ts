@@ -92,9 +92,9 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const metrics = createHttpMetrics({ clock, ...(deps.registry === undefined ? {} : { registry: deps.registry }) });
   // Services record events in their transactions, then wake the delivery loops (created below).
   const events = createEventProducer({ wake: () => lifecycle.wake() });
-  const services = createWorkspaceArea({ db, clock, events, removeCarried: removeCarriedBlocks(events) });
-  const secrets = createSecrets({ masterKey: config.masterKey });
   const invalidation = createInvalidation({ kv, logger });
+  const services = createWorkspaceArea({ db, clock, events, removeCarried: removeCarriedBlocks(events), invalidation, logger });
+  const secrets = createSecrets({ masterKey: config.masterKey });
   const runtimeNodes = deps.runtimeNodes ?? openRuntimeNodes({
     config, logger, clock,
     // The runtime's module is loaded on the first call to a node.

@@ -18,6 +18,7 @@ import { createMemberBlocks, type MemberBlocks } from '../blocks/interactions/me
 import { createInteractionsService, type InteractionsService } from '../blocks/interactions/service.ts';
 import { createInvocationsService, type InvocationsService } from '../blocks/invocations/service.ts';
 import { removeBlocksOfMessages } from '../blocks/records/removal.ts';
+import { createResultWriter } from '../blocks/records/result-writer.ts';
 import { createRenderer, type Renderer } from '../blocks/rendering/service.ts';
 import type { InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
@@ -67,7 +68,8 @@ export function createBlocksArea(deps: BlocksAreaDeps): BlocksArea {
   const definitions = createBlockDefinitions({ db, schemaValidators: deps.schemaValidators });
   const renderer = createRenderer({ db, clock, logger, engine, definitions });
   const insertDeps = { db, clock, definitions, engine, reach: createReachGuard({ db }), events: deps.events };
-  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions, links: deps.links });
+  const results = createResultWriter({ db });
+  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions, results, links: deps.links });
   return {
     blocks: createBlocksService({ ...insertDeps, renderer }),
     interactions,
@@ -75,6 +77,7 @@ export function createBlocksArea(deps: BlocksAreaDeps): BlocksArea {
     invocations: createInvocationsService({ ...insertDeps, tokens: deps.tokens }),
     renderer,
     async settled() {
+      await results.idle();
       await renderer.settled();
       await deps.interactive.flush();
     },

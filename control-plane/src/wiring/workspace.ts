@@ -6,6 +6,9 @@
  */
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
+import type { Invalidation } from '../core/invalidation/invalidation.ts';
+import type { Logger } from '../core/log/logger.ts';
+import { createApiKeyCache } from '../workspace/api-keys/cache.ts';
 import { createApiKeysService, type ApiKeysService } from '../workspace/api-keys/service.ts';
 import { createCallsService, type CallsService } from '../workspace/calls/service.ts';
 import { createCirclesService, type CirclesService } from '../workspace/circles/service.ts';
@@ -35,6 +38,9 @@ export interface WorkspaceAreaDeps {
   events?: EventProducer;
   /** What goes away with a deleted message (its block, from the blocks area). */
   removeCarried?: RemoveCarried;
+  /** Cache invalidation across replicas: with it, who is behind member keys is kept in memory (dropped on revocation everywhere). */
+  invalidation?: Invalidation;
+  logger?: Logger;
 }
 
 /**
@@ -43,7 +49,9 @@ export interface WorkspaceAreaDeps {
  * await workspace.circles.create(actor, { name: 'General', visibility: 'public', chat: true });
  */
 export function createWorkspaceArea(deps: WorkspaceAreaDeps): WorkspaceArea {
-  const apiKeys = createApiKeysService(deps);
+  const cache = deps.invalidation === undefined ? undefined
+    : createApiKeyCache({ invalidation: deps.invalidation, clock: deps.clock, ...(deps.logger === undefined ? {} : { logger: deps.logger }) });
+  const apiKeys = createApiKeysService({ db: deps.db, clock: deps.clock, ...(cache === undefined ? {} : { cache }) });
   return {
     apiKeys,
     workspaces: createWorkspacesService({ ...deps, apiKeys }),

@@ -78,7 +78,8 @@ function treesOf(type: InteractiveType, result: Record<string, unknown>): Array<
  */
 export function okResponse(result: unknown): Response {
   const body = JSON.stringify(result);
-  if (new TextEncoder().encode(body).byteLength > LIMITS.actions.responseBodyBytes) {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most answers are known to fit without encoding them.
+  if (body.length * 3 > LIMITS.actions.responseBodyBytes && new TextEncoder().encode(body).byteLength > LIMITS.actions.responseBodyBytes) {
     throw new ResultProblem('result-too-large', 'The answer is over 1 MB; the service refuses it');
   }
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });

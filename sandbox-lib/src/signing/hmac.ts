@@ -16,11 +16,31 @@ export function signedContent(id: string, timestamp: number, body: string | Uint
   return out;
 }
 
+// An app verifies every delivery with the same one or two secrets: importing the key each time
+// was a good part of what a delivery costs it. A few keys are kept (a secret being rotated, a test
+// with several apps); past that the oldest goes.
+const KEYS_KEPT = 8;
+// Spelled from `crypto` itself: isolates' type roots declare WebCrypto's classes as values only.
+type Subtle = (typeof globalThis.crypto)['subtle'];
+type ImportedKey = ReturnType<Subtle['importKey']>;
+const imported = new Map<string, ImportedKey>();
+
+function importedKey(subtle: Subtle, key: Uint8Array): ImportedKey {
+  const id = String.fromCharCode(...key);
+  const kept = imported.get(id);
+  if (kept !== undefined) return kept;
+  const cryptoKey = subtle.importKey('raw', key.slice() as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  // A failed import is not kept.
+  cryptoKey.catch(() => imported.delete(id));
+  if (imported.size >= KEYS_KEPT) imported.delete(imported.keys().next().value!);
+  imported.set(id, cryptoKey);
+  return cryptoKey;
+}
+
 export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) throw new Error('WebCrypto (crypto.subtle) is not available in this environment');
-  const cryptoKey = await subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await subtle.sign('HMAC', cryptoKey, data as Uint8Array<ArrayBuffer>));
+  return new Uint8Array(await subtle.sign('HMAC', await importedKey(subtle, key), data as Uint8Array<ArrayBuffer>));
 }
 
 /** Compares two byte strings in time that depends only on their lengths. */

@@ -52,14 +52,40 @@ describe('state, tree and actions', () => {
     expect(delivery.data.interactionToken).toMatch(/^platint_/);
   });
 
-  it('a state without a tree is stored and the block is rendered again before the member sees it', async () => {
+  it('an action written with the SDK answers its new state with the tree drawn for it: one delivery per click, no block.render', async () => {
     const { id } = await w.insert();
+    const [actions, renders] = [w.board.of('block.action').length, w.board.of('block.render').length];
+    const out = await click(w.ws.client, id, 'Add one');
+    await w.settled();
+    expect(out.block.summary).toBe('Board: 1');
+    expect(w.board.of('block.action').length).toBe(actions + 1);
+    expect(w.board.of('block.render').length).toBe(renders);
+  });
+
+  it('a state without a tree is stored and the tree stays: a render follows an action only when it says revalidate', async () => {
+    const { id } = await w.insert();
+    const before = await view(w.ws.client, id);
     const renders = w.board.of('block.render').length;
     const out = await click(w.ws.client, id, 'raw-state-only');
+    await w.settled();
     expect(out.outcome).toBe('applied');
-    expect(out.block.summary).toBe('Board: 42');
+    expect(out.block).toMatchObject({ summary: 'Board: 0', revision: before.revision, version: before.version + 1 });
+    expect(w.board.of('block.render').length).toBe(renders);
+    expect((await (await w.app()).get(`/blocks/${id}`)).body.state).toEqual({ count: 42, note: 'from raw' });
+    // Nothing came due: viewing it renders nothing either.
+    expect((await view(w.ws.client, id)).summary).toBe('Board: 0');
+    expect(w.board.of('block.render').length).toBe(renders);
+  });
+
+  it('a state without a tree with revalidate: block.render right after the answer, with the new state', async () => {
+    const { id } = await w.insert();
+    const renders = w.board.of('block.render').length;
+    const out = await click(w.ws.client, id, 'raw-state-revalidate');
+    expect(out.outcome).toBe('applied');
+    await w.settled();
     expect(w.board.of('block.render').length).toBe(renders + 1);
-    expect(w.board.of('block.render').at(-1)!.data).toMatchObject({ mode: 'interactive', block: { id, state: { count: 42, note: 'from raw' } } });
+    expect(w.board.of('block.render').at(-1)!.data).toMatchObject({ mode: 'interactive', block: { id, state: { count: 7, note: 'revalidated' } } });
+    expect((await view(w.ws.client, id)).summary).toBe('Board: 7');
   });
 
   it('a state outside the state schema fails the action: nothing changes, the member sees an inline error', async () => {

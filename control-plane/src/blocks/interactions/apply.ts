@@ -12,6 +12,11 @@
  * | `notify` | inbox notifications (messaging/notifications/notify.ts) |
  * | `revalidate` | `block.render` right after the answer |
  *
+ * Only `revalidate` asks for a render. A `state` without a tree keeps the stored tree (and when its
+ * next render is due): the SDK answers every changed state with its tree drawn in the same
+ * response, and an app that sends a state alone and wants it drawn says `revalidate`
+ * (docs/decisions/clicks.md).
+ *
  * For a `readOnly` action `state`, `tree`, `actions`, `final` and `notify` are ignored. Checking
  * happens before anything is applied (as the engine's `check`, so a failure is recorded as
  * `response-invalid`): a state or tree that fails fails the whole action and nothing changes.
@@ -67,8 +72,6 @@ export function resultWrite(p: PreparedResult, ctx: { memberId: string; staleAft
   let renderDueAt: ResultWrite['renderDueAt'] = 'keep';
   if (p.final !== null) renderDueAt = null;
   else if (p.tree !== null) renderDueAt = ctx.staleAfter === undefined ? null : new Date(ctx.at.getTime() + ctx.staleAfter * 1000);
-  // A new state without a tree: the stored tree shows the old one, so a render is due now.
-  else if (p.state !== null) renderDueAt = ctx.at;
   return {
     state: p.state,
     tree: p.tree === null ? null

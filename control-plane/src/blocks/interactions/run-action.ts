@@ -27,7 +27,8 @@ import { prepareResult, resultWrite, type PreparedResult } from './apply.ts';
 import { readInputs, type InputsSnapshot } from './inputs.ts';
 import { sendNotifications } from '../../messaging/notifications/notify.ts';
 import type { ActionOutcome } from './schemas.ts';
-import { writeActionResult, writeFailure, writePending, type InputCounts } from '../records/store.ts';
+import type { ResultWriter } from '../records/result-writer.ts';
+import { writeFailure, writePending, type InputCounts } from '../records/store.ts';
 import { indexTree } from './tree-index.ts';
 import { memberView } from './view.ts';
 
@@ -39,6 +40,8 @@ export interface RunDeps {
   tokens: TokenService;
   engine: InteractiveEngine;
   renderer: Renderer;
+  /** The click's durable write, group-committed with concurrent clicks'. */
+  results: ResultWriter;
 }
 
 export interface ActionRun {
@@ -117,7 +120,7 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     const write = resultWrite(p, { memberId, staleAfter: type.definition.staleAfter, at, hadMemberError: row.error?.memberId === memberId });
     if (write === null) written = row;
     else {
-      written = await writeActionResult(deps.db, row, write);
+      written = await deps.results.write(row, write);
       if (written === undefined) {
         result = 'failed';
         answer.error = { message: CLOSED_MEANWHILE };

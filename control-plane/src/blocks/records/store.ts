@@ -250,44 +250,71 @@ export interface ResultWrite {
 type Written = Pick<BlockWithTarget, 'revision' | 'version' | 'tree_hash' | 'summary' | 'rendered_at' | 'render_due_at' | 'final' | 'final_summary'
   | 'final_at' | 'pending' | 'error' | 'open_link' | 'updated_at'> & { state: Json | null; tree: Json | null; actions: ActionTable | null };
 
+/** One action result to apply: the block as read before the delivery, and what to write. */
+export interface ActionResultWrite {
+  row: BlockWithTarget;
+  write: ResultWrite;
+}
+
+const jsonOrNull = (v: unknown) => (v === null || v === undefined ? 'null' : JSON.stringify(v));
+
 /**
- * Applies an action result to `row` (the block as read before the delivery); undefined when the
- * block became final meanwhile (nothing applied). Answers the row as it now is without reading
- * back what the caller sent: the state and the tree come back only when this write did not set
- * them (someone else may have changed them while the app worked), the rest (the install, the app,
- * the props, the message) does not change after insert.
+ * The group's writes as one JSON array (`jsonb_to_recordset` below): trees and tables go in as the
+ * JSON that was checked and hashed, without being serialized again.
  */
-export async function writeActionResult(db: Db, row: BlockWithTarget, w: ResultWrite): Promise<BlockWithTarget | undefined> {
-  const { rows } = await db.query<Written>(
-    `update blocks set state = coalesce($2::jsonb, state),
-        tree = case when $5::text is null or $5 = tree_hash then tree else $3::jsonb end,
-        actions = case when $5::text is null or $5 = tree_hash then actions else $4::jsonb end,
-        revision = case when $5::text is null or $5 = tree_hash then revision else revision + 1 end,
-        tree_hash = coalesce($5, tree_hash), summary = coalesce($6, summary),
-        rendered_at = case when $5::text is null then rendered_at else $7 end,
-        version = version + $8,
-        render_due_at = case when $9 then $10 else render_due_at end,
-        final = final or $11, final_summary = case when $11 then $12 else final_summary end, final_at = case when $11 then $7 else final_at end,
-        error = case when error ->> 'memberId' = $13 or ($5::text is not null and error ->> 'memberId' is null) then null else error end,
-        open_link = coalesce($14::jsonb, open_link),
-        updated_at = $7
-      where id = $1 and not final
-      returning revision, version, tree_hash, summary, rendered_at, render_due_at, final, final_summary, final_at, pending, error, open_link, updated_at,
-        case when $2::jsonb is null then state end as state,
-        case when $5::text is null then tree end as tree, case when $5::text is null then actions end as actions`,
-    [row.id, w.state === null ? null : JSON.stringify(w.state), w.tree?.treeJson ?? null,
-      w.tree?.actionsJson ?? null, w.tree?.hash ?? null, w.tree?.summary ?? null, w.at, w.versionBump,
-      w.renderDueAt !== 'keep', w.renderDueAt === 'keep' ? null : w.renderDueAt, w.final !== null, w.final?.summary ?? null, w.memberId,
-      w.openLink === null ? null : JSON.stringify(w.openLink)]);
-  const written = rows[0];
-  if (written === undefined) return undefined;
-  // A tree equal to the stored one (same hash) is kept as stored: the same content as the one sent.
-  return {
-    ...row, ...written,
-    state: written.state ?? w.state ?? row.state,
-    tree: written.tree ?? w.tree?.tree ?? row.tree,
-    actions: written.actions ?? w.tree?.actions ?? row.actions,
-  };
+function resultsJson(items: readonly ActionResultWrite[]): string {
+  return `[${items.map(({ row, write: w }) => `{"id":${JSON.stringify(row.id)},"state":${jsonOrNull(w.state)},`
+    + `"tree":${w.tree?.treeJson ?? 'null'},"actions":${w.tree?.actionsJson ?? 'null'},"hash":${jsonOrNull(w.tree?.hash)},"summary":${jsonOrNull(w.tree?.summary)},`
+    + `"at":${JSON.stringify(w.at.toISOString())},"bump":${w.versionBump},"set_due":${w.renderDueAt !== 'keep'},`
+    + `"due":${w.renderDueAt === 'keep' || w.renderDueAt === null ? 'null' : JSON.stringify(w.renderDueAt.toISOString())},`
+    + `"fin":${w.final !== null},"fin_summary":${jsonOrNull(w.final?.summary)},"member":${JSON.stringify(w.memberId)},"open_link":${jsonOrNull(w.openLink)}}`).join(',')}]`;
+}
+
+/**
+ * Applies action results, one per block, in one statement (blocks/records/result-writer.ts groups
+ * concurrent clicks' results into it); answers, in order, each block as it now is, or undefined
+ * when it became final meanwhile (nothing applied). Answers the row without reading back what the
+ * caller sent: the state and the tree come back only when this write did not set them (someone
+ * else may have changed them while the app worked), the rest (the install, the app, the props,
+ * the message) does not change after insert. A tree equal to the stored one (same hash) is kept
+ * as stored, and the revision with it.
+ */
+export async function writeActionResults(db: Db, items: readonly ActionResultWrite[]): Promise<Array<BlockWithTarget | undefined>> {
+  const { rows } = await db.query<Written & { id: string }>(
+    `with w as (
+       select * from jsonb_to_recordset($1::jsonb) as w(id text, state jsonb, tree jsonb, actions jsonb, hash text, summary text, at timestamptz, bump int,
+         set_due boolean, due timestamptz, fin boolean, fin_summary text, member text, open_link jsonb)
+     )
+     update blocks b set state = coalesce(w.state, b.state),
+        tree = case when w.hash is null or w.hash = b.tree_hash then b.tree else w.tree end,
+        actions = case when w.hash is null or w.hash = b.tree_hash then b.actions else w.actions end,
+        revision = case when w.hash is null or w.hash = b.tree_hash then b.revision else b.revision + 1 end,
+        tree_hash = coalesce(w.hash, b.tree_hash), summary = coalesce(w.summary, b.summary),
+        rendered_at = case when w.hash is null then b.rendered_at else w.at end,
+        version = b.version + w.bump,
+        render_due_at = case when w.set_due then w.due else b.render_due_at end,
+        final = b.final or w.fin, final_summary = case when w.fin then w.fin_summary else b.final_summary end,
+        final_at = case when w.fin then w.at else b.final_at end,
+        error = case when b.error ->> 'memberId' = w.member or (w.hash is not null and b.error ->> 'memberId' is null) then null else b.error end,
+        open_link = coalesce(w.open_link, b.open_link),
+        updated_at = w.at
+      from w where b.id = w.id and not b.final
+      returning b.id, b.revision, b.version, b.tree_hash, b.summary, b.rendered_at, b.render_due_at, b.final, b.final_summary, b.final_at,
+        b.pending, b.error, b.open_link, b.updated_at,
+        case when w.state is null then b.state end as state,
+        case when w.hash is null then b.tree end as tree, case when w.hash is null then b.actions end as actions`,
+    [resultsJson(items)]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return items.map(({ row, write: w }) => {
+    const written = byId.get(row.id);
+    if (written === undefined) return undefined;
+    return {
+      ...row, ...written,
+      state: written.state ?? w.state ?? row.state,
+      tree: written.tree ?? w.tree?.tree ?? row.tree,
+      actions: written.actions ?? w.tree?.actions ?? row.actions,
+    };
+  });
 }
 
 /** A `202`: the clicked control shows pending until the app updates the block (or 15 minutes pass). */

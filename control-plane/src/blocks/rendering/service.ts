@@ -1,7 +1,7 @@
 /**
  * @module blocks/rendering/service
  * `block.render`: when a block is viewed after its render came due (`staleAfter` passed, its state
- * changed without a tree, or the app asked to revalidate), and in the background right after a
+ * changed through the app API, or the app asked to revalidate), and in the background right after a
  * revalidation, an action result with `revalidate`, or a bulk update. The stored tree is the cache
  * of its revision: a view of a block that is not due renders nothing, and a render whose tree and
  * table equal the stored ones keeps the revision (members' references stay valid).
