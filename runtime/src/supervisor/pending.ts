@@ -16,7 +16,11 @@ export interface PendingMeta {
   appId: string;
   version: number | null;
   deliveryId: string | null;
+  /** The install a delivery is for (`platform-install`); null for routes. */
+  installId: string | null;
   kind: string;
+  /** What the `request` log line names: `GET /path`, the delivery type or the MCP method. */
+  label: string;
 }
 
 export interface Pending {
