@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
+import { startTwin } from '../../helpers/fleet.ts';
 import { openSse } from '../../helpers/sse.ts';
 import { agentToken, createApp, deployToken, type CreatedApp } from './helpers.ts';
 
@@ -134,6 +135,23 @@ describe('GET /v0/apps/{app_id}/logs/stream', () => {
       expect(event.id).toBe(JSON.parse(event.data).id);
     } finally {
       await stream.close();
+    }
+  });
+
+  it('passes on lines another control plane stored (Redis pub/sub when REDIS_URL is set)', async () => {
+    const twin = await startTwin(stack);
+    const stream = await openSse(streamUrl(app.app.id), { authorization: `Bearer ${ws.apiKey}` });
+    try {
+      await stream.next('ready');
+      const res = await fetch(`${twin.url}/internal/v1/logs`, {
+        method: 'POST', headers: { authorization: `Bearer ${stack.config.runtimeSecret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ node: 'node-b', lines: [line({ message: 'from the other replica' })] }),
+      });
+      expect(res.status).toBe(204);
+      expect(JSON.parse((await stream.next('line')).data).message).toBe('from the other replica');
+    } finally {
+      await stream.close();
+      await twin.stop();
     }
   });
 
