@@ -69,7 +69,8 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
     dropped: (reason, n) => metrics.appLogDropped.inc({ reason }, n),
   });
   const logSink = (lines: AppLogInput[]): void => {
-    appLog.append(lines);
+    // Profiles are shipped, not kept in the node's memory.
+    appLog.append(lines.some((l) => l.profile !== undefined) ? lines.map(({ profile: _profile, ...line }) => line) : lines);
     shipper?.append(lines);
   };
   const bundles = createBundleStore({ dataDir: config.dataDir, memoryBytes: config.bundleMemoryBytes, controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, fetch: deps.fetch });

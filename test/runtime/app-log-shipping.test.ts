@@ -94,6 +94,43 @@ describe('the request line and the outcome counted', () => {
   });
 });
 
+describe('CPU-limit kills explained', () => {
+  it('profiles the next request of a version stopped at its budget, at most once a minute, and ships the profile with its limit line', { timeout: 60_000 }, async () => {
+    const spin = () => rt.route('basic', '/spin?n=2000000000');
+    const first = await spin();
+    expect(first.status).toBe(503);
+    const plain = await shippedLine((l) => l.requestId === first.headers.get('x-request-id') && l.level === 'limit');
+    expect(plain.message).toMatch(/CPU budget and was stopped at:\n\s+at /);
+    expect(plain).not.toHaveProperty('profile');
+
+    const second = await spin();
+    expect(second.status).toBe(503);
+    const explained = await shippedLine((l) => l.requestId === second.headers.get('x-request-id') && l.level === 'limit');
+    const profile = JSON.parse((explained as { profile?: string }).profile!) as {
+      nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children: number[]; hitCount: number }>;
+      startTime: number; endTime: number; samples: number[]; timeDeltas: number[];
+    };
+    expect(profile.endTime).toBeGreaterThan(profile.startTime);
+    expect(profile.samples.length).toBeGreaterThan(5);
+    expect(profile.timeDeltas).toHaveLength(profile.samples.length);
+    const ids = new Set(profile.nodes.map((n) => n.id));
+    expect(profile.samples.every((s) => ids.has(s))).toBe(true);
+    expect(profile.nodes.flatMap((n) => n.children).every((c) => ids.has(c))).toBe(true);
+    // The guest's own code is in the tree, where the bundle says it is.
+    const guest = profile.nodes.filter((n) => n.callFrame.url === 'app:///bundle.js');
+    expect(guest.length).toBeGreaterThan(0);
+    expect(guest.reduce((sum, n) => sum + n.hitCount, 0)).toBeGreaterThan(0);
+
+    // Within the minute, the next stop of the version is not profiled again.
+    const third = await spin();
+    expect(third.status).toBe(503);
+    const again = await shippedLine((l) => l.requestId === third.headers.get('x-request-id') && l.level === 'limit');
+    expect(again).not.toHaveProperty('profile');
+    // The app is served as before.
+    expect((await rt.route('basic', '/status?code=204')).status).toBe(204);
+  });
+});
+
 describe('secrets never leave the node', () => {
   it('redacts secret values in console lines and in the node\'s own line about a blocked fetch', async () => {
     const logged = await rt.route('basic', '/log?who=tester');

@@ -34,6 +34,8 @@ export interface AppLogEntry {
   status: 'ok' | 'error';
   message: string;
   request?: RequestSummary;
+  /** On the `limit` line of a request stopped at its CPU budget, when it was profiled: `.cpuprofile` JSON (shipped, not kept in memory). */
+  profile?: string;
 }
 
 export type AppLogInput = Omit<AppLogEntry, 'seq'>;

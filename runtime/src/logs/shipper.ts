@@ -31,7 +31,7 @@ export interface ShipperOptions {
   dropped?: (reason: 'rate' | 'queue', n: number) => void;
 }
 
-export const SHIPPING = { maxLineChars: 8_192, maxBatchLines: 500, maxQueued: 20_000, timeoutMs: 10_000 } as const;
+export const SHIPPING = { maxLineChars: 8_192, maxBatchLines: 500, maxBatchChars: 4 * 1024 * 1024, maxQueued: 20_000, timeoutMs: 10_000 } as const;
 
 interface Window {
   second: number;
@@ -86,7 +86,7 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
     for (const [appId, w] of windows) {
       if (w.dropped > 0 && w.last !== null) {
         queue.push({
-          ...w.last, at, appId, requestId: '', deliveryId: null, installId: null, level: 'warn', status: 'ok',
+          ...w.last, at, appId, requestId: '', deliveryId: null, installId: null, level: 'warn', status: 'ok', profile: undefined,
           message: `${w.dropped} log lines of this app were dropped on this node (more than ${options.linesPerSecond} lines a second)`,
           request: undefined,
         });
@@ -111,7 +111,7 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
       const res = await doFetch(endpoint, {
         method: 'POST',
         headers: { authorization: `Bearer ${options.secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ node: options.nodeId, lines: batch.map(({ request, ...line }) => (request === undefined ? line : { ...line, request })) }),
+        body: JSON.stringify({ node: options.nodeId, lines: batch }),
         signal: AbortSignal.timeout(SHIPPING.timeoutMs),
       });
       await res.body?.cancel();
@@ -131,10 +131,22 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
     }
   };
 
+  /** Lines of the next batch: at most maxBatch of them, and about maxBatchChars of text (profiles are large). */
+  const batchLength = (): number => {
+    let chars = 0;
+    let n = 0;
+    while (n < queue.length && n < maxBatch) {
+      chars += queue[n]!.message.length + (queue[n]!.profile?.length ?? 0);
+      if (n > 0 && chars > SHIPPING.maxBatchChars) break;
+      n++;
+    }
+    return n;
+  };
+
   const flushOnce = async (): Promise<void> => {
     markers();
     while (queue.length > 0) {
-      const batch = queue.splice(0, maxBatch);
+      const batch = queue.splice(0, batchLength());
       if (!(await send(batch))) {
         queue = [...batch, ...queue];
         trimQueue();

@@ -15,7 +15,7 @@ export interface LoadedBundle {
   bind: () => string | null;
 }
 
-export type KillReason = 'cpu' | 'deadline' | 'evicted' | 'idle' | 'startup' | 'shutdown';
+export type KillReason = 'cpu' | 'deadline' | 'evicted' | 'idle' | 'startup' | 'shutdown' | 'profiled';
 
 export interface SlotOptions {
   memoryLimitMb: number;

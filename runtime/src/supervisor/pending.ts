@@ -38,6 +38,8 @@ export interface Pending {
   attempts: number;
   /** Outbound fetches in progress (made on the first one). */
   egressOps: Map<number, AbortController> | null;
+  /** The `.cpuprofile` JSON of a profiled request stopped at its CPU budget (sent before its end). */
+  profile: string | null;
   /** Called once with the first answer. */
   answer: (result: RunResult) => void;
   /** Called once with the final report (and the manifest JSON for manifest jobs). */

@@ -86,6 +86,7 @@ export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () =
         label: redact(meta.label), outcome, httpStatus: finished.httpStatus, cpuMs: report.cpuMs, wallMs: report.wallMs, outbound: finished.outbound,
       };
       lines.push({ ...lineOf(p, t, 'request', failed ? 'error' : 'ok', requestMessage(request)), request });
+      if (p.profile !== null) attachProfile(lines, p.profile);
       deps.sink(lines);
     },
     /** A line of the platform's own in the app's log (quarantine, blocked egress), redacted like the guest's. */
@@ -93,6 +94,16 @@ export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () =
       deps.sink([lineOf(p, deps.now(), level, ERROR_LEVELS.has(level) ? 'error' : 'ok', redactorOf(p)(message))]);
     },
   };
+}
+
+/** The profile goes with the request's last limit line (the CPU stop, with the guest's stack). */
+function attachProfile(lines: AppLogInput[], profile: string): void {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i]!.level === 'limit') {
+      lines[i] = { ...lines[i]!, profile };
+      return;
+    }
+  }
 }
 
 /** `GET /hello → 500 error · cpu 1.2 ms · wall 3 ms · 0 outbound` */

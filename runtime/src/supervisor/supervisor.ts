@@ -18,6 +18,7 @@ import { handleDeath } from './deaths.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { abortEgress, relayEgress } from './egress-relay.ts';
 import { toPlatformError, type Pending, type PendingMeta, type RunResult } from './pending.ts';
+import { createProfileGate } from './profiles.ts';
 import { createQuarantine } from './quarantine.ts';
 import { createReports, type LogSink } from './reports.ts';
 import { createScheduler } from './scheduler.ts';
@@ -52,6 +53,7 @@ export function createSupervisor(deps: SupervisorDeps) {
   const { config, logger, metrics, now } = deps;
   const reports = createReports({ metrics, sink: deps.logSink, now });
   const quarantine = createQuarantine(now);
+  const profiles = createProfileGate(now);
   const scheduler = createScheduler();
   const timers: Array<ReturnType<typeof setInterval>> = [];
   let stopping = false;
@@ -72,6 +74,11 @@ export function createSupervisor(deps: SupervisorDeps) {
         // An end without a response (and no error named) is still an answer the caller must get.
         if (msg.t === 'end' && p.type === 'run') dispatcher.answer(p, { kind: 'error', error: error ?? new PlatformError('PlatformRuntimeGuestError', 'The app did not answer'), report: msg.report });
         dispatcher.finish(p, msg.report, error, msg.t === 'end' ? body : null);
+        return;
+      }
+      case 'profile': {
+        const p = w.jobs.get(msg.id);
+        if (p !== undefined && body !== null) p.profile = body.toString('utf8');
         return;
       }
       case 'egress': {
@@ -127,7 +134,7 @@ export function createSupervisor(deps: SupervisorDeps) {
 
   const pending = (job: RunJob | ManifestJob, type: Pending['type'], spec: VersionSpec, body: Buffer | string | null, egress: EgressContext | null, meta: PendingMeta,
     answerTo: (r: RunResult) => void, finish: Pending['finish']): Pending => ({
-    job, type, body, spec, egress, meta, deadlineAt: now() + job.deadlineMs, costMs: 0, state: 'queued', attempts: 0, egressOps: null, answer: answerTo, finish,
+    job, type, body, spec, egress, meta, deadlineAt: now() + job.deadlineMs, costMs: 0, state: 'queued', attempts: 0, egressOps: null, profile: null, answer: answerTo, finish,
   });
 
   return {
@@ -141,13 +148,17 @@ export function createSupervisor(deps: SupervisorDeps) {
     run(input: RunSubmission): Promise<RunResult> {
       return new Promise((resolve) => {
         (input.job as RunJob).seq = 0;
+        if (profiles.take(input.spec.key)) (input.job as RunJob).profile = true;
         let httpStatus: number | null = null;
         const answer = (r: RunResult): void => {
           httpStatus = r.kind === 'response' ? r.head.status : r.error.status;
           resolve(r);
         };
         const p = pending(input.job as RunJob, 'run', input.spec, input.body, input.egress, input.meta, answer,
-          (report) => reports.record(p, report, { httpStatus, outbound: input.egress.sent }));
+          (report) => {
+            if (report.outcome === 'cpu_limit' && p.profile === null) profiles.stopped(input.spec.key);
+            reports.record(p, report, { httpStatus, outbound: input.egress.sent });
+          });
         dispatcher.submit(p);
       });
     },
