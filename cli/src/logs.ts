@@ -7,6 +7,8 @@
  * level on a terminal (never with NO_COLOR or when piped), stacks kept to their first lines, and
  * each line cut at the terminal's width; `--json` prints each line as the API answers it, whole.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { styleText } from 'node:util';
 import { ErrorBodySchema, PlatformClientError } from '@platform/sandbox-lib';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
@@ -17,6 +19,7 @@ import { createServiceClient } from './service.ts';
 
 export const LOGS_USAGE = `Usage: platform logs [app] [--follow] [--status ok|error] [--version N] [--kind KIND]
                      [--install ID] [--limit N] [--json]
+       platform logs [app] --profile LINE_ID   (saves the line's CPU profile as a .cpuprofile file)
 
 Shows a hosted app's log lines: console output, uncaught errors with their stacks, limit events
 (CPU, memory, deadline, blocked egress, quarantine) and one line per request (route or delivery
@@ -30,12 +33,14 @@ type, status, CPU ms, wall ms, outbound calls). The app is the argument (an app 
   --install ID      lines of one install's deliveries
   --limit N         how many recent lines to show first (default 50, at most 500)
   --json            one JSON object per line, as the API answers it (nothing cut)
+  --profile ID      save the CPU profile of a request stopped at its CPU budget (the line that
+                    says so links it) to <app>-<ID>.cpuprofile here; open it in Chrome DevTools
 
 Also --url <service URL> and --key <API key>. Colour only on a terminal; NO_COLOR turns it off.`;
 
 const OPTIONS = {
   follow: { type: 'boolean', aliases: ['f'] }, status: { type: 'string' }, version: { type: 'string' }, kind: { type: 'string' },
-  install: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, app: { type: 'string' }, ...SERVICE_OPTIONS,
+  install: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, app: { type: 'string' }, profile: { type: 'string' }, ...SERVICE_OPTIONS,
 } as const;
 
 const KINDS = ['route', 'mcp', 'interactive', 'command', 'lifecycle'];
@@ -52,6 +57,8 @@ export interface LogLine {
   deliveryId: string | null;
   installId: string | null;
   request: { label: string; outcome: string; httpStatus: number | null; cpuMs: number; wallMs: number; outbound: number } | null;
+  /** The path of the line's CPU profile download, or null. */
+  profile?: string | null;
 }
 
 interface Filters { status?: string; version?: string; kind?: string; install?: string }
@@ -107,7 +114,7 @@ function messageLines(message: string): string[] {
 }
 
 /** `12:01:02.345 v3 route  ERROR  message` with the stack below, indented. */
-export function createPrinter(options: { colour: boolean; json: boolean; width: number | null; write?: (text: string) => void }): Printer {
+export function createPrinter(options: { colour: boolean; json: boolean; width: number | null; baseUrl?: string; write?: (text: string) => void }): Printer {
   const write = options.write ?? print;
   const paint = (style: Style, text: string) => (options.colour ? styleText(style, text, { validateStream: false }) : text);
   const cut = (text: string, room: number | null) => (room !== null && text.length > room ? `${text.slice(0, Math.max(1, room - 1))}…` : text);
@@ -124,6 +131,7 @@ export function createPrinter(options: { colour: boolean; json: boolean; width: 
       const shown = rest.slice(0, STACK_LINES);
       for (const more of shown) write(paint('gray', `    ${cut(more.trimStart(), options.width === null ? null : options.width - 4)}`));
       if (rest.length > shown.length) write(paint('gray', `    … ${rest.length - shown.length} more lines (--json shows them)`));
+      if (typeof l.profile === 'string') write(paint('cyan', `    CPU profile: platform logs --profile ${l.id}  (${options.baseUrl ?? ''}${l.profile})`));
     },
   };
 }
@@ -219,6 +227,17 @@ async function follow(session: Session, appId: string, filters: Filters, after: 
   }
 }
 
+/** Saves a line's CPU profile in the working directory; the file's name. */
+async function saveProfile(session: Session, appId: string, lineId: string): Promise<string> {
+  if (!/^\d{1,15}$/.test(lineId)) throw new UsageError(`--profile takes a log line id (digits), not "${lineId}"`);
+  const path = `/v0/apps/${encodeURIComponent(appId)}/logs/${lineId}/profile`;
+  const res = await call(session, path);
+  if (!res.ok) throw await failure(res, `GET ${path}`);
+  const file = `${appId}-${lineId}.cpuprofile`;
+  await writeFile(join(process.cwd(), file), Buffer.from(await res.arrayBuffer()));
+  return file;
+}
+
 /**
  * @example await logsCommand(['my-app', '--follow', '--status', 'error']);
  */
@@ -230,12 +249,17 @@ export async function logsCommand(argv: readonly string[]): Promise<void> {
   const limit = limitOf(flags.limit);
   const session = await resolveSession({ url: flags.url, key: flags.key });
   const service = createServiceClient({ url: session.url, apiKey: session.apiKey });
+  if (flags.profile !== undefined && (flags.follow === true || flags.json === true)) throw new UsageError('--profile saves one file; it takes no --follow or --json');
   const printer = createPrinter({
     colour: !flags.json && colourWanted(process.stdout), json: flags.json === true,
-    width: process.stdout.isTTY ? process.stdout.columns ?? 120 : null,
+    width: process.stdout.isTTY ? process.stdout.columns ?? 120 : null, baseUrl: session.url,
   });
   await reportingFailures(async () => {
     const { appId } = await resolveApp({ cwd: process.cwd(), session, service, app: positionals[0] ?? flags.app });
+    if (flags.profile !== undefined) {
+      print(`Saved ${await saveProfile(session, appId, flags.profile)} (open it in Chrome DevTools: Performance, Load profile)`);
+      return;
+    }
     const lines = await recent(session, appId, filters, limit);
     for (const l of [...lines].reverse()) printer.line(l);
     if (!flags.follow) return;

@@ -17,6 +17,9 @@ create table app_logs (
   message text not null,
   -- The `request` line's summary: label, outcome, httpStatus, cpuMs, wallMs, outbound.
   request jsonb,
+  -- The sampled CPU profile (Chrome DevTools `.cpuprofile` JSON) on the limit line of a request
+  -- stopped at its CPU budget, when the node profiled it; read only by the download endpoint.
+  profile text,
   node text not null
 );
 

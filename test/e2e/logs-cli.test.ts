@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,7 @@ let runtimeUrl: string;
 let ws: CreatedWorkspace;
 let appId: string;
 let configDir: string;
+let workDir: string;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -46,6 +47,8 @@ beforeAll(async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'e2e-logs-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   configDir = join(dataDir, 'cli-config');
+  workDir = join(dataDir, 'work');
+  await mkdir(workDir);
   node = createRuntimeNode({
     config: loadConfig({
       RUNTIME_SECRET: runtimeSecret, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: join(dataDir, 'runtime'), RUNTIME_WORKERS: '1',
@@ -90,7 +93,7 @@ interface Cli {
 /** The CLI in its own process, as `platform …` runs it (from source), with the stack's URL and key. */
 function startCli(args: string[]): Cli {
   const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', join(REPO, 'cli/src/main.ts'), ...args], {
-    cwd: REPO,
+    cwd: workDir,
     env: { PATH: process.env.PATH ?? '', HOME: configDir, PLATFORM_CONFIG_DIR: configDir, PLATFORM_URL: stack.url, PLATFORM_API_KEY: ws.apiKey },
   });
   const out = { stdout: '', stderr: '' };
@@ -156,6 +159,23 @@ describe('platform logs against a running stack', () => {
     expect(lines.find((l) => l.level === 'request')?.request).toMatchObject({ label: 'GET /boom', httpStatus: 500 });
     expect(lines.some((l) => l.level === 'error' && l.message.includes('explodeForTheLogs'))).toBe(true);
     expect(stdout).not.toContain(SECRET_VALUE);
+  });
+
+  it('explains a CPU-limit kill: the next stopped request\'s profile is linked from its line and saved by --profile', { timeout: 60_000 }, async () => {
+    expect((await route('/spin')).status).toBe(503);
+    expect((await route('/spin')).status).toBe(503);
+    const listed = await startCli(['logs', appId, '--status', 'error', '--limit', '10']).exited;
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/LIMIT\s+The request used more than its 50 ms CPU budget and was stopped at:/);
+    const lineId = /CPU profile: platform logs --profile (\d+)/.exec(listed.stdout)?.[1];
+    expect(lineId, listed.stdout).toBeDefined();
+
+    const saved = await startCli(['logs', appId, '--profile', lineId!]).exited;
+    expect(saved.code, saved.stderr).toBe(0);
+    const profile = JSON.parse(await readFile(join(workDir, `${appId}-${lineId}.cpuprofile`), 'utf8')) as { nodes: Array<{ callFrame: { url: string } }>; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
+    expect(profile.samples.length).toBeGreaterThan(0);
+    expect(profile.timeDeltas).toHaveLength(profile.samples.length);
+    expect(profile.nodes.some((n) => n.callFrame.url === 'app:///bundle.js')).toBe(true);
   });
 
   it('refuses a wrong flag with its usage, and explains itself with --help', async () => {

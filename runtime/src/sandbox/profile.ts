@@ -6,10 +6,12 @@
  * profile per entry; a request enters several times (its start, then each timer or fetch result),
  * so the entries are merged here into one tree under one root, samples in time order.
  *
- * Profiling costs the request: starting V8's profiler on an entry takes about 1–3 ms of CPU (it
- * logs the isolate's code first), charged to the request's budget like any other work in the
- * isolate. It is used only for the next request of a version that was just stopped at its CPU
- * budget, at most once a minute per version (supervisor/profiles.ts).
+ * Profiling costs: starting V8's profiler on an entry logs the isolate's code first, about 1–3 ms of
+ * CPU for a small bundle and more for a large one, on every entry, inside the isolate's CPU clock.
+ * So that the profiled request keeps its budget, one empty entry under the profiler measures that
+ * cost first (`entryCostNs`) and the request's budget grows by it on each of its entries. Profiling
+ * is used only for the next request of a version that was just stopped at its CPU budget, at most
+ * once a minute per version (supervisor/profiles.ts): other requests pay nothing.
  */
 import type { Isolate } from './ivm.ts';
 
@@ -94,15 +96,25 @@ export function mergeProfiles(profiles: readonly IvmProfile[]): CpuProfile | nul
 }
 
 export interface RequestProfiler {
+  /** What the profiler adds to each entry into the isolate, in CPU nanoseconds (measured once). */
+  readonly entryCostNs: number;
   /** Ends profiling and answers the merged profile as JSON (null when none or too large). */
   collect(): Promise<string | null>;
   /** Ends profiling without waiting for the profile (the request ended otherwise). */
   discard(): void;
 }
 
-/** Opens a profile on `isolate` for one request; every entry until `collect` or `discard` is sampled. */
-export function startRequestProfiler(isolate: Isolate, title: string): RequestProfiler {
+/**
+ * Opens a profile on `isolate` for one request; every entry until `collect` or `discard` is sampled.
+ * `emptyEntry` enters the isolate without running guest code (the measure of `entryCostNs`).
+ */
+export function startRequestProfiler(isolate: Isolate, title: string, emptyEntry: () => void): RequestProfiler {
   isolate.startCpuProfiler(title);
+  const before = isolate.cpuTime;
+  // No limit may stop the measure: the last request's limit may lie below the clock now.
+  isolate.setCpuTimeLimit(undefined);
+  emptyEntry();
+  const entryCostNs = Number(isolate.cpuTime - before);
   let open = true;
   const stop = (): Promise<IvmProfile[]> => {
     open = false;
@@ -110,6 +122,7 @@ export function startRequestProfiler(isolate: Isolate, title: string): RequestPr
     return isolate.stopCpuProfiler(title).then((threads) => threads.map((t) => t.profile as unknown as IvmProfile), () => []);
   };
   return {
+    entryCostNs,
     async collect() {
       if (!open) return null;
       const merged = mergeProfiles(await stop());

@@ -164,6 +164,8 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
 
   const enter = (slot: Slot, call: (slot: Slot) => void): void => {
     if (closing) return;
+    // The profiler's own cost on this entry is not the guest's to pay.
+    if (profiler !== null) account.limitNs += profiler.entryCostNs;
     deps.journal.enter(job.seq);
     afterSlice(runSlice(slot.isolate, account, () => call(slot)));
   };
@@ -171,7 +173,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   const begin = (slot: Slot): void => {
     slot.handler = handler;
     state = { phase: 'active', slot, response: null, responseSent: false, failure: null, settled: false };
-    if (job.profile === true) profiler = startRequestProfiler(slot.isolate, job.id);
+    if (job.profile === true) profiler = startRequestProfiler(slot.isolate, job.id, () => slot.emptyEntry());
     enter(slot, (s) => s.dispatch({ method: job.method, url: job.url, headers: job.headers, body, bodyKind, kind: job.kind, requestId: job.id, deliveryId: job.deliveryId, envId: spec.vid, env: spec.env }));
   };
 

@@ -181,6 +181,32 @@ describe('GET /v0/apps/{app_id}/logs/stream', () => {
   });
 });
 
+describe('GET /v0/apps/{app_id}/logs/{line_id}/profile', () => {
+  it('downloads the profile of a limit line as a .cpuprofile; other lines and other workspaces get 404', async () => {
+    const profile = { nodes: [{ id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 1, children: [] }], startTime: 0, endTime: 10, samples: [1], timeDeltas: [5] };
+    await ship([line({ level: 'limit', status: 'error', message: 'The request used more than its 50 ms CPU budget', profile: JSON.stringify(profile) }), line({ message: 'no profile here' })]);
+    const items = (await logsOf(app.app.id, '?limit=2')).body.items as Array<{ id: string; message: string; profile: string | null }>;
+    const [plain, limited] = items;
+    expect(plain!.profile).toBeNull();
+    expect(limited!.profile).toBe(`/v0/apps/${app.app.id}/logs/${limited!.id}/profile`);
+
+    const res = await stack.fetch(limited!.profile!, { headers: { authorization: `Bearer ${ws.apiKey}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${app.app.id}-${limited!.id}.cpuprofile"`);
+    expect(await res.json()).toEqual(profile);
+
+    const none = await stack.v0(ws.apiKey).get(`/apps/${app.app.id}/logs/${plain!.id}/profile`);
+    expect(none.status).toBe(404);
+    expect(none.body._tag).toBe('PlatformApiNotFoundError');
+    expect((await stack.v0(ws.apiKey).get(`/apps/${app.app.id}/logs/not-a-line/profile`)).status).toBe(404);
+    const foreign = await stack.v0(other.apiKey).get(`/apps/${app.app.id}/logs/${limited!.id}/profile`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body._tag).toBe('PlatformAppNotFoundError');
+    expect((await stack.v0().get(`/apps/${app.app.id}/logs/${limited!.id}/profile`)).status).toBe(401);
+  });
+});
+
 describe('retention and documentation', () => {
   it('prunes lines stored longer ago than APP_LOG_RETENTION_HOURS on the maintenance tick', async () => {
     const scratch = await createApp(ws.client, { hosting: 'platform' });
@@ -201,5 +227,8 @@ describe('retention and documentation', () => {
     const stream = doc.paths['/apps/{app_id}/logs/stream'].get;
     expect(Object.keys(stream.responses).sort()).toEqual(['200', '400', '401', '404', '500']);
     expect(stream.responses['200'].content).toHaveProperty('text/event-stream');
+    const profile = doc.paths['/apps/{app_id}/logs/{line_id}/profile'].get;
+    expect(profile.operationId).toBe('getAppLogProfile');
+    expect(Object.keys(profile.responses).sort()).toEqual(['200', '401', '404', '500']);
   });
 });

@@ -11,7 +11,7 @@ export const LOG_KINDS = ['route', 'mcp', 'interactive', 'command', 'lifecycle']
 export const OUTCOMES = ['ok', 'error', 'cpu_limit', 'memory_limit', 'deadline', 'crashed'] as const;
 
 /** Caps on what a node may ship: a line's message and a batch (the node cuts lines at 8 KB). */
-export const INGEST_LIMITS = { messageChars: 16_384, linesPerBatch: 1_000, batchBytes: 8 * 1024 * 1024 } as const;
+export const INGEST_LIMITS = { messageChars: 16_384, linesPerBatch: 1_000, batchBytes: 16 * 1024 * 1024, profileChars: 2 * 1024 * 1024 } as const;
 
 const RequestSummary = z.object({
   label: z.string().max(300),
@@ -36,6 +36,8 @@ const ShippedLine = z.strictObject({
   status: z.enum(['ok', 'error']),
   message: z.string().max(INGEST_LIMITS.messageChars),
   request: z.strictObject(RequestSummary.shape).optional(),
+  /** The `.cpuprofile` JSON of a request stopped at its CPU budget (on its limit line). */
+  profile: z.string().max(INGEST_LIMITS.profileChars).optional(),
 });
 export type ShippedLine = z.output<typeof ShippedLine>;
 
@@ -57,6 +59,7 @@ export const LogLineSchema = z.object({
   status: z.enum(['ok', 'error']).meta({ description: 'error: the line\'s request failed (an error outcome or a 5xx), or the line is an error or limit line' }),
   message: z.string(),
   request: RequestSummary.nullable(),
+  profile: z.string().nullable().meta({ description: 'Where the sampled CPU profile of a request stopped at its CPU budget downloads (`.cpuprofile`, opens in Chrome DevTools), or null' }),
 });
 export type LogLine = z.output<typeof LogLineSchema>;
 

@@ -6,7 +6,7 @@
  * access to the app (`manageableApp`): another workspace's app, or one the caller may not manage,
  * is `PlatformAppNotFoundError`.
  */
-import { invalidRequest } from '@platform/sandbox-lib';
+import { invalidRequest, PlatformError } from '@platform/sandbox-lib';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Unsubscribe } from '../../core/kv/kv.ts';
@@ -23,6 +23,7 @@ export function lineView(row: store.LogRow): LogLine {
     id: String(row.seq), at: row.at.toISOString(), appId: row.app_id, version: row.version, installId: row.install_id,
     requestId: row.request_id, deliveryId: row.delivery_id, kind: row.kind, level: row.level as LogLine['level'], status: row.status,
     message: row.message, request: row.request as LogLine['request'],
+    profile: row.has_profile ? `/v0/apps/${row.app_id}/logs/${row.seq}/profile` : null,
   };
 }
 
@@ -65,6 +66,14 @@ export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed
       const more = rows.length > query.limit;
       const shown = more ? rows.slice(0, query.limit) : rows;
       return { items: shown.map(lineView), nextCursor: more ? encodeCursor(shown.at(-1)!.seq) : null };
+    },
+
+    /** The `.cpuprofile` JSON of one line (`PlatformApiNotFoundError` when the line has none). */
+    async profile(caller: ToolingCaller, appId: string, lineId: string): Promise<{ appId: string; json: string }> {
+      const app = await manageableApp(db, caller, appId);
+      const json = /^\d{1,15}$/.test(lineId) ? await store.findProfile(db, app.id, Number(lineId)) : null;
+      if (json === null) throw new PlatformError('PlatformApiNotFoundError', 'That log line has no CPU profile');
+      return { appId: app.id, json };
     },
 
     /** Checks access once, when a stream opens; the app's id. */

@@ -19,9 +19,10 @@ export interface LogRow {
   status: 'ok' | 'error';
   message: string;
   request: Record<string, unknown> | null;
+  has_profile: boolean;
 }
 
-const COLUMNS = 'seq, app_id, at, version, install_id, request_id, delivery_id, kind, level, status, message, request';
+const COLUMNS = 'seq, app_id, at, version, install_id, request_id, delivery_id, kind, level, status, message, request, profile is not null as has_profile';
 
 /**
  * Stores a batch in its order; lines of apps that do not exist (deleted meanwhile) are skipped.
@@ -30,16 +31,16 @@ const COLUMNS = 'seq, app_id, at, version, install_id, request_id, delivery_id, 
 export async function insertLines(db: Db, node: string, lines: readonly ShippedLine[], receivedAt: Date): Promise<LogRow[]> {
   if (lines.length === 0) return [];
   const { rows } = await db.query<LogRow>(
-    `insert into app_logs (app_id, at, received_at, version, install_id, request_id, delivery_id, kind, level, status, message, request, node)
-     select x.app_id, x.at, $2, x.version, x.install_id, nullif(x.request_id, ''), x.delivery_id, x.kind, x.level, x.status, x.message, x.request, $3
+    `insert into app_logs (app_id, at, received_at, version, install_id, request_id, delivery_id, kind, level, status, message, request, profile, node)
+     select x.app_id, x.at, $2, x.version, x.install_id, nullif(x.request_id, ''), x.delivery_id, x.kind, x.level, x.status, x.message, x.request, x.profile, $3
      from jsonb_to_recordset($1::jsonb) as x(app_id text, at timestamptz, version integer, install_id text, request_id text,
-       delivery_id text, kind text, level text, status text, message text, request jsonb, ord bigint)
+       delivery_id text, kind text, level text, status text, message text, request jsonb, profile text, ord bigint)
      join apps a on a.id = x.app_id
      order by x.ord
      returning ${COLUMNS}`,
     [JSON.stringify(lines.map((l, ord) => ({ ord,
       app_id: l.appId, at: l.at, version: l.version, install_id: l.installId, request_id: l.requestId, delivery_id: l.deliveryId,
-      kind: l.kind, level: l.level, status: l.status, message: l.message, request: l.request ?? null,
+      kind: l.kind, level: l.level, status: l.status, message: l.message, request: l.request ?? null, profile: l.profile ?? null,
     }))), receivedAt, node],
   );
   return rows;
@@ -79,6 +80,12 @@ export async function linesAfter(db: Db, appId: string, filters: LogFilters, aft
   params.push(after, limit);
   const { rows } = await db.query<LogRow>(`${sql} and seq > $${params.length - 1} order by seq asc limit $${params.length}`, params);
   return rows;
+}
+
+/** The profile stored with one line of the app, or null. */
+export async function findProfile(db: Db, appId: string, seq: number): Promise<string | null> {
+  const { rows } = await db.query<{ profile: string | null }>('select profile from app_logs where app_id = $1 and seq = $2', [appId, seq]);
+  return rows[0]?.profile ?? null;
 }
 
 export const PRUNE_BATCH = 5_000;

@@ -29,6 +29,21 @@ export function registerAppLogV0Routes(api: V0Api, logs: AppLogsService): void {
   }, async ({ auth, params, query }) => logs.list(auth, params.app_id, query));
 
   api.route({
+    operationId: 'getAppLogProfile', method: 'get', path: '/apps/{app_id}/logs/{line_id}/profile', tag: 'tooling', auth: 'tooling',
+    summary: 'The sampled CPU profile of a request stopped at its CPU budget, as a `.cpuprofile` file (opens in Chrome DevTools)',
+    description: 'Linked from the `profile` field of the request\'s `limit` line. After a version is stopped at its CPU budget, the node '
+      + 'profiles its next request (at most one a minute per version); a profile exists when that request was stopped too.',
+    status: 200, produces: 'application/json',
+    errors: [{ status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not manage it; PlatformApiNotFoundError: the line has no profile' }],
+  }, async ({ c, auth, params }) => {
+    const { appId, json } = await logs.profile(auth, params.app_id, params.line_id);
+    return c.body(json, 200, {
+      'content-type': 'application/json',
+      'content-disposition': `attachment; filename="${appId}-${params.line_id}.cpuprofile"`,
+    });
+  });
+
+  api.route({
     operationId: 'streamAppLogs', method: 'get', path: '/apps/{app_id}/logs/stream', tag: 'tooling', auth: 'tooling',
     summary: 'A hosted app\'s log lines as they arrive (server-sent events)',
     description: 'Events: `ready` once subscribed, then `line` per log line (`id`: the line\'s id, `data`: the line as in the list). '
