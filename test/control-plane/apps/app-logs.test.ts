@@ -52,6 +52,15 @@ describe('ingest from runtime nodes', () => {
     const page = await logsOf(app.app.id);
     expect(page.body.items.map((l: { message: string }) => l.message)).not.toContain('ghost');
   });
+
+  it('stores what Postgres cannot hold as it can (a NUL, a lone surrogate) instead of refusing the batch', async () => {
+    const scratch = await createApp(ws.client, { hosting: 'platform' });
+    const res = await ship([line({ appId: scratch.app.id, message: 'nul \u0000 and lone \ud800 here', request: { label: 'GET /\u0000', outcome: 'ok', httpStatus: 200, cpuMs: 1, wallMs: 1, outbound: 0 }, level: 'request' })]);
+    expect(res.status).toBe(204);
+    const [stored] = (await logsOf(scratch.app.id)).body.items;
+    expect(stored.message).toBe('nul \uFFFD and lone \uFFFD here');
+    expect(stored.request.label).toBe('GET /\uFFFD');
+  });
 });
 
 describe('GET /v0/apps/{app_id}/logs', () => {

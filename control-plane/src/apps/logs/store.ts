@@ -25,6 +25,14 @@ export interface LogRow {
 const COLUMNS = 'seq, app_id, at, version, install_id, request_id, delivery_id, kind, level, status, message, request, profile is not null as has_profile';
 
 /**
+ * Text Postgres can store: no NUL (text refuses it) and no lone surrogate (jsonb refuses its
+ * escape). Guests log what they like; one such line must not block its node's batches.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const storable = (s: string): string => s.replace(UNSTORABLE, '\uFFFD');
+const storableOrNull = (s: string | null | undefined): string | null => (s === null || s === undefined ? null : storable(s));
+
+/**
  * Stores a batch in its order; lines of apps that do not exist (deleted meanwhile) are skipped.
  * Returns the stored rows, with their ids.
  */
@@ -39,8 +47,9 @@ export async function insertLines(db: Db, node: string, lines: readonly ShippedL
      order by x.ord
      returning ${COLUMNS}`,
     [JSON.stringify(lines.map((l, ord) => ({ ord,
-      app_id: l.appId, at: l.at, version: l.version, install_id: l.installId, request_id: l.requestId, delivery_id: l.deliveryId,
-      kind: l.kind, level: l.level, status: l.status, message: l.message, request: l.request ?? null, profile: l.profile ?? null,
+      app_id: l.appId, at: l.at, version: l.version, install_id: storableOrNull(l.installId), request_id: storable(l.requestId),
+      delivery_id: storableOrNull(l.deliveryId), kind: storable(l.kind), level: l.level, status: l.status, message: storable(l.message),
+      request: l.request === undefined ? null : { ...l.request, label: storable(l.request.label) }, profile: storableOrNull(l.profile),
     }))), receivedAt, node],
   );
   return rows;
