@@ -173,7 +173,14 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   const begin = (slot: Slot): void => {
     slot.handler = handler;
     state = { phase: 'active', slot, response: null, responseSent: false, failure: null, settled: false };
-    if (job.profile === true) profiler = startRequestProfiler(slot.isolate, job.id, () => slot.emptyEntry());
+    if (job.profile === true) {
+      try {
+        profiler = startRequestProfiler(slot.isolate, job.id, () => slot.emptyEntry());
+      } catch (err) {
+        // The request runs unprofiled (its isolate is still disposed at the end: the profiler may be open).
+        deps.send({ t: 'log', level: 'warn', message: 'starting the CPU profiler failed', error: err instanceof Error ? err.message : String(err) });
+      }
+    }
     enter(slot, (s) => s.dispatch({ method: job.method, url: job.url, headers: job.headers, body, bodyKind, kind: job.kind, requestId: job.id, deliveryId: job.deliveryId, envId: spec.vid, env: spec.env }));
   };
 
