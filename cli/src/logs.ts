@@ -262,6 +262,7 @@ export async function logsCommand(argv: readonly string[]): Promise<void> {
     }
     const lines = await recent(session, appId, filters, limit);
     for (const l of [...lines].reverse()) printer.line(l);
+    if (lines.length === 0 && !flags.json) note(`No log lines of ${appId}${Object.keys(filters).length > 0 ? ' match these filters' : ' yet'}`);
     if (!flags.follow) return;
     const controller = new AbortController();
     const stop = () => controller.abort();
