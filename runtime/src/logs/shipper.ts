@@ -31,7 +31,7 @@ export interface ShipperOptions {
   dropped?: (reason: 'rate' | 'queue', n: number) => void;
 }
 
-export const SHIPPING = { maxLineChars: 8_192, maxBatchLines: 500, maxBatchChars: 4 * 1024 * 1024, maxQueued: 20_000, timeoutMs: 10_000 } as const;
+export const SHIPPING = { maxLineChars: 8_192, maxBatchLines: 500, maxBatchChars: 4 * 1024 * 1024, maxQueued: 20_000, timeoutMs: 10_000, stopTimeoutMs: 2_000 } as const;
 
 interface Window {
   second: number;
@@ -94,8 +94,8 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
         w.dropped = 0;
         w.last = null;
       }
-      // Forget apps quiet for a while, so the map holds only the recently active.
-      if (w.shipped === 0 && w.second < Math.floor(options.now() / 1000) - 60) windows.delete(appId);
+      // Forget apps quiet for a minute (nothing left to report), so the map holds only the recently active.
+      if (w.second < Math.floor(options.now() / 1000) - 60) windows.delete(appId);
     }
   };
 
@@ -106,13 +106,15 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
     options.dropped?.('queue', over);
   };
 
+  let stopping = false;
   const send = async (batch: AppLogInput[]): Promise<boolean> => {
     try {
       const res = await doFetch(endpoint, {
         method: 'POST',
         headers: { authorization: `Bearer ${options.secret}`, 'content-type': 'application/json' },
         body: JSON.stringify({ node: options.nodeId, lines: batch }),
-        signal: AbortSignal.timeout(SHIPPING.timeoutMs),
+        // On stop, a control plane that does not answer soon holds the node's exit no longer.
+        signal: AbortSignal.timeout(stopping ? SHIPPING.stopTimeoutMs : SHIPPING.timeoutMs),
       });
       await res.body?.cancel();
       // A batch the control plane refuses as invalid would be refused again: it is dropped.
@@ -184,6 +186,7 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
     async stop() {
       if (timer !== null) clearInterval(timer);
       timer = null;
+      stopping = true;
       await flush();
     },
   };
