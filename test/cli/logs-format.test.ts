@@ -3,7 +3,7 @@
  * to their first lines, each line cut at the terminal's width, `--json` whole.
  */
 import { describe, expect, it } from 'vitest';
-import { colourWanted, createPrinter, type LogLine } from '../../cli/src/logs.ts';
+import { colourWanted, createPrinter, type LogLine } from '../../cli/src/logs-output.ts';
 
 const base: LogLine = {
   id: '7', at: '2026-01-01T12:01:02.345Z', version: 3, kind: 'route', level: 'error', status: 'error', message: 'Error: boom',
