@@ -239,5 +239,6 @@ describe('retention and documentation', () => {
     const profile = doc.paths['/apps/{app_id}/logs/{line_id}/profile'].get;
     expect(profile.operationId).toBe('getAppLogProfile');
     expect(Object.keys(profile.responses).sort()).toEqual(['200', '401', '404', '500']);
+    expect(profile.responses['200'].content['application/json'].schema).toEqual({ type: 'object' });
   });
 });

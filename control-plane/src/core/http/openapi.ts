@@ -107,7 +107,7 @@ export function buildOpenApiDocument(input: OpenApiInput): JsonSchema {
     const parameters = [...params, ...(op.query ? queryParameters(components, op.query) : [])];
     const responses: Record<string, unknown> = {
       [op.success.status]: op.success.contentType !== undefined
-        ? { description: op.success.description, content: { [op.success.contentType]: { schema: { type: 'string' } } } }
+        ? { description: op.success.description, content: { [op.success.contentType]: { schema: { type: op.success.contentType.endsWith('json') ? 'object' : 'string' } } } }
         : op.success.schema === undefined
         ? { description: op.success.description }
         : { description: op.success.description, content: { 'application/json': { schema: components.named(`${pascal(op.operationId)}Response`, op.success.schema, 'output') } } },
