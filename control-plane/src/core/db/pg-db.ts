@@ -85,6 +85,12 @@ export function createPgDb(options: PgDbOptions): Db {
     },
     async transaction(fn) {
       const client = await pool.connect();
+      // pg-pool takes its error listener off a client it hands out. A connection lost while the
+      // transaction is between statements would then emit 'error' with no listener and end the
+      // process (seen when PostgreSQL restarts under load); the client is released as broken instead.
+      let lost: Error | undefined;
+      const onLost = (err: Error) => { lost = err; };
+      client.on('error', onLost);
       const conn: Queryable = {
         // Inside a transaction a failed statement aborts it: no retry there.
         query: (sql, params) => run(client, sql, params, false),
@@ -107,7 +113,8 @@ export function createPgDb(options: PgDbOptions): Db {
         }
         throw err;
       } finally {
-        client.release(broken);
+        client.removeListener('error', onLost);
+        client.release(broken ?? lost);
       }
     },
     close: () => pool.end(),
