@@ -15,6 +15,7 @@ import { BUILD_USAGE, buildCommand } from './build.ts';
 import { DEPLOY_USAGE, deployCommand } from './deploy.ts';
 import { ENV_USAGE, envCommand } from './env.ts';
 import { CHECK_USAGE, checkCommand } from './check.ts';
+import { LOGS_USAGE, logsCommand } from './logs.ts';
 
 interface Command {
   summary: string;
@@ -29,6 +30,7 @@ export const COMMANDS: Record<string, Command> = {
   env: { summary: 'Environment variables of the app: env set KEY=VALUE, env list, env delete KEY', usage: ENV_USAGE, run: envCommand },
   check: { summary: 'Validate a block tree file (with the service, or --local)', usage: CHECK_USAGE, run: checkCommand },
   dev: { summary: 'Sync your development app and relay its deliveries to the app on localhost', usage: DEV_USAGE, run: (argv) => devCommand(argv) },
+  logs: { summary: 'A hosted app\'s log lines (--follow to stream them live)', usage: LOGS_USAGE, run: logsCommand },
 };
 
 /** The version of `@platform/cli` (bundled into `dist/cli.js` by the build). */

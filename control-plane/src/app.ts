@@ -105,6 +105,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
     secrets, runtimeNodes, resolveCaller: (header) => apps.resolver.resolveValue(header),
     environmentFor: (appId, target) => apps.envVars.environmentFor(appId, target),
+    pruneAppLogs: () => apps.logs.prune(config.appLogRetentionMs),
     ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
   });
   const messaging = createMessagingArea({
@@ -130,7 +131,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   app.route(clientApi.basePath, clientApi.router);
   app.route(v0Api.basePath, v0Api.router);
   registerTokenWellKnownRoutes(app, apps.tokens);
-  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, production: apps.production }));
+  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, production: apps.production, logs: apps.logs }));
 
   let server: ServerType | undefined;
   return {
@@ -174,6 +175,8 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       const s = server;
       server = undefined;
       if (s === undefined) return;
+      // Open log streams would hold the server open until the grace ran out.
+      apps.logs.closeStreams();
       await metricsServer.stop();
       await apps.bundleCollector.stop();
       await lifecycle.stop();

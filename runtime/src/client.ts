@@ -3,6 +3,7 @@
  * The control plane's client of a runtime node's internal API. Self-contained: it imports nothing
  * else of the runtime, so using it pulls in no isolate code. Wire formats: docs/runtime.md.
  */
+import type { AppLogEntry } from './logs/app-log.ts';
 import type { ErrorBody } from '@platform/sandbox-lib';
 
 export type RuntimeDeliveryKind = 'interactive' | 'command' | 'lifecycle' | 'mcp';
@@ -59,7 +60,7 @@ export interface RuntimeClient {
   manifest(input: { sha256: string } | { bundle: Uint8Array | string }): Promise<{ sha256: string; manifest: unknown; cpuMs: number }>;
   putBundle(sha256: string, bytes: Uint8Array): Promise<void>;
   health(): Promise<{ ok: boolean; workers: number; ready: number }>;
-  appLogs(appId: string, options?: { after?: number; limit?: number }): Promise<Array<{ seq: number; at: string; requestId: string; deliveryId: string | null; level: string; message: string }>>;
+  appLogs(appId: string, options?: { after?: number; limit?: number }): Promise<AppLogEntry[]>;
 }
 
 /**

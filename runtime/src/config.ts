@@ -41,6 +41,8 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
   { name: 'RUNTIME_BUNDLE_MEMORY_MB', default: '256', description: 'In-memory bundle cache of the supervisor (on-disk cache is unbounded).' },
   { name: 'RUNTIME_DIRECTORY_TTL_MS', default: '5000', description: 'How long an app resolved from the control plane is cached for ingress.' },
   { name: 'RUNTIME_APP_LOG_LINES', default: '500', description: 'Per-app log lines kept in memory for the author.' },
+  { name: 'RUNTIME_LOG_FLUSH_MS', default: '200', description: 'With CONTROL_PLANE_URL: how often the node ships app log lines to {CONTROL_PLANE_URL}/internal/v1/logs (sooner when a batch fills).' },
+  { name: 'RUNTIME_LOG_LINES_PER_SECOND', default: '200', description: 'App log lines one app may ship per second from this node; past it lines are dropped and one line says how many.' },
   { name: 'RUNTIME_FLEET', default: 'off', description: '`redis`: the node joins the fleet registry at REDIS_URL (a record with a heartbeat and a TTL, marked draining on SIGTERM) and control planes with `RUNTIME_FLEET=redis` place apps on it. `off`: a node of its own, reached at the control plane\'s RUNTIME_URL.' },
   { name: 'REDIS_URL', default: '(unset)', description: 'Redis of the fleet registry (required with RUNTIME_FLEET=redis).' },
   { name: 'REDIS_PREFIX', default: 'platform:', description: 'Prefix of every Redis key of the deployment; the same on control planes and nodes.' },
@@ -80,6 +82,8 @@ const EnvSchema = z.object({
   RUNTIME_BUNDLE_MEMORY_MB: int(1, 65_536).default(256),
   RUNTIME_DIRECTORY_TTL_MS: int(0, 3_600_000).default(5000),
   RUNTIME_APP_LOG_LINES: int(10, 100_000).default(500),
+  RUNTIME_LOG_FLUSH_MS: int(10, 60_000).default(200),
+  RUNTIME_LOG_LINES_PER_SECOND: int(1, 100_000).default(200),
   RUNTIME_FLEET: z.enum(['off', 'redis']).default('off'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   REDIS_PREFIX: z.string().max(100).default('platform:'),
@@ -119,6 +123,8 @@ export interface RuntimeConfig {
   bundleMemoryBytes: number;
   directoryTtlMs: number;
   appLogLines: number;
+  /** Shipping app log lines to the control plane (with CONTROL_PLANE_URL). */
+  logShipping: { flushMs: number; linesPerSecond: number };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** The fleet registry, or null: a node of its own (`npm start`, one control plane, no Redis). */
   fleet: FleetConfig | null;
@@ -180,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
     bundleMemoryBytes: e.RUNTIME_BUNDLE_MEMORY_MB * 1024 * 1024,
     directoryTtlMs: e.RUNTIME_DIRECTORY_TTL_MS,
     appLogLines: e.RUNTIME_APP_LOG_LINES,
+    logShipping: { flushMs: e.RUNTIME_LOG_FLUSH_MS, linesPerSecond: e.RUNTIME_LOG_LINES_PER_SECOND },
     logLevel: e.LOG_LEVEL,
     fleet: e.RUNTIME_FLEET === 'off' || e.REDIS_URL === undefined ? null : {
       redisUrl: e.REDIS_URL,

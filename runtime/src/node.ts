@@ -17,7 +17,9 @@ import { createHttpServer } from './server.ts';
 import { createMemoryAppDirectory, type AppDirectory } from './ingress/directory.ts';
 import { createHttpAppDirectory } from './ingress/http-directory.ts';
 import { createIngress } from './ingress/routes.ts';
-import { createAppLog, type AppLog } from './logs/app-log.ts';
+import { hostname } from 'node:os';
+import { createAppLog, type AppLog, type AppLogInput } from './logs/app-log.ts';
+import { createLogShipper } from './logs/shipper.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { createRunService } from './runs/service.ts';
 import { buildGuestSource } from './sandbox/guest-source.ts';
@@ -60,6 +62,17 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   const now = deps.now ?? Date.now;
   const metrics = createMetrics();
   const appLog = createAppLog({ linesPerApp: config.appLogLines });
+  // App log lines stay readable on the node and, with a control plane, are shipped to it.
+  const shipper = config.controlPlaneUrl === null ? null : createLogShipper({
+    url: config.controlPlaneUrl, secret: config.secret, nodeId: config.fleet?.nodeId ?? `${hostname()}-${process.pid}`,
+    ...config.logShipping, now, logger, ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+    dropped: (reason, n) => metrics.appLogDropped.inc({ reason }, n),
+  });
+  const logSink = (lines: AppLogInput[]): void => {
+    // Profiles are shipped, not kept in the node's memory.
+    appLog.append(lines.some((l) => l.profile !== undefined) ? lines.map(({ profile: _profile, ...line }) => line) : lines);
+    shipper?.append(lines);
+  };
   const bundles = createBundleStore({ dataDir: config.dataDir, memoryBytes: config.bundleMemoryBytes, controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, fetch: deps.fetch });
   const directory = deps.directory ?? (config.controlPlaneUrl === null
     ? createMemoryAppDirectory()
@@ -78,9 +91,10 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
     appLog,
     get supervisor() { return supervisor; },
     async start() {
-      const sup = createSupervisor({ config, logger, metrics, appLog, egress, guestSource: await buildGuestSource(), now });
+      const sup = createSupervisor({ config, logger, metrics, logSink, egress, guestSource: await buildGuestSource(), now });
       supervisor = sup;
       await sup.start();
+      shipper?.start();
       let publicUrl = config.publicUrl;
       const runs = createRunService({ config, supervisor: sup, bundles, now });
       const appOrigin = (slug: string): string => (config.hostedAppDomain === null ? publicUrl : `https://${slug}.${config.hostedAppDomain}`);
@@ -129,6 +143,8 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
         });
       }
       await supervisor?.stop();
+      // After the workers: the last requests' lines are in the queue by now.
+      await shipper?.stop();
       await egress.close();
     },
   };

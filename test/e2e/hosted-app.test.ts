@@ -212,7 +212,7 @@ describe('a hosted app uploaded through the tooling endpoint', () => {
 
     const logs = await fetch(`${runtimeUrl}/internal/v1/apps/${appId}/logs?limit=100`, { headers: { authorization: `Bearer ${runtimeSecret}` } });
     const { entries } = await logs.json() as { entries: Array<{ level: string; message: string }> };
-    const blocked = entries.filter((e) => e.level === 'warn' && e.message.startsWith('Outbound request blocked')).map((e) => /\((\S+)\)/.exec(e.message)?.[1]);
+    const blocked = entries.filter((e) => e.level === 'limit' && e.message.startsWith('Outbound request blocked')).map((e) => /\((\S+)\)/.exec(e.message)?.[1]);
     expect(blocked.sort()).toEqual(['ip-literal', 'ip-literal', 'ip-literal', 'ip-literal', 'ip-literal', 'not-allowed']);
   });
 });

@@ -82,7 +82,7 @@ describe('timers and console', () => {
   it('captures console output in the app log with the request id, secrets redacted', async () => {
     const res = await rt.route('basic', '/log?who=tester');
     const requestId = res.headers.get('x-request-id');
-    const lines = (await rt.client.appLogs('app_basic')).filter((l) => l.requestId === requestId);
+    const lines = (await rt.client.appLogs('app_basic')).filter((l) => l.requestId === requestId && l.level !== 'request');
     expect(lines.map((l) => l.level)).toEqual(['log', 'warn', 'error']);
     expect(lines[0]!.message).toBe('hello from tester { n: 1 }');
     expect(lines[1]!.message).toBe('the secret is [redacted]');

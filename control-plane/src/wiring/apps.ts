@@ -35,6 +35,8 @@ import { installConfigFor, type InstallConfig } from '../apps/installs/config.ts
 import { createInstallsService, type InstallsService } from '../apps/installs/service.ts';
 import type { InstallRow } from '../apps/installs/store.ts';
 import { createProductionResolver, type ProductionResolver } from '../apps/internal/production.ts';
+import { createLogFeed } from '../apps/logs/feed.ts';
+import { createAppLogsService, type AppLogsService } from '../apps/logs/service.ts';
 import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
 import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
@@ -70,6 +72,8 @@ export interface AppsArea {
   resolver: CallerResolverService;
   accessTokens: AccessTokenService;
   treeChecker: TreeChecker;
+  /** Hosted apps' log lines: stored from the nodes' batches, read and streamed by tooling. */
+  logs: AppLogsService;
   /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
   signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
   /** The install's config decrypted, secret fields included (for the envelope). */
@@ -134,6 +138,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     resolver: createCallerResolver({ db, tokens, apiKeys: deps.apiKeys }),
     accessTokens: createAccessTokenService({ db, tokens }),
     treeChecker: createTreeChecker({ kv: deps.kv }),
+    logs: createAppLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }) }),
     signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
     installConfigFor: (install) => installConfigFor(secrets, install),
     schemaValidators: (appId, version) => validators.schemaValidators(appId, version),

@@ -82,6 +82,8 @@ export interface DeliveriesAreaDeps {
   resolveCaller(authorization: string | undefined): Promise<Caller>;
   /** The runtime nodes hosted apps' deliveries go to. */
   runtimeNodes: RuntimeNodes;
+  /** Deletes hosted apps' log lines past their retention (apps area), on the same hourly tick as the delivery history. */
+  pruneAppLogs?: () => Promise<number>;
   options?: DeliveriesOptions;
 }
 
@@ -126,7 +128,10 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
   });
   const recorder = createDeliveryRecorder({ db, logger });
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });
-  const prune = () => pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs });
+  const prune = async (): Promise<Record<string, number>> => ({
+    ...await pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs }),
+    ...(deps.pruneAppLogs === undefined ? {} : { appLogs: await deps.pruneAppLogs() }),
+  });
   const maintenance = createMaintenance({ mail, prune, logger });
 
   return {

@@ -9,6 +9,7 @@ import { registerCiIdentityV0Routes } from '../apps/ci-identities/v0-routes.ts';
 import { registerCredentialV0Routes } from '../apps/credentials/v0-routes.ts';
 import { registerDevAppV0Routes } from '../apps/dev-apps/v0-routes.ts';
 import { registerEnvVarV0Routes } from '../apps/env-vars/v0-routes.ts';
+import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
 import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
@@ -22,7 +23,7 @@ import type { BlocksArea } from './blocks.ts';
 import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'devApps' | 'versions' | 'envVars'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'devApps' | 'versions' | 'envVars' | 'logs'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
 }
@@ -39,6 +40,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerDevAppV0Routes(api, p.apps.devApps);
   registerPublishV0Routes(api, p.apps.versions);
   registerEnvVarV0Routes(api, p.apps.envVars);
+  registerAppLogV0Routes(api, p.apps.logs);
   registerBlockV0Routes(api, p.blocks.blocks);
   registerNotificationV0Routes(api, p.messaging.notifications);
   registerMemoryV0Routes(api, p.messaging.memories);

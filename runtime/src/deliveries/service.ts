@@ -7,6 +7,7 @@
  * MCP requests are posted to `/mcp`.
  */
 import { DELIVERY_HEADERS, HOSTED_DELIVERY_PATH } from '@platform/sandbox-lib';
+import { deliveryLabel } from '../logs/request-label.ts';
 import type { RunResult } from '../supervisor/supervisor.ts';
 import type { RunService } from '../runs/service.ts';
 import type { DeliveryRequest } from './schemas.ts';
@@ -35,6 +36,8 @@ export function createDeliveryService(deps: { runs: RunService; appOrigin: (slug
         installToken: input.installToken ?? null,
         request: { method: 'POST', url: `${deps.appOrigin(input.app.slug)}${path}`, headers, body: input.body },
         deliveryId: input.kind === 'mcp' ? null : input.headers[DELIVERY_HEADERS.id]!,
+        installId: input.headers[DELIVERY_HEADERS.install] ?? null,
+        label: deliveryLabel(input.kind, input.body),
         maxResponseBytes: RESPONSE_MAX_BYTES,
       }, requestId);
       return { requestId, result };

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { writeAnswer } from '../http/answer.ts';
 import { readIncoming } from '../http/body.ts';
 import { writeError } from '../http/errors.ts';
+import { routeLabel } from '../logs/request-label.ts';
 import type { RunService } from '../runs/service.ts';
 import type { AppDirectory } from './directory.ts';
 
@@ -80,6 +81,8 @@ export function createIngress(deps: IngressDeps) {
         installToken: null,
         request: { method, url: `${deps.appOrigin(slug)}${appPath}${search}`, headers: forwardedHeaders(req, prefix), body },
         deliveryId: null,
+        installId: null,
+        label: routeLabel(method, appPath),
         maxResponseBytes: ROUTE_RESPONSE_MAX_BYTES,
       }, requestId);
       writeAnswer(res, requestId, result, { internal: false, allowCookies: true });

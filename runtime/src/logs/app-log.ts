@@ -1,9 +1,23 @@
 /**
  * @module logs/app-log
- * The per-app log app authors read: console output and limit events of their requests, each line
- * with its request (and delivery) id. Kept in memory, a bounded ring per app and a bounded number
- * of apps (least recently written dropped first).
+ * The per-app log app authors read: console output, uncaught errors, limit events and one `request`
+ * line per finished request, each line with its request (and delivery, install) id. Kept in
+ * memory, a bounded ring per app and a bounded number of apps (least recently written dropped
+ * first); the same lines are shipped to the control plane (logs/shipper.ts).
  */
+
+/** What the `request` line of a finished request says about it. */
+export interface RequestSummary {
+  /** `GET /path` for routes, the delivery type (`post.created`, `block.action`) or MCP method. */
+  label: string;
+  outcome: 'ok' | 'error' | 'cpu_limit' | 'memory_limit' | 'deadline' | 'crashed';
+  /** The HTTP status answered (the guest's, or the runtime's error); null when none was. */
+  httpStatus: number | null;
+  cpuMs: number;
+  wallMs: number;
+  /** Outbound requests the guest sent (redirect hops included). */
+  outbound: number;
+}
 
 export interface AppLogEntry {
   seq: number;
@@ -12,9 +26,16 @@ export interface AppLogEntry {
   version: number | null;
   requestId: string;
   deliveryId: string | null;
+  installId: string | null;
   kind: string;
+  /** `log|info|warn|error|debug` (console), `limit` (limit events), `request` (one per request). */
   level: string;
+  /** `error` when the line's request failed (an error outcome or a 5xx) or the line is an error or limit. */
+  status: 'ok' | 'error';
   message: string;
+  request?: RequestSummary;
+  /** On the `limit` line of a request stopped at its CPU budget, when it was profiled: `.cpuprofile` JSON (shipped, not kept in memory). */
+  profile?: string;
 }
 
 export type AppLogInput = Omit<AppLogEntry, 'seq'>;

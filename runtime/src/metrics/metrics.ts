@@ -30,6 +30,7 @@ export function createMetrics() {
     workerRestarts: new Counter({ name: 'runtime_worker_restarts_total', help: 'Sandbox workers replaced, by reason (crash, memory, unstoppable: a CPU stop that did not take effect, hung)', labelNames: ['reason'], registers }),
     retriedRequests: new Counter({ name: 'runtime_requests_retried_total', help: 'Requests run again on another worker because theirs died before entering them', registers }),
     quarantines: new Counter({ name: 'runtime_quarantines_total', help: 'Times an app version was sent to the quarantine worker after taking a worker down, by app', labelNames: ['app'], registers }),
+    appLogDropped: new Counter({ name: 'runtime_app_log_dropped_total', help: 'App log lines not shipped to the control plane, by reason (rate: over an app\'s lines a second, queue: the control plane unreachable too long)', labelNames: ['reason'], registers }),
     quarantinedVersions: new Gauge({ name: 'runtime_quarantined_versions', help: 'App versions running on the quarantine worker now', registers }),
   };
 }

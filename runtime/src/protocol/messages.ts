@@ -40,6 +40,8 @@ export interface RunJob {
   url: string;
   headers: HeaderBlock;
   deliveryId: string | null;
+  /** Run under the CPU profiler (the version was just stopped at its CPU budget; supervisor/profiles.ts). */
+  profile?: boolean;
 }
 
 export interface ManifestJob {
@@ -95,6 +97,8 @@ export type FromWorker =
   | { t: 'response'; id: string; response: ResponseHead; report?: RunReport }
   /** The request ended: after an earlier `response`, or with an error, or (manifest jobs) with the manifest JSON as the body. */
   | { t: 'end'; id: string; report: RunReport; error?: RunError }
+  /** The CPU profile of a request stopped at its budget (`.cpuprofile` JSON as the body), sent before its end. */
+  | { t: 'profile'; id: string }
   | { t: 'egress'; id: string; opId: number; method: string; url: string; headers: HeaderBlock; redirect: 'follow' | 'manual' | 'error' }
   | { t: 'egress-abort'; id: string; opId: number }
   | { t: 'stats'; isolates: number; heapBytes: number; versions: number; rssBytes: number }

@@ -25,6 +25,10 @@ export interface RunInput {
   installToken: string | null;
   request: { method: string; url: string; headers: HeaderBlock; body: Buffer | string | null };
   deliveryId: string | null;
+  /** The install a delivery is for; null for routes. */
+  installId: string | null;
+  /** What the app log's `request` line calls this request (logs/request-label.ts). */
+  label: string;
   maxResponseBytes: number;
   /**
    * An object that stands for this app version and env while it lives (ingress passes its cached
@@ -94,7 +98,7 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
       },
       body: input.request.body,
       egress: { appId: input.app.id, egressHosts, platformOrigin, installToken: input.installToken, deadlineAt: deps.now() + deadlineMs, sent: 0 },
-      meta: { appId: input.app.id, version: input.app.version, deliveryId: input.deliveryId, kind: input.kind },
+      meta: { appId: input.app.id, version: input.app.version, deliveryId: input.deliveryId, installId: input.installId, kind: input.kind, label: input.label },
     });
   };
 

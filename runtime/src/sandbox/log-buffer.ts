@@ -3,21 +3,16 @@
  * The log lines of one request, capped (lines and characters) and with secret values replaced
  * before they leave the worker.
  */
+import { createRedactor } from '../logs/redact.ts';
 import type { LogLine } from '../protocol/messages.ts';
 
 export const LOG_CAPS = { lines: 100, chars: 32 * 1024 } as const;
 
 export function createLogBuffer(redact: string[], now: () => number) {
-  // Longest first, so that a secret containing another is replaced whole.
-  const secrets = redact.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  const clean = createRedactor(redact);
   const lines: LogLine[] = [];
   let chars = 0;
   let dropped = 0;
-  const clean = (text: string): string => {
-    let out = text;
-    for (const s of secrets) if (out.includes(s)) out = out.split(s).join('[redacted]');
-    return out;
-  };
   return {
     add(level: LogLine['level'], message: string): void {
       const text = clean(message);

@@ -5,6 +5,10 @@
  * once: answered and settled, failed, over its CPU budget (the isolate is disposed: its state is
  * unknown), out of memory, or past its wall deadline. The response may leave before the end when
  * `ctx.waitUntil` work continues. States and decisions: request-state.ts.
+ *
+ * A job marked `profile` runs under isolated-vm's CPU profiler (profile.ts); when it is stopped at
+ * its CPU budget, the profile is collected before the request ends and sent ahead of its end. Its
+ * isolate is disposed afterwards whatever the outcome, so no later request pays for profiling.
  */
 import { CORE_METHODS } from '../shared/bridge.ts';
 import type { FromWorker, Outcome, ResponseHead, RunError, RunJob, VersionSpec } from '../protocol/messages.ts';
@@ -13,6 +17,7 @@ import type { Background } from './background.ts';
 import type { SlotHandler } from './host-bridge.ts';
 import type { Journal } from './journal.ts';
 import { createLogBuffer, type LogBuffer } from './log-buffer.ts';
+import { startRequestProfiler, type RequestProfiler } from './profile.ts';
 import { createRequestIo, type RequestIo } from './request-io.ts';
 import type { Pool } from './pool.ts';
 import { guestError, nextStep, type RequestState } from './request-state.ts';
@@ -42,13 +47,16 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   let coldStartMs: number | null = null;
   let deadline: ReturnType<typeof setTimeout> | null = null;
   let stopWaiting: (() => void) | null = null;
+  let profiler: RequestProfiler | null = null;
+  // Set while a stopped request's profile is being collected: nothing enters the guest meanwhile.
+  let closing = false;
   // Made when first needed: most requests log nothing and wait on nothing.
   let logBuffer: LogBuffer | null = null;
   const logs = (): LogBuffer => (logBuffer ??= createLogBuffer(spec.redact, deps.now));
   let requestIo: RequestIo | null = null;
   const io = (): RequestIo => (requestIo ??= createRequestIo({
     requestId: job.id, deadlineAt, logs: logs(), send: deps.send, now: deps.now,
-    active: () => state.phase === 'active',
+    active: () => state.phase === 'active' && !closing,
     fire: (opId) => { if (state.phase === 'active') enter(state.slot, (slot) => slot.deliver(opId, true, null)); },
   }));
 
@@ -94,6 +102,9 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   const end = (outcome: Outcome, error: RunError | null, dispose: KillReason | null): void => {
     if (state.phase === 'ended') return;
     const previous = state;
+    const profiled = profiler !== null || job.profile === true;
+    profiler?.discard();
+    profiler = null;
     state = { phase: 'ended', outcome };
     stopWaiting?.();
     if (deadline !== null) clearTimeout(deadline);
@@ -102,7 +113,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
     else if (previous.phase === 'active' && previous.response !== null && error === null) sendResponse(previous.response.head, previous.response.body, previous.response.encoding, outcome);
     else deps.send({ t: 'end', id: job.id, report: report(outcome), error: error ?? guestError('The app did not answer') });
     if (previous.phase === 'active') {
-      if (dispose !== null) previous.slot.dispose(dispose);
+      if (dispose !== null || profiled) previous.slot.dispose(dispose ?? 'profiled');
       else deps.background.served(previous.slot);
       deps.pool.release(spec.key, previous.slot);
     }
@@ -112,10 +123,20 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
 
   /** Stops a request over a limit: its isolate is disposed (its state is unknown). */
   const stop = (outcome: 'cpu_limit' | 'deadline' | 'memory_limit', note: string): void => {
+    if (closing) return;
     logs().addLimit(note);
     const answered = state.phase === 'active' && state.responseSent;
     // Past the deadline after the response left, the request itself succeeded.
-    end(outcome === 'deadline' && answered ? 'ok' : outcome, limitError(outcome), outcome === 'cpu_limit' ? 'cpu' : outcome === 'deadline' ? 'deadline' : null);
+    const finish = () => end(outcome === 'deadline' && answered ? 'ok' : outcome, limitError(outcome), outcome === 'cpu_limit' ? 'cpu' : outcome === 'deadline' ? 'deadline' : null);
+    if (outcome !== 'cpu_limit' || profiler === null || state.phase !== 'active') return finish();
+    const collecting = profiler;
+    profiler = null;
+    closing = true;
+    void collecting.collect().then((json) => {
+      if (json !== null) deps.send({ t: 'profile', id: job.id }, json, 'utf8');
+      closing = false;
+      finish();
+    });
   };
 
   const afterSlice = (result: SliceResult): void => {
@@ -142,6 +163,9 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   };
 
   const enter = (slot: Slot, call: (slot: Slot) => void): void => {
+    if (closing) return;
+    // The profiler's own cost on this entry is not the guest's to pay.
+    if (profiler !== null) account.limitNs += profiler.entryCostNs;
     deps.journal.enter(job.seq);
     afterSlice(runSlice(slot.isolate, account, () => call(slot)));
   };
@@ -149,6 +173,14 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   const begin = (slot: Slot): void => {
     slot.handler = handler;
     state = { phase: 'active', slot, response: null, responseSent: false, failure: null, settled: false };
+    if (job.profile === true) {
+      try {
+        profiler = startRequestProfiler(slot.isolate, job.id, () => slot.emptyEntry());
+      } catch (err) {
+        // The request runs unprofiled (its isolate is still disposed at the end: the profiler may be open).
+        deps.send({ t: 'log', level: 'warn', message: 'starting the CPU profiler failed', error: err instanceof Error ? err.message : String(err) });
+      }
+    }
     enter(slot, (s) => s.dispatch({ method: job.method, url: job.url, headers: job.headers, body, bodyKind, kind: job.kind, requestId: job.id, deliveryId: job.deliveryId, envId: spec.vid, env: spec.env }));
   };
 

@@ -15,7 +15,7 @@ export interface LoadedBundle {
   bind: () => string | null;
 }
 
-export type KillReason = 'cpu' | 'deadline' | 'evicted' | 'idle' | 'startup' | 'shutdown';
+export type KillReason = 'cpu' | 'deadline' | 'evicted' | 'idle' | 'startup' | 'shutdown' | 'profiled';
 
 export interface SlotOptions {
   memoryLimitMb: number;
@@ -38,6 +38,8 @@ export interface Slot extends BridgeTarget {
   /** Hands an operation's result (timer, fetch) to the guest. */
   deliver(opId: number, ok: boolean, value: unknown): void;
   readManifest(): { ok: true; json: string } | { ok: false; message: string };
+  /** Enters the isolate and runs nothing of the guest's (measures what an entry costs the host, e.g. under the profiler). */
+  emptyEntry(): void;
   /** Compiles and links the bundle as a module (host work); evaluation and binding run as slices. */
   compileModule(source: string): LoadedBundle;
   /** Compiles the bundle's script form with this process's code cache for it (bundle-script.ts). */
@@ -123,6 +125,7 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
     },
     deliver: (opId, ok, value) => { api.deliver.applySync(undefined, [opId, ok, value], { arguments: { copy: true } }); },
     readManifest: () => api.readManifest.applySync(undefined, [], { result: { copy: true } }) as { ok: true; json: string } | { ok: false; message: string },
+    emptyEntry: () => { context.evalSync('undefined'); },
     compileModule(source) {
       // isolated-vm 7.0.1 compiles modules without V8's code cache, whatever `cachedData` says: none
       // is produced or passed (bundle-script.ts is how bundles get cached code).

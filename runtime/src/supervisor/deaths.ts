@@ -58,6 +58,6 @@ export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, 
   const { offences, ms } = deps.quarantine.offend(culprit.spec.key);
   deps.metrics.quarantines.inc({ app: culprit.meta.appId });
   deps.logger.warn({ app: culprit.meta.appId, version: culprit.meta.version, key: culprit.spec.key, offences, minutes: ms / 60_000 }, 'app version quarantined');
-  deps.reports.note(culprit.meta, culprit.job.id, 'limit',
+  deps.reports.note(culprit, 'limit',
     `This version ${WHY[verdict.reason]} and took its sandbox worker down; it runs on the quarantine worker for the next ${Math.round(ms / 60_000)} minutes (offence ${offences}).`);
 }

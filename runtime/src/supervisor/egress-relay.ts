@@ -29,7 +29,7 @@ export function relayEgress(deps: { egress: Egress; reports: Reports }, pending:
     (err: unknown) => {
       ops.delete(msg.opId);
       const message = err instanceof Error ? err.message : 'fetch failed';
-      if (err instanceof EgressDenied) deps.reports.note(pending.meta, pending.job.id, 'warn', `Outbound request blocked (${err.reason}): ${message}`);
+      if (err instanceof EgressDenied) deps.reports.note(pending, 'limit', `Outbound request blocked (${err.reason}): ${message}`);
       reply({ t: 'egress-result', id: pending.job.id, opId: msg.opId, ok: false, message: err instanceof EgressDenied ? `Egress denied: ${message}` : message });
     },
   );

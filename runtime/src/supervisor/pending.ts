@@ -16,7 +16,11 @@ export interface PendingMeta {
   appId: string;
   version: number | null;
   deliveryId: string | null;
+  /** The install a delivery is for (`platform-install`); null for routes. */
+  installId: string | null;
   kind: string;
+  /** What the `request` log line names: `GET /path`, the delivery type or the MCP method. */
+  label: string;
 }
 
 export interface Pending {
@@ -34,6 +38,8 @@ export interface Pending {
   attempts: number;
   /** Outbound fetches in progress (made on the first one). */
   egressOps: Map<number, AbortController> | null;
+  /** The `.cpuprofile` JSON of a profiled request stopped at its CPU budget (sent before its end). */
+  profile: string | null;
   /** Called once with the first answer. */
   answer: (result: RunResult) => void;
   /** Called once with the final report (and the manifest JSON for manifest jobs). */

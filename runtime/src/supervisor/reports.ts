@@ -2,19 +2,42 @@
  * @module supervisor/reports
  * What a finished request leaves behind: its CPU and outcome in the metrics (label children cached
  * per app and kind: looking them up by labels on every request costs more than the request's own
- * bookkeeping), cold starts, and its log lines in the app's log.
+ * bookkeeping), cold starts, and its lines in the app's log: what the guest logged, then one
+ * `request` line (label, outcome, status, CPU, wall time, outbound calls).
+ *
+ * A request that answered a 5xx counts as `error`, in the metrics and in the log: the SDK turns a
+ * handler that throws into a 500 of its own, so "the guest threw" reaches the runtime that way.
  */
-import type { AppLog } from '../logs/app-log.ts';
+import type { AppLogEntry, AppLogInput, RequestSummary } from '../logs/app-log.ts';
+import { createRedactor, type Redactor } from '../logs/redact.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { RunReport } from '../protocol/messages.ts';
-import type { PendingMeta } from './pending.ts';
+import type { Outcome, RunReport } from '../protocol/messages.ts';
+import type { Pending } from './pending.ts';
 
 type Child<T extends { labels: (...v: string[]) => unknown }> = ReturnType<T['labels']>;
 
-export function createReports(deps: { metrics: Metrics; appLog: AppLog; now: () => number }) {
+/** Where log lines go: the node's in-memory log, and the shipper when there is a control plane. */
+export type LogSink = (lines: AppLogInput[]) => void;
+
+/** What the supervisor knows of a request beyond its report. */
+export interface Finished {
+  httpStatus: number | null;
+  outbound: number;
+}
+
+const ERROR_LEVELS = new Set(['error', 'limit']);
+
+/** The outcome as counted: a 5xx answer is an error even when the guest returned it normally. */
+export function countedOutcome(outcome: Outcome, httpStatus: number | null): Outcome {
+  return outcome === 'ok' && httpStatus !== null && httpStatus >= 500 ? 'error' : outcome;
+}
+
+export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () => number }) {
   // app → kind (→ outcome) → label child: nested maps, so no key string is built per request.
   const cpu = new Map<string, Map<string, Child<Metrics['requestCpu']>>>();
   const outcomes = new Map<string, Map<string, Child<Metrics['requests']>>>();
+  // One redactor per version spec (the spec object lives as long as its version is in use).
+  const redactors = new WeakMap<object, Redactor>();
   const MAX_APPS = 10_000;
   const cached = <C>(map: Map<string, Map<string, C>>, app: string, key: string, make: () => C): C => {
     let byKey = map.get(app);
@@ -30,27 +53,63 @@ export function createReports(deps: { metrics: Metrics; appLog: AppLog; now: () 
     }
     return c;
   };
+  const redactorOf = (p: Pending): Redactor => {
+    let r = redactors.get(p.spec);
+    if (r === undefined) {
+      r = createRedactor(p.spec.redact);
+      redactors.set(p.spec, r);
+    }
+    return r;
+  };
+  const lineOf = (p: Pending, at: number, level: string, status: AppLogEntry['status'], message: string): AppLogInput => ({
+    at: new Date(at).toISOString(), appId: p.meta.appId, version: p.meta.version, requestId: p.job.id, deliveryId: p.meta.deliveryId,
+    installId: p.meta.installId, kind: p.meta.kind, level, status, message,
+  });
 
   return {
-    record(meta: PendingMeta, requestId: string, report: RunReport): void {
+    record(p: Pending, report: RunReport, finished: Finished): void {
       const { metrics } = deps;
+      const { meta } = p;
+      const outcome = countedOutcome(report.outcome, finished.httpStatus);
       cached(cpu, meta.appId, meta.kind, () => metrics.requestCpu.labels(meta.appId, meta.kind)).observe(report.cpuMs / 1000);
-      cached(outcomes, meta.appId, `${meta.kind} ${report.outcome}`, () => metrics.requests.labels(meta.appId, meta.kind, report.outcome)).inc();
+      cached(outcomes, meta.appId, `${meta.kind} ${outcome}`, () => metrics.requests.labels(meta.appId, meta.kind, outcome)).inc();
       if (report.coldStartMs !== null) {
         metrics.coldStarts.inc({ app: meta.appId });
         metrics.coldStartSeconds.observe(report.coldStartMs / 1000);
       }
-      if (report.logs.length === 0 && report.droppedLogs === 0) return;
-      const line = (at: number, level: string, message: string) => ({ at: new Date(at).toISOString(), appId: meta.appId, version: meta.version, requestId, deliveryId: meta.deliveryId, kind: meta.kind, level, message });
-      const lines = report.logs.map((l) => line(l.at, l.level, l.message));
-      if (report.droppedLogs > 0) lines.push(line(deps.now(), 'warn', `${report.droppedLogs} more log lines of this request were dropped (cap per request)`));
-      deps.appLog.append(lines);
+      const failed = outcome !== 'ok';
+      const lines = report.logs.map((l) => lineOf(p, l.at, l.level, failed || ERROR_LEVELS.has(l.level) ? 'error' : 'ok', l.message));
+      const t = deps.now();
+      if (report.droppedLogs > 0) lines.push(lineOf(p, t, 'warn', failed ? 'error' : 'ok', `${report.droppedLogs} more log lines of this request were dropped (cap per request)`));
+      const redact = redactorOf(p);
+      const request: RequestSummary = {
+        label: redact(meta.label), outcome, httpStatus: finished.httpStatus, cpuMs: report.cpuMs, wallMs: report.wallMs, outbound: finished.outbound,
+      };
+      lines.push({ ...lineOf(p, t, 'request', failed ? 'error' : 'ok', requestMessage(request)), request });
+      if (p.profile !== null) attachProfile(lines, p.profile);
+      deps.sink(lines);
     },
-    /** A line of the platform's own in the app's log (quarantine, blocked egress). */
-    note(meta: PendingMeta, requestId: string, level: string, message: string): void {
-      deps.appLog.append([{ at: new Date(deps.now()).toISOString(), appId: meta.appId, version: meta.version, requestId, deliveryId: meta.deliveryId, kind: meta.kind, level, message }]);
+    /** A line of the platform's own in the app's log (quarantine, blocked egress), redacted like the guest's. */
+    note(p: Pending, level: string, message: string): void {
+      deps.sink([lineOf(p, deps.now(), level, ERROR_LEVELS.has(level) ? 'error' : 'ok', redactorOf(p)(message))]);
     },
   };
+}
+
+/** The profile goes with the request's last limit line (the CPU stop, with the guest's stack). */
+function attachProfile(lines: AppLogInput[], profile: string): void {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i]!.level === 'limit') {
+      lines[i] = { ...lines[i]!, profile };
+      return;
+    }
+  }
+}
+
+/** `GET /hello → 500 error · cpu 1.2 ms · wall 3 ms · 0 outbound` */
+function requestMessage(r: RequestSummary): string {
+  const status = r.httpStatus === null ? r.outcome : `${r.httpStatus}${r.outcome === 'ok' ? '' : ` ${r.outcome}`}`;
+  return `${r.label} → ${status} · cpu ${r.cpuMs} ms · wall ${r.wallMs} ms · ${r.outbound} outbound`;
 }
 
 export type Reports = ReturnType<typeof createReports>;

@@ -11,7 +11,6 @@ import { PlatformError } from '@platform/sandbox-lib';
 import type { Logger } from 'pino';
 import type { RuntimeConfig } from '../config.ts';
 import type { Egress, EgressContext } from '../egress/service.ts';
-import type { AppLog } from '../logs/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, ManifestJob, RunJob, RunReport, VersionSpec } from '../protocol/messages.ts';
@@ -19,8 +18,9 @@ import { handleDeath } from './deaths.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { abortEgress, relayEgress } from './egress-relay.ts';
 import { toPlatformError, type Pending, type PendingMeta, type RunResult } from './pending.ts';
+import { createProfileGate } from './profiles.ts';
 import { createQuarantine } from './quarantine.ts';
-import { createReports } from './reports.ts';
+import { createReports, type LogSink } from './reports.ts';
 import { createScheduler } from './scheduler.ts';
 import { createWorkerSet, type WorkerRef } from './workers.ts';
 
@@ -31,7 +31,8 @@ export interface SupervisorDeps {
   config: RuntimeConfig;
   logger: Logger;
   metrics: Metrics;
-  appLog: AppLog;
+  /** Where the app log's lines go (the node's in-memory log and the shipper). */
+  logSink: LogSink;
   egress: Egress;
   guestSource: string;
   now: () => number;
@@ -50,8 +51,9 @@ const BACKSTOP_GRACE_MS = 5_000;
 
 export function createSupervisor(deps: SupervisorDeps) {
   const { config, logger, metrics, now } = deps;
-  const reports = createReports({ metrics, appLog: deps.appLog, now });
+  const reports = createReports({ metrics, sink: deps.logSink, now });
   const quarantine = createQuarantine(now);
+  const profiles = createProfileGate(now);
   const scheduler = createScheduler();
   const timers: Array<ReturnType<typeof setInterval>> = [];
   let stopping = false;
@@ -72,6 +74,11 @@ export function createSupervisor(deps: SupervisorDeps) {
         // An end without a response (and no error named) is still an answer the caller must get.
         if (msg.t === 'end' && p.type === 'run') dispatcher.answer(p, { kind: 'error', error: error ?? new PlatformError('PlatformRuntimeGuestError', 'The app did not answer'), report: msg.report });
         dispatcher.finish(p, msg.report, error, msg.t === 'end' ? body : null);
+        return;
+      }
+      case 'profile': {
+        const p = w.jobs.get(msg.id);
+        if (p !== undefined && body !== null) p.profile = body.toString('utf8');
         return;
       }
       case 'egress': {
@@ -127,7 +134,7 @@ export function createSupervisor(deps: SupervisorDeps) {
 
   const pending = (job: RunJob | ManifestJob, type: Pending['type'], spec: VersionSpec, body: Buffer | string | null, egress: EgressContext | null, meta: PendingMeta,
     answerTo: (r: RunResult) => void, finish: Pending['finish']): Pending => ({
-    job, type, body, spec, egress, meta, deadlineAt: now() + job.deadlineMs, costMs: 0, state: 'queued', attempts: 0, egressOps: null, answer: answerTo, finish,
+    job, type, body, spec, egress, meta, deadlineAt: now() + job.deadlineMs, costMs: 0, state: 'queued', attempts: 0, egressOps: null, profile: null, answer: answerTo, finish,
   });
 
   return {
@@ -141,15 +148,25 @@ export function createSupervisor(deps: SupervisorDeps) {
     run(input: RunSubmission): Promise<RunResult> {
       return new Promise((resolve) => {
         (input.job as RunJob).seq = 0;
-        dispatcher.submit(pending(input.job as RunJob, 'run', input.spec, input.body, input.egress, input.meta, resolve,
-          (report) => reports.record(input.meta, input.job.id, report)));
+        if (profiles.take(input.spec.key)) (input.job as RunJob).profile = true;
+        let httpStatus: number | null = null;
+        const answer = (r: RunResult): void => {
+          httpStatus = r.kind === 'response' ? r.head.status : r.error.status;
+          resolve(r);
+        };
+        const p = pending(input.job as RunJob, 'run', input.spec, input.body, input.egress, input.meta, answer,
+          (report) => {
+            if (report.outcome === 'cpu_limit' && p.profile === null) profiles.stopped(input.spec.key);
+            reports.record(p, report, { httpStatus, outbound: input.egress.sent });
+          });
+        dispatcher.submit(p);
       });
     },
 
     /** Evaluates a bundle in a fresh isolate and returns the manifest its code computes. */
     manifest(input: { spec: VersionSpec; job: Omit<ManifestJob, 'seq'> }): Promise<ManifestResult> {
       return new Promise((resolve) => {
-        dispatcher.submit(pending({ ...input.job, seq: 0 }, 'manifest', input.spec, null, null, { appId: '_manifest', version: null, deliveryId: null, kind: 'manifest' }, () => {},
+        dispatcher.submit(pending({ ...input.job, seq: 0 }, 'manifest', input.spec, null, null, { appId: '_manifest', version: null, deliveryId: null, installId: null, kind: 'manifest', label: 'manifest' }, () => {},
           (report, error, body) => {
             if (error !== null) return resolve({ error, report });
             try {

@@ -6,12 +6,17 @@
  *
  * - `GET /internal/v1/bundles/{sha256}`: the bundle's bytes (`application/javascript`).
  * - `GET /internal/v1/apps/{slug}/production`: the version a hosted app runs in production.
+ * - `POST /internal/v1/logs`: a node's batch of app log lines (`{ node, lines }`), stored and
+ *   published to live streams; 204.
  */
 import { Hono } from 'hono';
 import { PlatformError } from '@platform/sandbox-lib';
 import { secretsEqual } from '../../core/crypto/api-keys.ts';
 import { bearerToken, tokenInvalid } from '../../core/http/bearer.ts';
 import type { AppEnv } from '../../core/http/env.ts';
+import { readJson } from '../../core/http/read-json.ts';
+import { INGEST_LIMITS, LogBatchSchema } from '../logs/schemas.ts';
+import type { AppLogsService } from '../logs/service.ts';
 import { SHA256_HEX, type BundleStore } from '../bundles/service.ts';
 import type { ProductionResolver } from './production.ts';
 
@@ -21,9 +26,9 @@ const notFound = (what: string) => new PlatformError('PlatformApiNotFoundError',
 
 /**
  * @example
- * app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles, production }));
+ * app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles, production, logs }));
  */
-export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundleStore; production: ProductionResolver }): Hono<AppEnv> {
+export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundleStore; production: ProductionResolver; logs: AppLogsService }): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   router.use('*', async (c, next) => {
     if (!secretsEqual(bearerToken(c), deps.runtimeSecret)) throw tokenInvalid();
@@ -47,6 +52,12 @@ export function createInternalRouter(deps: { runtimeSecret: string; bundles: Bun
     const found = await deps.production.resolve(c.req.param('slug'));
     if (found === null) throw notFound('No hosted app with that slug has a production version');
     return c.json(found);
+  });
+
+  router.post('/logs', async (c) => {
+    const batch = await readJson(c, LogBatchSchema, { maxBytes: INGEST_LIMITS.batchBytes, maxDepth: 8 });
+    await deps.logs.ingest(batch.node, batch.lines);
+    return c.body(null, 204);
   });
   return router;
 }

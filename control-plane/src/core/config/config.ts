@@ -49,6 +49,7 @@ const envShape = {
   OUTBOX_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(60_000),
   DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 7),
   SETTLED_DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 30),
+  APP_LOG_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(72),
   BUNDLE_STORE: z.enum(['database', 's3']).default('database'),
   S3_ENDPOINT: url.optional(),
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
@@ -99,6 +100,7 @@ const docs = {
   OUTBOX_LEASE_MS: ['60000', 'How long a claimed delivery stays with its worker before another may take it (at least 20 s: longer than the 15 s acknowledgement time).'],
   DELIVERY_RETENTION_HOURS: ['168', 'How long acknowledged lifecycle deliveries and their attempts are kept.'],
   SETTLED_DELIVERY_RETENTION_HOURS: ['720', 'How long dead, cancelled and failed deliveries are kept.'],
+  APP_LOG_RETENTION_HOURS: ['72', 'How long hosted apps\' log lines (`GET /v0/apps/{app_id}/logs`) are kept; pruned hourly by the processes that run delivery loops.'],
   BUNDLE_STORE: ['database', 'Where hosted bundles\' bytes live: `database` (a table of the database, at most 10 MB each) or `s3` (an S3-compatible object store, S3_*). The database indexes them either way; control planes share no disk.'],
   S3_ENDPOINT: ['(required with BUNDLE_STORE=s3)', 'Origin of the S3-compatible store, e.g. `https://s3.eu-west-1.amazonaws.com` or `http://minio:9000` (objects are addressed path-style: `{endpoint}/{bucket}/{key}`).'],
   S3_BUCKET: ['(required with BUNDLE_STORE=s3)', 'Bucket of the bundles (it must exist).'],
@@ -157,6 +159,7 @@ export interface Config {
   /** How long delivered lifecycle deliveries, and settled ones (dead, cancelled, failed), are kept (ms). */
   deliveryRetentionMs: number;
   settledDeliveryRetentionMs: number;
+  appLogRetentionMs: number;
   /** Where bundle bytes live: the database, or an S3-compatible store. */
   bundleStore: BundleStoreConfig;
   /** The unreferenced-bundle collector: grace since the last upload, and how often it runs (0: never). */
@@ -263,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outbox: { workers: e.OUTBOX_WORKERS, batchSize: e.OUTBOX_BATCH_SIZE, concurrency: e.OUTBOX_CONCURRENCY, pollMs: e.OUTBOX_POLL_MS, leaseMs: e.OUTBOX_LEASE_MS },
     deliveryRetentionMs: e.DELIVERY_RETENTION_HOURS * 3_600_000,
     settledDeliveryRetentionMs: e.SETTLED_DELIVERY_RETENTION_HOURS * 3_600_000,
+    appLogRetentionMs: e.APP_LOG_RETENTION_HOURS * 3_600_000,
     bundleStore,
     bundleGc: { graceMs: e.BUNDLE_GC_GRACE_MINUTES * 60_000, intervalMs: e.BUNDLE_GC_INTERVAL_MINUTES * 60_000 },
     dev,

@@ -55,7 +55,12 @@ export interface RouteDef<P extends string, K, B extends Schema, Q extends Schem
   query?: Q;
   status: 200 | 201 | 204;
   response?: R;
-  /** Error statuses beyond the ones every route documents (400, 401, 404, 413, 414, 431, 500). */
+  /**
+   * The media type of a success that is not JSON (`text/event-stream`, `application/octet-stream`):
+   * the handler answers with the `Response` itself, documented as that type.
+   */
+  produces?: string;
+  /** Error statuses beyond the ones every route documents (400, 401, 404, 413, 414, 431, 500, 503). */
   errors?: Array<{ status: number; description: string }>;
 }
 
@@ -74,7 +79,7 @@ export interface Api<A extends Record<string, AuthScheme<unknown>>> {
   route<P extends string, K extends keyof A | 'none', B extends Schema = undefined, Q extends Schema = undefined, R extends Schema = undefined>(
     def: RouteDef<P, K, B, Q, R>,
     handler: (input: HandlerInput<P, K extends keyof A ? Awaited<ReturnType<A[K]['authenticate']>> : null, B, Q>) =>
-      Promise<R extends z.ZodType ? z.input<R> : void>,
+      Promise<R extends z.ZodType ? z.input<R> : void | Response>,
   ): void;
   document(): JsonSchema;
 }
@@ -114,6 +119,7 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
         const query = def.query === undefined ? undefined : parseWith(def.query, c.req.query());
         const body = def.body === undefined ? undefined : await readJson(c, def.body, { maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES, ...(def.maxDepth === undefined ? {} : { maxDepth: def.maxDepth }) });
         const result = await handler({ c, log: c.get('log'), params: c.req.param() as never, auth: auth as never, body: body as never, query: query as never });
+        if (def.produces !== undefined && result instanceof Response) return result;
         if (def.status === 204 || def.response === undefined) return c.body(null, def.status === 204 ? 204 : def.status);
         // Answers pass through their schema too: unknown fields are stripped (nothing internal
         // leaks) and a handler that breaks its documented shape fails loudly instead of silently.
@@ -149,7 +155,7 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
         security,
         ...(def.body === undefined ? {} : { requestBody: def.body }),
         ...(def.query === undefined ? {} : { query: def.query }),
-        success: { status: def.status, description: def.summary, ...(def.response === undefined ? {} : { schema: def.response }) },
+        success: { status: def.status, description: def.summary, ...(def.response === undefined ? {} : { schema: def.response }), ...(def.produces === undefined ? {} : { contentType: def.produces }) },
         errors: dedupeByStatus(errors),
       });
       cached = undefined;

@@ -19,7 +19,7 @@ export interface OpenApiOperation {
   security?: Array<Record<string, string[]>>;
   requestBody?: z.ZodType;
   query?: z.ZodType;
-  success: { status: number; description: string; schema?: z.ZodType };
+  success: { status: number; description: string; schema?: z.ZodType; contentType?: string };
   errors: Array<{ status: number; description: string }>;
 }
 
@@ -106,7 +106,9 @@ export function buildOpenApiDocument(input: OpenApiInput): JsonSchema {
     const params = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const parameters = [...params, ...(op.query ? queryParameters(components, op.query) : [])];
     const responses: Record<string, unknown> = {
-      [op.success.status]: op.success.schema === undefined
+      [op.success.status]: op.success.contentType !== undefined
+        ? { description: op.success.description, content: { [op.success.contentType]: { schema: { type: op.success.contentType.endsWith('json') ? 'object' : 'string' } } } }
+        : op.success.schema === undefined
         ? { description: op.success.description }
         : { description: op.success.description, content: { 'application/json': { schema: components.named(`${pascal(op.operationId)}Response`, op.success.schema, 'output') } } },
     };

@@ -1,0 +1,109 @@
+/**
+ * @module apps/logs/service
+ * Hosted apps' logs: a node's batch stored and published to live streams (`ingest`), one app's
+ * lines read by its tooling, newest first with a cursor (`list`), and the live stream's two halves
+ * (`replay` what was stored after an id, `subscribe` to what comes next). Readers need tooling
+ * access to the app (`manageableApp`): another workspace's app, or one the caller may not manage,
+ * is `PlatformAppNotFoundError`.
+ */
+import { invalidRequest, PlatformError } from '@platform/sandbox-lib';
+import type { Clock } from '../../core/clock/clock.ts';
+import type { Db } from '../../core/db/db.ts';
+import type { Unsubscribe } from '../../core/kv/kv.ts';
+import { manageableApp, type ToolingCaller } from '../guards/access.ts';
+import type { LogFeed } from './feed.ts';
+import type { LogFilters, LogLine, LogQuery, ShippedLine } from './schemas.ts';
+import * as store from './store.ts';
+
+/** Lines a stream replays from the database before going live. */
+export const REPLAY_MAX = 500;
+
+export function lineView(row: store.LogRow): LogLine {
+  return {
+    id: String(row.seq), at: row.at.toISOString(), appId: row.app_id, version: row.version, installId: row.install_id,
+    requestId: row.request_id, deliveryId: row.delivery_id, kind: row.kind, level: row.level as LogLine['level'], status: row.status,
+    message: row.message, request: row.request as LogLine['request'],
+    profile: row.has_profile ? `/v0/apps/${row.app_id}/logs/${row.seq}/profile` : null,
+  };
+}
+
+/** Whether a line passes a stream's filters (the database applies the same ones to a list). */
+export function matches(line: LogLine, f: LogFilters): boolean {
+  return (f.status === undefined || line.status === f.status) && (f.version === undefined || line.version === f.version)
+    && (f.install === undefined || line.installId === f.install) && (f.kind === undefined || line.kind === f.kind);
+}
+
+const encodeCursor = (seq: number): string => Buffer.from(`s${seq}`).toString('base64url');
+function decodeCursor(cursor: string | undefined): number | null {
+  if (cursor === undefined) return null;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^s\d{1,19}$/.test(text)) throw invalidRequest([{ path: ['cursor'], message: 'Not a cursor this API issued', code: 'invalid_cursor' }]);
+  return Number(text.slice(1));
+}
+
+export type AppLogsService = ReturnType<typeof createAppLogsService>;
+
+export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed }) {
+  const { db } = deps;
+  const streams = new Set<() => void>();
+  return {
+    /** Stores a node's batch and publishes each app's stored lines; the count stored. */
+    async ingest(node: string, lines: readonly ShippedLine[]): Promise<number> {
+      const rows = await store.insertLines(db, node, lines, new Date(deps.clock.now()));
+      const byApp = new Map<string, LogLine[]>();
+      for (const row of rows) {
+        const list = byApp.get(row.app_id) ?? [];
+        list.push(lineView(row));
+        byApp.set(row.app_id, list);
+      }
+      await Promise.all([...byApp].map(([appId, list]) => deps.feed.publish(appId, list)));
+      return rows.length;
+    },
+
+    async list(caller: ToolingCaller, appId: string, query: LogQuery): Promise<{ items: LogLine[]; nextCursor: string | null }> {
+      const app = await manageableApp(db, caller, appId);
+      const rows = await store.listLines(db, app.id, query, decodeCursor(query.cursor), query.limit + 1);
+      const more = rows.length > query.limit;
+      const shown = more ? rows.slice(0, query.limit) : rows;
+      return { items: shown.map(lineView), nextCursor: more ? encodeCursor(shown.at(-1)!.seq) : null };
+    },
+
+    /** The `.cpuprofile` JSON of one line (`PlatformApiNotFoundError` when the line has none). */
+    async profile(caller: ToolingCaller, appId: string, lineId: string): Promise<{ appId: string; json: string }> {
+      const app = await manageableApp(db, caller, appId);
+      const json = /^\d{1,15}$/.test(lineId) ? await store.findProfile(db, app.id, Number(lineId)) : null;
+      if (json === null) throw new PlatformError('PlatformApiNotFoundError', 'That log line has no CPU profile');
+      return { appId: app.id, json };
+    },
+
+    /** Checks access once, when a stream opens; the app's id. */
+    async authorize(caller: ToolingCaller, appId: string): Promise<string> {
+      return (await manageableApp(db, caller, appId)).id;
+    },
+
+    /** Stored lines after `after`, oldest first (at most REPLAY_MAX: a stream resumes, it does not page). */
+    async replay(appId: string, filters: LogFilters, after: number): Promise<LogLine[]> {
+      return (await store.linesAfter(db, appId, filters, after, REPLAY_MAX)).map(lineView);
+    },
+
+    subscribe(appId: string, handler: (lines: LogLine[]) => void): Promise<Unsubscribe> {
+      return deps.feed.subscribe(appId, handler);
+    },
+
+    /** Registers an open stream's end, for `closeStreams`; returns the function that forgets it. */
+    track(end: () => void): () => void {
+      streams.add(end);
+      return () => streams.delete(end);
+    },
+
+    /** Ends every open stream (the control plane is stopping: they would hold its server open). */
+    closeStreams(): void {
+      for (const end of [...streams]) end();
+    },
+
+    /** Deletes lines stored longer ago than `retentionMs`; the count. */
+    prune(retentionMs: number): Promise<number> {
+      return store.pruneLines(db, new Date(deps.clock.now() - retentionMs));
+    },
+  };
+}
