@@ -15,6 +15,8 @@ import { BUILD_USAGE, buildCommand } from './build.ts';
 import { DEPLOY_USAGE, deployCommand } from './deploy.ts';
 import { ENV_USAGE, envCommand } from './env.ts';
 import { CHECK_USAGE, checkCommand } from './check.ts';
+import { VERSIONS_USAGE, versionsCommand } from './versions.ts';
+import { ROLLBACK_USAGE, rollbackCommand } from './rollback.ts';
 
 interface Command {
   summary: string;
@@ -29,6 +31,8 @@ export const COMMANDS: Record<string, Command> = {
   env: { summary: 'Environment variables of the app: env set KEY=VALUE, env list, env delete KEY', usage: ENV_USAGE, run: envCommand },
   check: { summary: 'Validate a block tree file (with the service, or --local)', usage: CHECK_USAGE, run: checkCommand },
   dev: { summary: 'Sync your development app and relay its deliveries to the app on localhost', usage: DEV_USAGE, run: (argv) => devCommand(argv) },
+  versions: { summary: 'List the app\'s versions: target, when, manifest digest, what each adds in access', usage: VERSIONS_USAGE, run: versionsCommand },
+  rollback: { summary: 'Serve an earlier production version again (consent rules as for any publish)', usage: ROLLBACK_USAGE, run: rollbackCommand },
 };
 
 /** The version of `@platform/cli` (bundled into `dist/cli.js` by the build). */

@@ -22,7 +22,7 @@ import type { BlocksArea } from './blocks.ts';
 import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'devApps' | 'versions' | 'envVars'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'devApps' | 'versions' | 'versionHistory' | 'envVars'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
 }
@@ -37,7 +37,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerCiIdentityV0Routes(api, p.apps.ciIdentities);
   registerCheckTreesV0Routes(api, p.apps.treeChecker);
   registerDevAppV0Routes(api, p.apps.devApps);
-  registerPublishV0Routes(api, p.apps.versions);
+  registerPublishV0Routes(api, p.apps.versions, p.apps.versionHistory);
   registerEnvVarV0Routes(api, p.apps.envVars);
   registerBlockV0Routes(api, p.blocks.blocks);
   registerNotificationV0Routes(api, p.messaging.notifications);
