@@ -65,6 +65,24 @@ export interface VersionSummary {
   live: boolean;
 }
 
+export interface ReplayAnswer {
+  status: number | null;
+  error: string | null;
+  response: string | null;
+  responseTruncated: boolean;
+}
+
+export interface ReplayResult {
+  deliveryId: string;
+  replayId: string;
+  class: 'lifecycle' | 'interactive';
+  type: string;
+  installId: string;
+  version: number;
+  recorded: ReplayAnswer & { version: number | null; attempt: number | null };
+  replayed: ReplayAnswer & { durationMs: number };
+}
+
 export interface ServiceOptions {
   readonly url: string;
   readonly apiKey: string;
@@ -142,9 +160,12 @@ export function createServiceClient(options: ServiceOptions) {
       call<void>({ method: 'DELETE', path: `${app(appId)}/env/${target}/${encodeURIComponent(key)}` }),
     /** `GET /v0/apps/{app_id}/versions`: newest first. */
     listVersions: (appId: string, query: { limit?: number; before?: number } = {}) => {
-      const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+      const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
       return call<{ appId: string; items: VersionSummary[]; nextBefore: number | null }>({ method: 'GET', path: `${app(appId)}/versions${params.size > 0 ? `?${params}` : ''}` });
     },
+    /** `POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`: read-only, against `version` (default: the latest preview). */
+    replay: (appId: string, deliveryId: string, version?: number) =>
+      call<ReplayResult>({ method: 'POST', path: `${app(appId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`, json: version === undefined ? {} : { version } }),
     /** `POST /v0/apps/{app_id}/rollback`: production back to `version` (default: the one before the live one). */
     rollback: (appId: string, version?: number) =>
       call<VersionRecord>({ method: 'POST', path: `${app(appId)}/rollback`, json: version === undefined ? {} : { version } }),

@@ -68,7 +68,9 @@ beforeAll(async () => {
     line(/^Serving app\.ts in the local sandbox at /),
     new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`platform dev exited ${code}:\n${lines.join('\n')}`)))),
   ]);
-  [, local, slug] = /at (http:\/\/[^/]+)\/apps\/([^/]+)\//.exec(serving)!;
+  const match = /at (http:\/\/[^/]+)\/apps\/([^/]+)\//.exec(serving)!;
+  local = match[1]!;
+  slug = match[2]!;
   await line(/^Relaying the dev install's deliveries to the local sandbox$/);
 }, 120_000);
 

@@ -12,6 +12,7 @@ import { registerEnvVarV0Routes } from '../apps/env-vars/v0-routes.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
 import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
+import { registerReplayV0Routes } from '../deliveries/replay/v0-routes.ts';
 import { registerAppMessageV0Routes } from '../messaging/app-messages/v0-routes.ts';
 import { registerMemoryV0Routes } from '../messaging/memories/v0-routes.ts';
 import { registerNotificationV0Routes } from '../messaging/notifications/v0-routes.ts';
@@ -19,10 +20,12 @@ import { registerReferenceV0Routes } from '../messaging/references/v0-routes.ts'
 import { registerSearchV0Routes } from '../messaging/search/v0-routes.ts';
 import type { AppsArea } from './apps.ts';
 import type { BlocksArea } from './blocks.ts';
+import type { DeliveriesArea } from './deliveries.ts';
 import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
   apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'devApps' | 'versions' | 'versionHistory' | 'envVars'>;
+  deliveries: Pick<DeliveriesArea, 'replays'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
 }
@@ -30,7 +33,7 @@ export interface V0RouteParts {
 /**
  * @example
  * const v0 = createV0Api({ resolver: apps.resolver });
- * registerV0Routes(v0, { apps, messaging, blocks });
+ * registerV0Routes(v0, { apps, deliveries, messaging, blocks });
  */
 export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerCredentialV0Routes(api, p.apps.accessTokens);
@@ -39,6 +42,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerDevAppV0Routes(api, p.apps.devApps);
   registerPublishV0Routes(api, p.apps.versions, p.apps.versionHistory);
   registerEnvVarV0Routes(api, p.apps.envVars);
+  registerReplayV0Routes(api, p.deliveries.replays);
   registerBlockV0Routes(api, p.blocks.blocks);
   registerNotificationV0Routes(api, p.messaging.notifications);
   registerMemoryV0Routes(api, p.messaging.memories);

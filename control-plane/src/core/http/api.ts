@@ -25,6 +25,12 @@ export interface AuthScheme<T> {
   scheme: JsonSchema;
   /** Documented as optional (the route may also be called without it). */
   optional?: boolean;
+  /**
+   * Checked on routes that write (every method but GET, unless the route `reads`): throws when the
+   * caller may only read (a replay's read-only token). `writeRefusal` documents the answer.
+   */
+  guardWrite?(caller: T): void;
+  writeRefusal?: { status: number; description: string };
 }
 
 type Schema = z.ZodType | undefined;
@@ -54,6 +60,8 @@ export interface RouteDef<P extends string, K, B extends Schema, Q extends Schem
   query?: Q;
   status: 200 | 201 | 204;
   response?: R;
+  /** A POST that changes nothing (a query, a check): read-only credentials may call it. */
+  reads?: boolean;
   /** Error statuses beyond the ones every route documents (400, 401, 404, 413, 500). */
   errors?: Array<{ status: number; description: string }>;
 }
@@ -106,8 +114,10 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
     route(def, handler) {
       const scheme = def.auth === 'none' ? undefined : options.auth[def.auth as keyof A];
       if (def.auth !== 'none' && scheme === undefined) throw new Error(`Unknown auth ${String(def.auth)} on ${def.operationId}`);
+      const writes = def.method !== 'get' && def.reads !== true;
       router.on(def.method.toUpperCase(), toHonoPath(def.path), async (c) => {
         const auth = scheme === undefined ? null : await scheme.authenticate(c);
+        if (writes && scheme?.guardWrite !== undefined) scheme.guardWrite(auth);
         const query = def.query === undefined ? undefined : parseWith(def.query, c.req.query());
         const body = def.body === undefined ? undefined : await readJson(c, def.body, { maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES, ...(def.maxDepth === undefined ? {} : { maxDepth: def.maxDepth }) });
         const result = await handler({ c, log: c.get('log'), params: c.req.param() as never, auth: auth as never, body: body as never, query: query as never });
@@ -128,6 +138,7 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
         ...(def.path.includes('{') ? [{ status: 404, description: 'Not found (or not visible to the caller)' }] : []),
         ...(def.body !== undefined ? [{ status: 413, description: 'PlatformApiPayloadTooLargeError' }] : []),
         ...(def.errors ?? []),
+        ...(writes && scheme?.writeRefusal !== undefined ? [scheme.writeRefusal] : []),
         { status: 500, description: 'PlatformApiInternalServerError' },
       ].sort((a, b) => a.status - b.status);
       const security = scheme === undefined ? [] : [{ [String(def.auth)]: [] }, ...(scheme.optional ? [{}] : [])];
