@@ -20,7 +20,7 @@ import type { DevRuntime } from '@platform/runtime/dev';
 import { DEFAULT_OUTFILE, esbuildOptions, formatMessage } from './bundle.ts';
 import { devEnvironment } from './dev-env.ts';
 import { describeManifestError } from './manifest-summary.ts';
-import { formatBytes } from './output.ts';
+import { CommandError, formatBytes } from './output.ts';
 import { findEntry } from './project.ts';
 import { checkManifestLocally } from './read-manifest.ts';
 import { connectRelay, type RelayClient, type RelayedDelivery } from './relay-client.ts';
@@ -82,6 +82,10 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
   const outfile = resolve(o.cwd, DEFAULT_OUTFILE);
   const client = createPlatformClient({ baseUrl: o.baseUrl, token: o.apiKey });
   const service = createServiceClient({ url: o.baseUrl, apiKey: o.apiKey });
+  // The runtime is TypeScript run by Node 24 (and isolated-vm needs it): say so instead of a loader error.
+  if (Number(process.versions.node.split('.')[0]) < 24) {
+    throw new CommandError(`platform dev runs a hosted app in the runtime's sandbox, which needs Node 24 (this is ${process.version}): run it with npx from the repository, whose node_modules has Node 24`);
+  }
   const { startDevRuntime } = await import('@platform/runtime/dev');
   const runtime = await startDevRuntime({ port: o.port, dataDir: join(o.cwd, '.platform', 'dev-runtime'), ...o.runtime });
 

@@ -4,7 +4,8 @@
  * `/v0`; a preview with another step is deployed; replaying the recorded click runs the preview's
  * code with read-only tokens: its read works, its write is refused with
  * `PlatformReplayReadOnlyError`, its answer is printed beside the recorded one, and nothing in the
- * workspace changes (no memory saved, the block's state as it was, no delivery recorded).
+ * workspace changes (no memory saved, the block's state as it was, no delivery recorded). A
+ * lifecycle delivery (`post.created`, whose handler saves a memory) replays the same way.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ let project: TempProject;
 let appId: string;
 let blockId: string;
 let deliveryId: string;
+let circleId: string;
 
 const cli = (argv: string[]) => runCli(argv, { cwd: project.dir, env: { PLATFORM_URL: stack.url, PLATFORM_API_KEY: ws.apiKey } });
 const count = async (sql: string, params: unknown[]) => Number((await stack.db.query<{ n: string }>(sql, params)).rows[0]!.n);
@@ -38,7 +40,7 @@ beforeAll(async () => {
   expect((await ws.client.post(`/apps/${appId}/installs`, { version: 1 })).status).toBe(201);
 
   // A member inserts the block and clicks Bump once: the delivery that will be replayed.
-  const circleId = (await ws.client.post('/circles', { name: 'General', visibility: 'public' })).body.circle.id as string;
+  circleId = (await ws.client.post('/circles', { name: 'General', visibility: 'public' })).body.circle.id as string;
   const conversationId = (await ws.client.post(`/circles/${circleId}/conversations`, { title: 'Counting' })).body.conversation.id as string;
   const inserted = await ws.client.post('/blocks', { appId, type: 'counter', props: {}, target: { conversationId } });
   expect(inserted.status, JSON.stringify(inserted.body)).toBe(201);
@@ -100,6 +102,25 @@ describe('platform replay', () => {
     expect(result).toMatchObject({ deliveryId, version: 1, class: 'interactive', type: 'block.action', recorded: { status: 200, version: 1 }, replayed: { status: 200 } });
     expect(JSON.parse(result.replayed.response)).toMatchObject({ state: { count: 1, read: 'ok', wrote: 'PlatformReplayReadOnlyError' } });
     expect(await memories()).toBe(1);
+  });
+
+  it('replays a lifecycle delivery: its write is refused, so it fails where the recorded one succeeded, and nothing is saved', async () => {
+    const before = await memories();
+    // The first message of a new conversation: a `post.created`.
+    const fresh = (await ws.client.post(`/circles/${circleId}/conversations`, { title: 'News' })).body.conversation.id as string;
+    expect((await ws.client.post(`/conversations/${fresh}/messages`, { markdown: 'hello there' })).status).toBe(201);
+    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(1);
+    expect(await memories()).toBe(before + 1);
+    const posted = (await ws.client.get(`/apps/${appId}/deliveries?type=post.created`)).body.items[0].id as string;
+    const run = await cli(['replay', posted]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toContain(`Replayed ${posted} (lifecycle post.created, install ins_`);
+    expect(lines[1]).toBe('recorded  204  attempt 1');
+    // The handler threw on the refused write (the SDK answers 500 without the message).
+    expect(lines[2]).toMatch(/^replayed {2}500 {2}\(version 2, \d+ ms\)$/);
+    expect(JSON.parse(lines[3]!)).toEqual({ error: 'handler-failed', message: 'event post.created threw' });
+    expect(await memories()).toBe(before + 1);
   });
 
   it('refuses what it cannot replay, with the tags', async () => {
