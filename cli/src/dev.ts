@@ -140,7 +140,7 @@ export async function devCommand(argv: readonly string[], env: Readonly<Record<s
   const session = await resolveSession({ url: flags.url, key: flags.key, env: readCliEnv(env) });
   const { url: baseUrl, apiKey } = session;
   const manifest = await loadManifest({ manifest: flags.manifest, app: entries[0] });
-  const hosted = manifest.hosting !== 'self';
+  const hosted = manifest.hosting === 'platform';
   if (hosted && flags.manifest !== undefined) throw new UsageError('A hosted app runs from its code: give the app module (platform dev app.ts), not --manifest');
   if (!hosted && flags.port !== undefined) throw new UsageError('--port serves a hosted app\'s routes; a self-hosted app serves its own');
   if (hosted && flags.endpoint !== undefined) throw new UsageError('--endpoint is where a self-hosted app listens; a hosted app runs in the local sandbox (--port)');
