@@ -85,6 +85,15 @@ export function createPgDb(options: PgDbOptions): Db {
     },
     async transaction(fn) {
       const client = await pool.connect();
+      let broken: Error | undefined;
+      // A checked-out client has no listener of the pool's: if its connection drops between two
+      // statements (the database restarts while the transaction awaits other work), pg emits 'error'
+      // on it, which without a listener crashes the process. The next statement fails with it anyway.
+      const onError = (err: Error) => {
+        broken = err;
+        options.logger?.warn({ err }, 'postgres connection lost inside a transaction');
+      };
+      client.on('error', onError);
       const conn: Queryable = {
         // Inside a transaction a failed statement aborts it: no retry there.
         query: (sql, params) => run(client, sql, params, false),
@@ -92,21 +101,23 @@ export function createPgDb(options: PgDbOptions): Db {
           await client.query(sql);
         },
       };
-      let broken: Error | undefined;
       try {
         await client.query('begin');
         const result = await fn(transactionDb(conn));
         await client.query('commit');
         return result;
       } catch (err) {
-        try {
-          await client.query('rollback');
-        } catch (rollbackErr) {
-          // The connection itself failed: do not hand it back to the pool.
-          broken = rollbackErr as Error;
+        if (broken === undefined) {
+          try {
+            await client.query('rollback');
+          } catch (rollbackErr) {
+            // The connection itself failed: do not hand it back to the pool.
+            broken = rollbackErr as Error;
+          }
         }
         throw err;
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },
