@@ -51,7 +51,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'The CLI talks to the control plane over HTTP only.' },
-        { group: ['@platform/sandbox-lib/*', '@platform/runtime/*', '**/sandbox-lib/**', '**/runtime/**', '!@platform/sandbox-lib/node'], message: 'Import sandbox-lib and runtime through their package entries only.' },
+        // `@platform/runtime/dev` is the runtime's entry for `platform dev` (a local node serving one app).
+        { group: ['@platform/sandbox-lib/*', '@platform/runtime/*', '**/sandbox-lib/**', '**/runtime/**', '!@platform/sandbox-lib/node', '!@platform/runtime/dev'], message: 'Import sandbox-lib and runtime through their package entries only.' },
       ] }],
     },
   },

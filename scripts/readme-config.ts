@@ -24,7 +24,7 @@ export function renderConfigSection(): string {
     '',
     table(CONFIG_VARIABLES),
     '',
-    '**Runtime node** (`runtime/src/config.ts`; `npm start` passes `RUNTIME_PORT`, `RUNTIME_SECRET`, `CONTROL_PLANE_URL`, `DATA_DIR` and `LOG_LEVEL` down to it):',
+    '**Runtime node** (`runtime/src/config.ts`; `npm start` passes `RUNTIME_PORT`, `RUNTIME_SECRET`, `CONTROL_PLANE_URL`, `DATA_DIR`, `LOG_LEVEL`, `LOG_FORMAT` and `HOSTED_APP_DOMAIN` (as `RUNTIME_HOSTED_APP_DOMAIN`) down to it):',
     '',
     table(CONFIG_TABLE),
     '',

@@ -11,7 +11,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { build, type Message } from 'esbuild';
+import { build, type BuildOptions, type Message } from 'esbuild';
 import { LIMITS } from '@platform/sandbox-lib';
 import { formatBytes } from './output.ts';
 
@@ -69,11 +69,38 @@ export class BuildError extends Error {
 // esbuild suggests `platform: 'node'` for Node built-ins; the runtime has no Node, so say that instead.
 const NODE_BUILTIN_HINT = 'Hosted apps run in an isolate with Web APIs only (fetch, Request, Response, crypto.subtle, ...): Node built-ins are not available.';
 
-function formatMessage(m: Message): string {
+export function formatMessage(m: Message): string {
   const at = m.location === null ? '' : `${m.location.file}:${m.location.line}:${m.location.column}: `;
   const builtin = m.notes.some((n) => n.text.includes('built into node'));
   const notes = (builtin ? [NODE_BUILTIN_HINT] : m.notes.map((n) => n.text)).map((text) => `\n    ${text}`).join('');
   return `  ${at}${m.text}${notes}`;
+}
+
+/**
+ * The esbuild options of an app bundle (what `buildBundle` builds, and `platform dev` watches).
+ * @example await build(esbuildOptions({ cwd, entry: 'app.ts', outfile: '/abs/.platform/bundle.js', minify: true }));
+ */
+export function esbuildOptions(o: { cwd: string; entry: string; outfile: string; minify: boolean }) {
+  return {
+    absWorkingDir: o.cwd,
+    entryPoints: [resolve(o.cwd, o.entry)],
+    outfile: o.outfile,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    mainFields: ['browser', 'module', 'main'],
+    conditions: ['worker', 'browser'],
+    // Isolates have no `process`; libraries that branch on NODE_ENV get the production branch.
+    // __PLATFORM_BUNDLE__: the SDK skips its define-time manifest check (buildApp runs it right after).
+    define: { 'process.env.NODE_ENV': '"production"', __PLATFORM_BUNDLE__: 'true' },
+    minify: o.minify,
+    // Linked: the bundle ends with a sourceMappingURL comment naming bundle.js.map beside it.
+    sourcemap: 'linked',
+    logLevel: 'silent',
+  } as const satisfies BuildOptions;
 }
 
 /**
@@ -86,26 +113,7 @@ export async function buildBundle(options: BundleOptions): Promise<Bundle> {
   const minify = options.minify !== false;
   let result;
   try {
-    result = await build({
-      absWorkingDir: cwd,
-      entryPoints: [resolve(cwd, options.entry)],
-      outfile,
-      bundle: true,
-      write: false,
-      metafile: true,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2022',
-      mainFields: ['browser', 'module', 'main'],
-      conditions: ['worker', 'browser'],
-      // Isolates have no `process`; libraries that branch on NODE_ENV get the production branch.
-      // __PLATFORM_BUNDLE__: the SDK skips its define-time manifest check (buildApp runs it right after).
-      define: { 'process.env.NODE_ENV': '"production"', __PLATFORM_BUNDLE__: 'true' },
-      minify,
-      // Linked: the bundle ends with a sourceMappingURL comment naming bundle.js.map beside it.
-      sourcemap: 'linked',
-      logLevel: 'silent',
-    });
+    result = await build(esbuildOptions({ cwd, entry: options.entry, outfile, minify }));
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors;
     if (Array.isArray(errors) && errors.length > 0) throw new BuildError(`Build failed:\n${errors.map(formatMessage).join('\n')}`);

@@ -1,6 +1,7 @@
 /**
  * @module cli/dev
- * `platform dev`: develop a self-hosted app against the service without exposing it. It syncs the
+ * `platform dev`: develop an app against the service without exposing it. Hosted apps run in a
+ * local sandbox (dev-hosted.ts); for a self-hosted app it syncs the
  * development app (`PUT /v0/apps/dev`, which creates it and its dev install the first time), prints
  * the signing secret the local app verifies deliveries with, then opens the development relay and
  * passes every delivery, interactive and lifecycle, to the app on localhost and its answer back,
@@ -14,22 +15,31 @@ import { createPlatformClient, relayPath } from '@platform/sandbox-lib';
 import { readCliEnv, resolveSession } from './config-store.ts';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { loadManifest } from './manifest-source.ts';
-import { note } from './output.ts';
+import { startHostedDev } from './dev-hosted.ts';
+import { note, reportingFailures } from './output.ts';
 import { connectRelay, type RelayedDelivery } from './relay-client.ts';
 
-export const DEV_USAGE = `Usage: platform dev [entry | --manifest <file.json>] [--endpoint <local delivery URL>]
+export const DEV_USAGE = `Usage: platform dev [entry | --manifest <file.json>] [--endpoint <local delivery URL>] [--port <port>]
                     [--url <service URL>] [--key <member API key>]
 
 Syncs your development app (created the first time, with its dev install), prints the signing secret
-the local app verifies deliveries with, then relays every delivery to the app on this machine and its
-answer back, one line per delivery, until Ctrl-C. The manifest comes from the app module (default:
-app.ts, app.mjs, app.js) or --manifest; deliveries go to --endpoint, else the manifest's endpoint when
-it is a localhost URL. Old names still accepted: --base-url (--url), --api-key (--key), --app <module>
-(the entry), --target (--endpoint).`;
+its deliveries are signed with, then relays every delivery of the dev install and its answer back,
+one line per delivery, until Ctrl-C. The manifest comes from the app module (default: app.ts,
+app.mjs, app.js) or --manifest.
+
+Self-hosted apps: deliveries go to the app on this machine: --endpoint, else the manifest's endpoint
+when it is a localhost URL.
+Hosted apps: the bundle runs here in the production sandbox (the same isolates, globals, CPU budget
+and outbound allow-list; the development app's preview variables, plus .dev.vars), rebuilt and
+reloaded when a source changes; routes are served on --port (default 8787) and deliveries run there.
+
+Old names still accepted: --base-url (--url), --api-key (--key), --app <module> (the entry),
+--target (--endpoint).`;
 
 const OPTIONS = {
   manifest: { type: 'string' },
   endpoint: { type: 'string', aliases: ['target'] },
+  port: { type: 'string' },
   // Before `dev` took its module as the entry argument, like build and deploy.
   app: { type: 'string' },
   url: { ...SERVICE_OPTIONS.url, aliases: ['base-url'] },
@@ -74,6 +84,13 @@ export function describeDelivery(r: RelayedDelivery): string {
   return `${new Date().toISOString().slice(11, 19)}  ${d.deliveryClass.padEnd(11)} ${d.eventType.padEnd(22)} ${d.deliveryId}  → ${outcome} (${r.durationMs} ms)`;
 }
 
+/** `--port`: a TCP port, default 8787 (wrangler's). */
+function portOf(value: string | undefined): number {
+  if (value === undefined) return 8787;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new UsageError(`--port takes a port number, not "${value}"`);
+  return Number(value);
+}
+
 /**
  * Syncs the development app and relays its deliveries until `stop()`.
  * @example
@@ -88,7 +105,6 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   const synced = await client.apps.syncDev({ manifest: options.manifest }, { reveal: 'signing-secret' });
   print(`${synced.created ? 'Created' : 'Synced'} development app ${synced.slug} (${synced.appId}), version ${synced.version}`);
   if (synced.signingSecret !== undefined) print(`Signing secret (PLATFORM_SIGNING_SECRET of the local app): ${synced.signingSecret}`);
-  print(`Playground: ${synced.playgroundUrl}`);
 
   const wsUrl = `${options.baseUrl.replace(/\/$/, '').replace(/^http/, 'ws')}${relayPath(synced.appId)}`;
   const relay = connectRelay({
@@ -124,7 +140,13 @@ export async function devCommand(argv: readonly string[], env: Readonly<Record<s
   const session = await resolveSession({ url: flags.url, key: flags.key, env: readCliEnv(env) });
   const { url: baseUrl, apiKey } = session;
   const manifest = await loadManifest({ manifest: flags.manifest, app: entries[0] });
-  const dev = await startDev({ baseUrl, apiKey, manifest, target: flags.endpoint });
+  const hosted = manifest.hosting === 'platform';
+  if (hosted && flags.manifest !== undefined) throw new UsageError('A hosted app runs from its code: give the app module (platform dev app.ts), not --manifest');
+  if (!hosted && flags.port !== undefined) throw new UsageError('--port serves a hosted app\'s routes; a self-hosted app serves its own');
+  if (hosted && flags.endpoint !== undefined) throw new UsageError('--endpoint is where a self-hosted app listens; a hosted app runs in the local sandbox (--port)');
+  const dev = hosted
+    ? await reportingFailures(() => startHostedDev({ baseUrl, apiKey, cwd: process.cwd(), entry: entries[0], port: portOf(flags.port), describe: describeDelivery }))
+    : await startDev({ baseUrl, apiKey, manifest, target: flags.endpoint });
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

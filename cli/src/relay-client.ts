@@ -26,8 +26,13 @@ export interface RelayClientOptions {
   /** `ws://` or `wss://` URL of `/v0/apps/{app_id}/relay`. */
   url: string;
   authorization: string;
-  /** Where deliveries go: the app's delivery URL on localhost. */
+  /** Where deliveries go: the app's delivery URL on localhost (ignored when `handle` is given). */
   target: string;
+  /**
+   * Runs a delivery instead of posting it to `target` (a hosted app in the local sandbox); resolves
+   * with the answer, rejects when the app could not answer.
+   */
+  handle?(delivery: RelayDelivery): Promise<{ status: number; body: string }>;
   onReady?(ready: RelayReady): void;
   onDelivery?(relayed: RelayedDelivery): void;
   onDisconnect?(info: { code: number; reason: string; retryInMs: number | null }): void;
@@ -57,12 +62,17 @@ async function readCapped(res: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Posts one delivery to the app; never throws. */
-async function pass(target: string, d: RelayDelivery): Promise<{ message: RelayClientMessage; status: number | null; error: string | null }> {
+/** Posts one delivery to the app at `target`. */
+async function post(target: string, d: RelayDelivery): Promise<{ status: number; body: string }> {
+  const res = await fetch(target, { method: 'POST', headers: d.headers, body: d.body, redirect: 'manual', signal: AbortSignal.timeout(d.timeoutMs) });
+  return { status: res.status, body: await readCapped(res) };
+}
+
+/** Passes one delivery to the app; never throws. */
+async function pass(options: RelayClientOptions, d: RelayDelivery): Promise<{ message: RelayClientMessage; status: number | null; error: string | null }> {
   try {
-    const res = await fetch(target, { method: 'POST', headers: d.headers, body: d.body, redirect: 'manual', signal: AbortSignal.timeout(d.timeoutMs) });
-    const body = await readCapped(res);
-    return { message: { type: 'answer', requestId: d.requestId, status: res.status, body }, status: res.status, error: null };
+    const { status, body } = await (options.handle === undefined ? post(options.target, d) : options.handle(d));
+    return { message: { type: 'answer', requestId: d.requestId, status, body }, status, error: null };
   } catch (err) {
     const error = (err as Error).name === 'TimeoutError' ? `no answer within ${d.timeoutMs} ms` : (err as Error).message;
     return { message: { type: 'failure', requestId: d.requestId, message: error.slice(0, 1_000) }, status: null, error };
@@ -123,7 +133,7 @@ export function connectRelay(options: RelayClientOptions): RelayClient {
         return;
       }
       const started = performance.now();
-      void pass(options.target, frame).then(({ message, status, error }) => {
+      void pass(options, frame).then(({ message, status, error }) => {
         if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
         options.onDelivery?.({ delivery: frame, status, error, durationMs: Math.round(performance.now() - started) });
       });

@@ -1,7 +1,7 @@
 /**
  * @module cli/service
  * The service calls the CLI makes beyond the contract's `API_ROUTES` (which `createPlatformClient`
- * covers): `GET /v0/whoami`, the hosted upload, environment variables, and the developer area of
+ * covers): `GET /v0/whoami`, the hosted upload, versions and rollback, environment variables, delivery replay, and the developer area of
  * the client API (`/client/v1/me`, `/client/v1/apps`). Failures throw the typed client's
  * `PlatformClientError`, so every command reports them the same way.
  */
@@ -50,6 +50,37 @@ export interface VersionRecord {
   added: Array<{ kind: string; detail: string }>;
   manifest?: Record<string, unknown>;
   bundle?: { sha256: string; bytes: number };
+  /** The earlier version a rollback copies. */
+  rollbackOf?: number | null;
+}
+
+export interface VersionSummary {
+  version: number;
+  target: Target;
+  manifestSha256: string;
+  createdAt: string;
+  bundle: { sha256: string; bytes: number } | null;
+  added: Array<{ kind: string; detail: string }>;
+  rollbackOf: number | null;
+  live: boolean;
+}
+
+export interface ReplayAnswer {
+  status: number | null;
+  error: string | null;
+  response: string | null;
+  responseTruncated: boolean;
+}
+
+export interface ReplayResult {
+  deliveryId: string;
+  replayId: string;
+  class: 'lifecycle' | 'interactive';
+  type: string;
+  installId: string;
+  version: number;
+  recorded: ReplayAnswer & { version: number | null; attempt: number | null };
+  replayed: ReplayAnswer & { durationMs: number };
 }
 
 export interface ServiceOptions {
@@ -127,6 +158,17 @@ export function createServiceClient(options: ServiceOptions) {
       call<EnvVar>({ method: 'PUT', path: `${app(appId)}/env/${target}/${encodeURIComponent(key)}`, json: input }),
     deleteEnv: (appId: string, target: Target, key: string) =>
       call<void>({ method: 'DELETE', path: `${app(appId)}/env/${target}/${encodeURIComponent(key)}` }),
+    /** `GET /v0/apps/{app_id}/versions`: newest first. */
+    listVersions: (appId: string, query: { limit?: number; before?: number } = {}) => {
+      const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+      return call<{ appId: string; items: VersionSummary[]; nextBefore: number | null }>({ method: 'GET', path: `${app(appId)}/versions${params.size > 0 ? `?${params}` : ''}` });
+    },
+    /** `POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`: read-only, against `version` (default: the latest preview). */
+    replay: (appId: string, deliveryId: string, version?: number) =>
+      call<ReplayResult>({ method: 'POST', path: `${app(appId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`, json: version === undefined ? {} : { version } }),
+    /** `POST /v0/apps/{app_id}/rollback`: production back to `version` (default: the one before the live one). */
+    rollback: (appId: string, version?: number) =>
+      call<VersionRecord>({ method: 'POST', path: `${app(appId)}/rollback`, json: version === undefined ? {} : { version } }),
   };
 }
 

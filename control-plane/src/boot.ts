@@ -23,9 +23,10 @@ export interface Booted {
 }
 
 /** Loads config or exits with the list of problems (the one place a process prints them raw). */
-export function configOrExit(): Config {
+/** The config from the environment; `defaults` stand in for variables that are unset (`npm start`'s own). */
+export function configOrExit(defaults: Record<string, string> = {}): Config {
   try {
-    return loadConfig();
+    return loadConfig({ ...defaults, ...process.env });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -4,7 +4,7 @@
  * and tests build on (storage, key-value store, clock, logger, the API builder, the reach rule).
  */
 export { createControlPlane, type ControlPlane, type ControlPlaneDeps } from './app.ts';
-export { CONFIG_VARIABLES, ConfigError, loadConfig, type Config, type ConfigVariable } from './core/config/config.ts';
+export { CONFIG_VARIABLES, ConfigError, loadConfig, logFormatOf, runtimeChildEnv, type Config, type ConfigVariable } from './core/config/config.ts';
 export { createManualClock, systemClock, type Clock, type ManualClock } from './core/clock/clock.ts';
 export { createLogger, type Logger } from './core/log/logger.ts';
 export type { Db, QueryResult } from './core/db/db.ts';

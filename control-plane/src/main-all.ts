@@ -2,6 +2,7 @@
  * @module main-all
  * `npm start`: the control plane in this process, one runtime node as a child process, the demo
  * workspace seeded once, and the URLs and keys printed and written to DATA_DIR/credentials.json.
+ * Both processes get the hosted-app domain (`apps.localhost` unless HOSTED_APP_DOMAIN says otherwise).
  * Ctrl-C or SIGTERM stops both. With DATABASE_URL and REDIS_URL set the same code uses them.
  */
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,14 @@ import { writeCredentials, credentialsPath, type Credentials } from './seed/cred
 import { seedDemo } from './seed/demo.ts';
 import { systemClock } from './core/clock/clock.ts';
 
-const config = configOrExit();
+/**
+ * Hosted apps answer on `{slug}.apps.localhost:{RUNTIME_PORT}` out of the box (browsers and curl
+ * send `*.localhost` to this machine), and an MCP server there needs no verified domain: the
+ * control plane and the runtime node get the same domain (`runtimeChildEnv`).
+ */
+const START_HOSTED_APP_DOMAIN = 'apps.localhost';
+
+const config = configOrExit({ HOSTED_APP_DOMAIN: START_HOSTED_APP_DOMAIN });
 const booted = await boot(config);
 const { logger } = booted;
 let runtime: RuntimeChild | undefined;
@@ -66,6 +74,7 @@ function banner(c: Credentials, created: boolean, metricsUrl: string): string {
     `  control plane   ${c.controlPlaneUrl}   (health ${c.controlPlaneUrl}/healthz)`,
     `  runtime node    ${c.runtimeUrl}   (health ${c.runtimeUrl}/healthz)`,
     `  metrics         ${metricsUrl}   (operator port, METRICS_PORT)`,
+    ...(config.hostedAppDomain === null ? [] : [`  hosted apps     ${c.runtimeUrl}/apps/{slug}/ and http://{slug}.${config.hostedAppDomain}:${new URL(c.runtimeUrl).port}/`]),
     `  client API      ${c.clientApi}   (OpenAPI ${c.openapi})`,
     `  database        ${config.embedded ? `PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}; redis ${config.redisUrl === null ? 'in-process stand-in' : 'REDIS_URL'}`,
     `  demo workspace  ${c.workspace.name} (${c.workspace.id})${created ? ', just created' : ''}`,

@@ -52,6 +52,7 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
   { name: 'RUNTIME_NODE_TTL_MS', default: '5000', description: 'How long a record outlives its last heartbeat: a node killed without a word leaves the fleet after this.' },
   { name: 'RUNTIME_DRAIN_MS', default: '30000', description: 'On SIGTERM: how long in-flight requests may take to finish before the node stops anyway.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino log level of the node.' },
+  { name: 'LOG_FORMAT', default: 'json', description: '`json` (one JSON object a line) or `pretty` (readable, coloured; what `npm start` passes at a terminal).' },
 ];
 
 const EnvSchema = z.object({
@@ -93,6 +94,7 @@ const EnvSchema = z.object({
   RUNTIME_NODE_TTL_MS: int(300, 600_000).default(5000),
   RUNTIME_DRAIN_MS: int(0, 3_600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
 
 /** Limits of one sandbox worker process; sent to each worker when it starts. */
@@ -126,6 +128,7 @@ export interface RuntimeConfig {
   /** Shipping app log lines to the control plane (with CONTROL_PLANE_URL). */
   logShipping: { flushMs: number; linesPerSecond: number };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  logFormat: 'json' | 'pretty';
   /** The fleet registry, or null: a node of its own (`npm start`, one control plane, no Redis). */
   fleet: FleetConfig | null;
   /** Where control planes reach this node. */
@@ -188,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
     appLogLines: e.RUNTIME_APP_LOG_LINES,
     logShipping: { flushMs: e.RUNTIME_LOG_FLUSH_MS, linesPerSecond: e.RUNTIME_LOG_LINES_PER_SECOND },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     fleet: e.RUNTIME_FLEET === 'off' || e.REDIS_URL === undefined ? null : {
       redisUrl: e.REDIS_URL,
       prefix: e.REDIS_PREFIX,

@@ -5,11 +5,15 @@
  * fleet, exit. `npm start` of the control plane spawns this file.
  */
 import { pino } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import { loadConfig } from './config.ts';
 import { createRuntimeNode } from './node.ts';
 
 const config = loadConfig(process.env);
-const logger = pino({ level: config.logLevel, base: { service: 'runtime' } });
+const options = { level: config.logLevel, base: { service: 'runtime' } };
+const logger = config.logFormat === 'pretty'
+  ? pino(options, PinoPretty({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }))
+  : pino(options);
 const node = createRuntimeNode({ config, logger });
 const { url } = await node.start();
 logger.info({ url, workers: config.workers }, 'runtime node listening');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '@platform/control-plane';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, logFormatOf, runtimeChildEnv } from '@platform/control-plane';
 
 let dataDir: string;
 beforeEach(async () => {
@@ -70,6 +70,23 @@ describe('config', () => {
       MASTER_KEY: randomBytes(32).toString('base64'), RUNTIME_SECRET: 'r'.repeat(32),
     });
     expect(ok).toMatchObject({ dev: false, operatorToken: null, workspaceCreation: 'operator' });
+  });
+
+  it.each([
+    // LOG_FORMAT, dev (NODE_ENV not production), stdout a terminal → the format
+    ['auto', true, true, 'pretty'],
+    ['auto', true, false, 'json'],
+    ['auto', false, true, 'json'],
+    ['json', true, true, 'json'],
+    ['pretty', false, false, 'pretty'],
+  ] as const)('LOG_FORMAT=%s, dev %s, terminal %s: %s lines', (logFormat, dev, tty, expected) => {
+    expect(logFormatOf({ logFormat, dev }, tty)).toBe(expected);
+  });
+
+  it('gives the runtime node of npm start the same hosted-app domain and log format', () => {
+    const c = loadConfig({ DATA_DIR: dataDir, HOSTED_APP_DOMAIN: 'apps.localhost', LOG_FORMAT: 'pretty' });
+    expect(runtimeChildEnv(c)).toMatchObject({ RUNTIME_HOSTED_APP_DOMAIN: 'apps.localhost', LOG_FORMAT: 'pretty' });
+    expect(runtimeChildEnv(loadConfig({ DATA_DIR: dataDir }))).not.toHaveProperty('RUNTIME_HOSTED_APP_DOMAIN');
   });
 
   it('documents every variable it reads, once', () => {

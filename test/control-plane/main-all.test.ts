@@ -1,7 +1,8 @@
 /**
  * `npm start` as a process: boots the control plane and one runtime node on free ports with a fresh
- * DATA_DIR, answers /healthz on both, creates a workspace, writes credentials.json, and stops both
- * cleanly on SIGTERM.
+ * DATA_DIR, answers /healthz and /readyz alike on both, creates a workspace, writes
+ * credentials.json, serves a hosted app's MCP server on `{slug}.apps.localhost` out of the box (the
+ * README's first app, deployed with the CLI), and stops both cleanly on SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,7 +11,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempProject } from '../cli/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN_ALL = join(ROOT, 'control-plane/src/main-all.ts');
@@ -57,6 +60,19 @@ function waitForOutput(child: ChildProcess, text: string, seen: { out: string })
   });
 }
 
+/** A JSON-RPC call to `http://{host}/mcp`, sent to the node on loopback (fetch cannot set Host). */
+function mcpCall(port: number, host: string, body: unknown): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
 let dir: string | undefined;
 let child: ChildProcess | undefined;
 
@@ -92,6 +108,11 @@ describe('main-all (npm start)', () => {
     expect((await fetch(`${cp}/healthz`)).status).toBe(200);
     expect((await fetch(`${cp}/readyz`)).status).toBe(200);
     expect((await fetch(`${rt}/healthz`)).status).toBe(200);
+    // The same probes, the same bodies, on both processes.
+    for (const base of [cp, rt]) {
+      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready' });
+    }
 
     const created = await fetch(`${cp}/client/v1/workspaces`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'From the test', owner: { name: 'Tess' } }),
@@ -105,6 +126,20 @@ describe('main-all (npm start)', () => {
     expect(((await me.json()) as { workspace: unknown }).workspace).toEqual(credentials.workspace);
     const circles = await fetch(`${cp}/client/v1/circles`, { headers: { authorization: `Bearer ${credentials.owner.apiKey}` } });
     expect(((await circles.json()) as { items: Array<{ visibility: string }> }).items.map((c: { visibility: string }) => c.visibility).sort()).toEqual(['private', 'public']);
+
+    // The README's first app with its MCP server: deployed with the CLI, served at hello.apps.localhost.
+    if (entry === REAL_RUNTIME) {
+      expect(seen.out).toContain(`http://{slug}.apps.localhost:${runtimePort}/`);
+      const project = await tempProject('hello-mcp');
+      try {
+        const deployed = await runCli(['deploy', '--production', '--create'], { cwd: project.dir, env: { PLATFORM_URL: cp, PLATFORM_API_KEY: credentials.owner.apiKey } });
+        expect(deployed.code, deployed.stderr).toBe(0);
+        const call = await mcpCall(runtimePort, `hello.apps.localhost:${runtimePort}`, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { name: 'ada' } } });
+        expect(call).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Hello, ada!' }] } } });
+      } finally {
+        await project.remove();
+      }
+    }
 
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
     child.kill('SIGTERM');

@@ -39,6 +39,7 @@ import { createLogFeed } from '../apps/logs/feed.ts';
 import { createAppLogsService, type AppLogsService } from '../apps/logs/service.ts';
 import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
+import { createVersionHistoryService, type VersionHistoryService } from '../apps/publish/history.ts';
 import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
 import { createKeyRing } from '../apps/tokens/keyring.ts';
 import { createTokenService, type TokenService } from '../apps/tokens/service.ts';
@@ -58,6 +59,8 @@ export interface AppsArea {
   domains: DomainsService;
   envVars: EnvVarsService;
   versions: VersionsService;
+  /** The version list and rollback. */
+  versionHistory: VersionHistoryService;
   devApps: DevAppsService;
   installs: InstallsService;
   production: ProductionResolver;
@@ -125,6 +128,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     domains: createDomainsService({ db, clock, dns: options.dns ?? createTxtResolver({ servers: config.dnsServers }), reservedDomains: config.reservedDomains }),
     envVars,
     versions,
+    versionHistory: createVersionHistoryService({ db, versions }),
     devApps: createDevAppsService({
       db, clock, secrets, versions, publicUrl: config.publicUrl, ...(options.devSlugSuffix === undefined ? {} : { slugSuffix: options.devSlugSuffix }),
     }),

@@ -22,6 +22,7 @@ import { createDeliveryPipeline } from '../deliveries/pipeline/pipeline.ts';
 import { createAppLabel } from '../deliveries/pipeline/app-label.ts';
 import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from '../deliveries/targets/target.ts';
 import { createInteractiveEngine, type InteractiveEngine } from '../deliveries/interactive/engine.ts';
+import { createReplayService, type ReplayService } from '../deliveries/replay/service.ts';
 import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
 import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
 import { createMailService, type MailService } from '../workspace/mail/service.ts';
@@ -57,6 +58,8 @@ export interface DeliveriesArea {
   interactive: { engine: InteractiveEngine; flush(): Promise<void> };
   worker: OutboxWorker;
   deliveries: DeliveriesService;
+  /** `platform replay`: a recorded delivery run again, read-only, against a version. */
+  replays: ReplayService;
   mail: MailService;
   relay: { hub: RelayHub; server: RelayServer };
   /** Where deliveries go: endpoint, relay or runtime, by hosting and install kind. */
@@ -139,6 +142,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     interactive: { engine, flush: () => recorder.flush() },
     worker,
     deliveries: createDeliveriesService({ db, clock, wake: waker.wake }),
+    replays: createReplayService({ db, clock, pipeline, tokens: deps.tokens }),
     mail,
     relay: { hub, server: relayServer },
     targets: { router, relay, endpoint, hosted },

@@ -13,6 +13,7 @@ import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
 import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
+import { registerReplayV0Routes } from '../deliveries/replay/v0-routes.ts';
 import { registerAppMessageV0Routes } from '../messaging/app-messages/v0-routes.ts';
 import { registerMemoryV0Routes } from '../messaging/memories/v0-routes.ts';
 import { registerNotificationV0Routes } from '../messaging/notifications/v0-routes.ts';
@@ -20,10 +21,12 @@ import { registerReferenceV0Routes } from '../messaging/references/v0-routes.ts'
 import { registerSearchV0Routes } from '../messaging/search/v0-routes.ts';
 import type { AppsArea } from './apps.ts';
 import type { BlocksArea } from './blocks.ts';
+import type { DeliveriesArea } from './deliveries.ts';
 import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'devApps' | 'versions' | 'envVars' | 'logs'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs'>;
+  deliveries: Pick<DeliveriesArea, 'replays'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
 }
@@ -31,16 +34,17 @@ export interface V0RouteParts {
 /**
  * @example
  * const v0 = createV0Api({ resolver: apps.resolver });
- * registerV0Routes(v0, { apps, messaging, blocks });
+ * registerV0Routes(v0, { apps, deliveries, messaging, blocks });
  */
 export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerCredentialV0Routes(api, p.apps.accessTokens);
   registerCiIdentityV0Routes(api, p.apps.ciIdentities);
   registerCheckTreesV0Routes(api, p.apps.treeChecker);
   registerDevAppV0Routes(api, p.apps.devApps);
-  registerPublishV0Routes(api, p.apps.versions);
+  registerPublishV0Routes(api, p.apps.versions, p.apps.versionHistory);
   registerEnvVarV0Routes(api, p.apps.envVars);
   registerAppLogV0Routes(api, p.apps.logs);
+  registerReplayV0Routes(api, p.deliveries.replays);
   registerBlockV0Routes(api, p.blocks.blocks);
   registerNotificationV0Routes(api, p.messaging.notifications);
   registerMemoryV0Routes(api, p.messaging.memories);

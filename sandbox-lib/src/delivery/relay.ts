@@ -1,7 +1,8 @@
 /**
  * @module delivery/relay
  * The development relay's wire protocol (ours; the spec only says deliveries to development
- * installs of self-hosted apps pass through a relay). `platform dev` opens a WebSocket to
+ * installs of self-hosted apps pass through a relay; ours also relays those of hosted apps, which
+ * `platform dev` runs in a local sandbox). `platform dev` opens a WebSocket to
  * `{base_url}/v0/apps/{app_id}/relay` with the developer's credential; the service sends each
  * delivery as a `delivery` frame (the exact headers and body it would POST), the CLI posts it to
  * the app on localhost and sends the app's answer back as an `answer` frame, or a `failure` frame
@@ -28,6 +29,12 @@ export const RelayDeliverySchema = z.looseObject({
   headers: z.record(z.string(), z.string()),
   body: z.string(),
   timeoutMs: z.int().positive(),
+  /**
+   * Hosted apps only: the install token of the delivery. Hosted apps never handle one (it is not
+   * in the signed envelope); `platform dev` runs the bundle locally and adds it to the app's own
+   * `/v0` calls, as a runtime node does.
+   */
+  installToken: z.string().min(1).max(4096).optional(),
 });
 
 export const RelayServerMessageSchema = z.discriminatedUnion('type', [RelayReadySchema, RelayDeliverySchema]);

@@ -71,6 +71,8 @@ export const ERROR_TAGS = {
   PlatformRuntimeGuestError: row(500, [], 'user', 'ours'),
   PlatformRuntimeCrashedError: row(503, [], 'platform', 'ours'),
   PlatformRuntimeEgressDeniedError: row(403, ['host', 'reason'], 'user', 'ours'),
+  // A replay's read-only token asked to write (platform replay; docs/decisions/cli.md).
+  PlatformReplayReadOnlyError: row(403, [], 'user', 'ours'),
 } as const satisfies Record<string, ErrorTagInfo>;
 
 export type ErrorTag = keyof typeof ERROR_TAGS;

@@ -104,11 +104,13 @@ describe('listing deliveries', () => {
 });
 
 describe('one delivery', () => {
-  it('shows every attempt and the payload', async () => {
+  it('shows every attempt with the app\'s answer, and the payload', async () => {
     const pending = (await list('?outcome=pending')).items[0];
     const res = await setup.ws.client.get(`/apps/${app.id}/deliveries/${pending.id}`);
     expect(res.status).toBe(200);
-    expect(res.body.attempts).toEqual([{ attempt: 1, startedAt: expect.any(String), durationMs: expect.any(Number), status: 500, error: 'The app answered 500' }]);
+    expect(res.body.attempts).toEqual([{
+      attempt: 1, startedAt: expect.any(String), durationMs: expect.any(Number), status: 500, error: 'The app answered 500', response: '', responseTruncated: false,
+    }]);
     expect(res.body.data.reply).toMatchObject({ text: 'two', version: 1 });
     expect(res.body.actor).toEqual({ memberId: setup.ws.owner.id, name: setup.ws.owner.name });
     const interactive = await setup.ws.client.get(`/apps/${app.id}/deliveries/dlv_interactive_1`);

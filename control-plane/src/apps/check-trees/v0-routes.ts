@@ -18,7 +18,7 @@ const MAX_DEPTH = Number.MAX_SAFE_INTEGER;
 
 export function registerCheckTreesV0Routes(api: V0Api, checker: TreeChecker): void {
   api.route({
-    operationId: 'checkTree', method: 'post', path: '/apps/check/trees', tag: 'tooling', auth: 'toolingOrInstall',
+    operationId: 'checkTree', method: 'post', path: '/apps/check/trees', tag: 'tooling', auth: 'toolingOrInstall', reads: true,
     summary: 'Validate a block tree (and its action table) with the service\'s validator',
     description: 'Answers `{ valid: true }` or the first problem: `{ valid: false, message, path }`, where `path` locates the '
       + `node in \`tree\`. At most ${LIMITS.rateLimits.checkTreesPerMinutePerCaller} requests a minute per caller.`,

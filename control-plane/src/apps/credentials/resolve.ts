@@ -89,6 +89,7 @@ export function createCallerResolver(deps: CallerResolverDeps): CallerResolverSe
         const row = await activeInstall(verified.claims);
         const caller: InstallCaller = {
           kind: 'install', workspaceId: row.workspace_id, appId: row.app_id, installId: row.id, installKind: row.kind, scopes: [...row.approved_scopes],
+          ...(verified.claims.readOnly === true ? { readOnly: true } : {}),
         };
         return caller;
       }
@@ -97,6 +98,7 @@ export function createCallerResolver(deps: CallerResolverDeps): CallerResolverSe
         const caller: InteractionCaller = {
           kind: 'interaction', workspaceId: row.workspace_id, appId: row.app_id, installId: row.id,
           blockId: verified.claims.blockId, invocationId: verified.claims.invocationId,
+          ...(verified.claims.readOnly === true ? { readOnly: true } : {}),
         };
         return caller;
       }

@@ -10,7 +10,38 @@ import { AppVersionRecordSchema, MANIFEST_TARGETS } from '@platform/sandbox-lib'
 export const VersionRecordSchema = AppVersionRecordSchema.extend({
   manifest: z.record(z.string(), z.unknown()).describe('The manifest as accepted (defaults applied)'),
   bundle: z.object({ sha256: z.string(), bytes: z.int() }).optional().describe('Hosted versions: the uploaded bundle'),
+  rollbackOf: z.int().nullable().optional().describe('The earlier version this one copies (`platform rollback`), else null'),
 }).meta({ id: 'AppVersion' });
 export type VersionRecord = z.input<typeof VersionRecordSchema>;
 
 export const UploadQuerySchema = z.strictObject({ target: z.enum(MANIFEST_TARGETS) });
+
+/** `GET /v0/apps/{app_id}/versions`: newest first, `before` a version number (the next page). */
+export const VersionListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  before: z.coerce.number().int().min(2).optional().describe('Versions older than this one (the previous page\'s `nextBefore`)'),
+});
+
+export const VersionSummarySchema = z.object({
+  version: z.int(),
+  target: z.enum(MANIFEST_TARGETS),
+  manifestSha256: z.string(),
+  createdAt: z.string(),
+  bundle: z.object({ sha256: z.string(), bytes: z.int() }).nullable().describe('Hosted versions: the uploaded bundle'),
+  added: z.array(z.object({ kind: z.string(), detail: z.string() }))
+    .describe('What the version adds in access over the production version before it (what installs are asked to approve)'),
+  rollbackOf: z.int().nullable().describe('The earlier version this one copies (a rollback), else null'),
+  live: z.boolean().describe('The production version the app serves now (the latest production version)'),
+}).meta({ id: 'AppVersionSummary' });
+
+export const VersionListSchema = z.object({
+  appId: z.string(),
+  items: z.array(VersionSummarySchema),
+  nextBefore: z.int().nullable().describe('Pass as `before` for older versions; null when there are none'),
+});
+export type VersionList = z.input<typeof VersionListSchema>;
+
+/** `POST /v0/apps/{app_id}/rollback`: without `version`, the production version before the live one. */
+export const RollbackRequestSchema = z.strictObject({
+  version: z.int().min(1).optional().describe('The earlier production version to serve again'),
+});

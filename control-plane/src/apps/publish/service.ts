@@ -59,13 +59,16 @@ export function createVersionsService(deps: VersionsDeps) {
     created,
     createdAt: iso(row.created_at),
     added: (await addedOver(row)).map((a) => ({ kind: a.kind, detail: a.detail })),
+    rollbackOf: row.rollback_of ?? null,
   });
 
   /**
    * Validates `manifest` for the app and target and records it as a version, unless it is
-   * identical to the latest version. `bundle` is the uploaded code of a hosted version.
+   * identical to the latest version. `bundle` is the uploaded code of a hosted version;
+   * `rollbackOf` the earlier version a rollback copies.
    */
-  async function accept(app: AppRow, target: store.Target, manifest: unknown, bundle: { sha256: string; bytes: number } | null): Promise<AcceptedVersion> {
+  async function accept(app: AppRow, target: store.Target, manifest: unknown, bundle: { sha256: string; bytes: number } | null,
+    options: { rollbackOf?: number } = {}): Promise<AcceptedVersion> {
     const result = validateManifest(manifest, await manifestContextFor(db, deps.domains, app, target));
     if (!result.valid) throw manifestErrorToPlatformError(result.error);
     let validators;
@@ -86,7 +89,7 @@ export function createVersionsService(deps: VersionsDeps) {
       const at = new Date(deps.clock.now());
       const row: store.VersionRow = {
         app_id: app.id, version: await store.nextVersionNumber(tx, app.id), target, manifest: result.manifest, manifest_hash: hash,
-        bundle_sha256: bundle?.sha256 ?? null, bundle_bytes: bundle?.bytes ?? null, created_at: at,
+        bundle_sha256: bundle?.sha256 ?? null, bundle_bytes: bundle?.bytes ?? null, created_at: at, rollback_of: options.rollbackOf ?? null,
       };
       await store.insertVersion(tx, row);
       await rollOutVersion(tx, row, at);

@@ -1,11 +1,13 @@
 /**
  * @module apps/publish/v0-routes
- * Tooling endpoints of versions: `PUT` and `GET /v0/apps/{app_id}/manifest` (spec) and the hosted
- * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle itself).
+ * Tooling endpoints of versions: `PUT` and `GET /v0/apps/{app_id}/manifest` (spec), the hosted
+ * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle itself), the list
+ * `GET /v0/apps/{app_id}/versions` and `POST /v0/apps/{app_id}/rollback` (ours).
  */
 import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sandbox-lib';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import { UploadQuerySchema, VersionRecordSchema } from './schemas.ts';
+import type { VersionHistoryService } from './history.ts';
+import { RollbackRequestSchema, UploadQuerySchema, VersionListQuerySchema, VersionListSchema, VersionRecordSchema } from './schemas.ts';
 import type { VersionsService } from './service.ts';
 
 const notFound = { status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not deploy it' };
@@ -15,7 +17,7 @@ const targetForbidden = {
 };
 const invalid = { status: 422, description: 'PlatformAppManifestInvalidError or PlatformAppPatternInvalidError (`reason`)' };
 
-export function registerPublishV0Routes(api: V0Api, versions: VersionsService): void {
+export function registerPublishV0Routes(api: V0Api, versions: VersionsService, history: VersionHistoryService): void {
   api.route({
     operationId: 'syncManifest', method: 'put', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
     summary: 'Record a version from a manifest (self-hosted apps; previews of hosted apps)',
@@ -45,4 +47,26 @@ export function registerPublishV0Routes(api: V0Api, versions: VersionsService): 
       { status: 503, description: 'PlatformRuntimeCpuLimitError / PlatformRuntimeMemoryLimitError while evaluating, or no runtime node answered' },
     ],
   }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c));
+
+  api.route({
+    operationId: 'listVersions', method: 'get', path: '/apps/{app_id}/versions', tag: 'tooling', auth: 'tooling',
+    summary: 'The app\'s versions, newest first, each with what it adds in access over the production version before it',
+    query: VersionListQuerySchema, status: 200, response: VersionListSchema, errors: [notFound],
+  }, async ({ auth, params, query }) => history.list(auth, params.app_id, query));
+
+  api.route({
+    operationId: 'rollbackVersion', method: 'post', path: '/apps/{app_id}/rollback', tag: 'tooling', auth: 'tooling',
+    summary: 'Serve an earlier production version again (default: the one before the live one)',
+    description: 'Records a new production version that copies the earlier version\'s manifest and bundle (`rollbackOf`), validated '
+      + 'and rolled out like any publish: installs move when it adds no access over the version they run; otherwise they keep their '
+      + 'version until a workspace admin approves, and `app.reconsentRequired` is sent. Identical to the latest version: that version, `created: false`.',
+    body: RollbackRequestSchema, status: 200, response: VersionRecordSchema,
+    errors: [
+      notFound,
+      { status: 403, description: 'PlatformAppDeployTargetForbiddenError: a preview-only deploy token or an agent builder token' },
+      { status: 404, description: 'PlatformApiNotFoundError: the app has no such version' },
+      { status: 409, description: 'PlatformApiConflictError: no production version yet, none before the live one, the version is a preview, or it is live already' },
+      { status: 422, description: 'PlatformAppManifestInvalidError: the earlier manifest is no longer valid (`reason`, such as env-missing)' },
+    ],
+  }, async ({ auth, params, body }) => history.rollback(auth, params.app_id, body));
 }

@@ -17,13 +17,24 @@ export interface VersionRow {
   bundle_sha256: string | null;
   bundle_bytes: number | null;
   created_at: Date;
+  /** The earlier version this one copies (a rollback), else null. */
+  rollback_of?: number | null;
 }
 
-const COLUMNS = 'app_id, version, target, manifest, manifest_hash, bundle_sha256, bundle_bytes, created_at';
+const COLUMNS = 'app_id, version, target, manifest, manifest_hash, bundle_sha256, bundle_bytes, created_at, rollback_of';
 
 export async function insertVersion(db: Db, row: VersionRow): Promise<void> {
-  await db.query(`insert into app_versions (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [row.app_id, row.version, row.target, JSON.stringify(row.manifest), row.manifest_hash, row.bundle_sha256, row.bundle_bytes, row.created_at]);
+  await db.query(`insert into app_versions (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [row.app_id, row.version, row.target, JSON.stringify(row.manifest), row.manifest_hash, row.bundle_sha256, row.bundle_bytes, row.created_at,
+      row.rollback_of ?? null]);
+}
+
+/** Versions of the app, newest first: `limit` of them below `before` (a version number) when given. */
+export async function listVersions(db: Db, appId: string, limit: number, before?: number): Promise<VersionRow[]> {
+  const { rows } = await db.query<VersionRow>(
+    `select ${COLUMNS} from app_versions where app_id = $1 and ($2::int is null or version < $2) order by version desc limit $3`,
+    [appId, before ?? null, limit]);
+  return rows;
 }
 
 /** The newest version of the app, of one target when `target` is given. */

@@ -35,7 +35,7 @@ export function registerBlockV0Routes(api: V0Api, blocks: BlocksService): void {
   }, async ({ auth, body }) => blocks.insert(auth, body));
 
   api.route({
-    operationId: 'queryBlocks', method: 'post', path: '/blocks/query', tag: 'blocks', auth: 'install', status: 200,
+    operationId: 'queryBlocks', method: 'post', path: '/blocks/query', tag: 'blocks', auth: 'install', status: 200, reads: true,
     summary: 'Page through the install\'s blocks by type and state (newest first)', description: 'No scope. `stateMatch`: up to 8 top-level state keys with scalar values.',
     body: R.blockQuery.body, response: R.blockQuery.response,
   }, async ({ auth, body }) => blocks.query(auth, body));

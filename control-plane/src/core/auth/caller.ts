@@ -21,6 +21,8 @@ export interface InstallCaller {
   installId: string;
   installKind: 'workspace' | 'dev';
   scopes: string[];
+  /** A replay's token: reads only (core/http/v0-auth.ts refuses writes). */
+  readOnly?: boolean;
 }
 
 /** An interaction token `platint_…` (15 minutes): one block, or one command/message-action run. */
@@ -31,6 +33,8 @@ export interface InteractionCaller {
   installId: string;
   blockId: string | null;
   invocationId: string | null;
+  /** A replay's token: reads only. */
+  readOnly?: boolean;
 }
 
 /** A deploy token `platdep_…` (15 minutes): tooling for one app, maybe previews only. */

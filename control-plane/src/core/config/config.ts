@@ -29,6 +29,7 @@ const envShape = {
   MASTER_KEY: z.base64().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64').optional(),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   RUNTIME_PORT: port.default(4001),
   RUNTIME_URL: url.optional(),
   RUNTIME_FLEET: z.enum(['off', 'redis']).default('off'),
@@ -81,6 +82,7 @@ const docs = {
   MASTER_KEY: ['(generated into DATA_DIR/master.key)', '32 random bytes, base64: encrypts secrets at rest (AES-256-GCM). Required in production with DATABASE_URL.'],
   OPERATOR_TOKEN: ['(unset)', 'Bearer token that may create workspaces. Unset with the embedded database: creation is open; unset with DATABASE_URL outside production: generated into DATA_DIR/operator.token.'],
   LOG_LEVEL: ['info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
+  LOG_FORMAT: ['auto', '`json` (one JSON object a line), `pretty` (readable, coloured), or `auto`: pretty when stdout is a terminal and NODE_ENV is not production, else JSON. `npm start` gives the runtime node the same.'],
   RUNTIME_PORT: ['4001', 'Port of the runtime node that `npm start` launches.'],
   RUNTIME_URL: ['http://localhost:{RUNTIME_PORT}', 'Where the control plane reaches the runtime node (with RUNTIME_FLEET=off).'],
   RUNTIME_FLEET: ['off', '`redis`: runtime nodes are found in the fleet registry at REDIS_URL (nodes started with `RUNTIME_FLEET=redis`); each app version is placed on them by rendezvous hashing. `off`: the one node at RUNTIME_URL.'],
@@ -90,7 +92,7 @@ const docs = {
   NODE_ENV: ['development', '`production` turns off development conveniences (generated secrets with a shared database).'],
   DNS_SERVERS: ['(unset: the system resolvers)', 'Comma-separated DNS servers (`ip` or `ip:port`) that verify app domains (TXT at `_platform-verify.<domain>`).'],
   RESERVED_DOMAINS: ['(the host of PUBLIC_URL when it is a domain)', "Comma-separated domains of the service: no app claims them or calls out to them (`reserved-domain`)."],
-  HOSTED_APP_DOMAIN: ['(unset)', "Domain whose `<slug>.` subdomains serve hosted apps; an MCP server there needs no verified domain."],
+  HOSTED_APP_DOMAIN: ['(unset; `npm start`: apps.localhost)', "Domain whose `<slug>.` subdomains serve hosted apps; an MCP server there needs no verified domain. `npm start` gives its runtime node the same."],
   SMTP_URL: ['(unset: mail stays in the console mailbox)', 'SMTP server for mail to members (`smtp://user:pass@host:587` or `smtps://…`), for example the owner of an app whose deliveries were paused.'],
   MAIL_FROM: ['Platform <platform@localhost>', 'Sender of the mail the service writes.'],
   OUTBOX_WORKERS: ['2', 'Lifecycle delivery loops in this process (0: none; other replicas share the work through row locks).'],
@@ -134,6 +136,8 @@ export interface Config {
   masterKey: Buffer;
   operatorToken: string | null;
   logLevel: LogLevel;
+  /** `auto` as configured; the logger decides with the terminal (core/log/logger.ts). */
+  logFormat: 'auto' | 'json' | 'pretty';
   runtimePort: number;
   runtimeUrl: string;
   /** Where runtime nodes are found: the one at `runtimeUrl`, or the fleet registry in Redis. */
@@ -249,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     masterKey: masterKeyBytes,
     operatorToken,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     runtimePort: e.RUNTIME_PORT,
     runtimeUrl: stripSlash(e.RUNTIME_URL ?? `http://localhost:${e.RUNTIME_PORT}`),
     runtimeFleet: e.RUNTIME_FLEET,
@@ -279,6 +284,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * The environment of the runtime node that `main-all` launches: ours, plus the port and the shared
  * secret the two processes must agree on.
  */
+/**
+ * `auto` resolved: readable lines for a developer at a terminal, JSON everywhere else (containers,
+ * files, log shippers).
+ * @example logFormatOf({ logFormat: 'auto', dev: true }) // 'pretty' when stdout is a terminal
+ */
+export function logFormatOf(config: Pick<Config, 'logFormat' | 'dev'>, isTty: boolean = process.stdout.isTTY === true): 'json' | 'pretty' {
+  if (config.logFormat !== 'auto') return config.logFormat;
+  return config.dev && isTty ? 'pretty' : 'json';
+}
+
 export function runtimeChildEnv(config: Config): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
@@ -288,7 +303,11 @@ export function runtimeChildEnv(config: Config): Record<string, string> {
     RUNTIME_SECRET: config.runtimeSecret,
     CONTROL_PLANE_URL: config.publicUrl,
     LOG_LEVEL: config.logLevel,
+    LOG_FORMAT: logFormatOf(config),
     DATA_DIR: config.dataDir,
+    // The same hosted-app domain in both processes: the control plane validates `<slug>.<domain>`
+    // MCP URLs against it, the node routes those hosts to the app.
+    ...(config.hostedAppDomain === null ? {} : { RUNTIME_HOSTED_APP_DOMAIN: config.hostedAppDomain }),
   };
 }
 

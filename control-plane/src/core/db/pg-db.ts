@@ -89,6 +89,7 @@ export function createPgDb(options: PgDbOptions): Db {
       // mid-transaction (a crash, a restart, a failover) would emit an unheard 'error' and end
       // the process. Heard here, the pending statement fails and the client is not reused.
       let lost: Error | undefined;
+      let broken: Error | undefined;
       const onLost = (err: Error) => {
         lost = err;
         options.logger?.warn({ err }, 'postgres connection lost during a transaction');
@@ -101,18 +102,19 @@ export function createPgDb(options: PgDbOptions): Db {
           await client.query(sql);
         },
       };
-      let broken: Error | undefined;
       try {
         await client.query('begin');
         const result = await fn(transactionDb(conn));
         await client.query('commit');
         return result;
       } catch (err) {
-        try {
-          await client.query('rollback');
-        } catch (rollbackErr) {
-          // The connection itself failed: do not hand it back to the pool.
-          broken = rollbackErr as Error;
+        if (lost === undefined) {
+          try {
+            await client.query('rollback');
+          } catch (rollbackErr) {
+            // The connection itself failed: do not hand it back to the pool.
+            broken = rollbackErr as Error;
+          }
         }
         throw err;
       } finally {

@@ -26,6 +26,12 @@ export interface AuthScheme<T> {
   scheme: JsonSchema;
   /** Documented as optional (the route may also be called without it). */
   optional?: boolean;
+  /**
+   * Checked on routes that write (every method but GET, unless the route `reads`): throws when the
+   * caller may only read (a replay's read-only token). `writeRefusal` documents the answer.
+   */
+  guardWrite?(caller: T): void;
+  writeRefusal?: { status: number; description: string };
 }
 
 type Schema = z.ZodType | undefined;
@@ -60,6 +66,8 @@ export interface RouteDef<P extends string, K, B extends Schema, Q extends Schem
    * the handler answers with the `Response` itself, documented as that type.
    */
   produces?: string;
+  /** A POST that changes nothing (a query, a check): read-only credentials may call it. */
+  reads?: boolean;
   /** Error statuses beyond the ones every route documents (400, 401, 404, 413, 414, 431, 500, 503). */
   errors?: Array<{ status: number; description: string }>;
 }
@@ -112,10 +120,12 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
     route(def, handler) {
       const scheme = def.auth === 'none' ? undefined : options.auth[def.auth as keyof A];
       if (def.auth !== 'none' && scheme === undefined) throw new Error(`Unknown auth ${String(def.auth)} on ${def.operationId}`);
+      const writes = def.method !== 'get' && def.reads !== true;
       router.on(def.method.toUpperCase(), toHonoPath(def.path), async (c) => {
         // NUL and ill-formed Unicode never reach a schema, a handler or the database (a 400 naming where).
         assertCleanUrl(c.req.url, c.req.param() as Record<string, string>, c.req.queries());
         const auth = scheme === undefined ? null : await scheme.authenticate(c);
+        if (writes && scheme?.guardWrite !== undefined) scheme.guardWrite(auth);
         const query = def.query === undefined ? undefined : parseWith(def.query, c.req.query());
         const body = def.body === undefined ? undefined : await readJson(c, def.body, { maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES, ...(def.maxDepth === undefined ? {} : { maxDepth: def.maxDepth }) });
         const result = await handler({ c, log: c.get('log'), params: c.req.param() as never, auth: auth as never, body: body as never, query: query as never });
@@ -141,6 +151,7 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
         { status: 414, description: 'PlatformApiUriTooLongError: the URL is over 8 KB' },
         { status: 431, description: 'PlatformApiHeadersTooLargeError: the request line and headers are over 16 KB' },
         ...(def.errors ?? []),
+        ...(writes && scheme?.writeRefusal !== undefined ? [scheme.writeRefusal] : []),
         { status: 500, description: 'PlatformApiInternalServerError' },
         { status: 503, description: 'PlatformApiServiceUnavailableError: the database cannot be reached for now; retry after the Retry-After seconds' },
       ].sort((a, b) => a.status - b.status);

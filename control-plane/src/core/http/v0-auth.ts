@@ -25,8 +25,22 @@ const KIND_NAMES: Record<CallerKind, string> = {
   client: 'client credentials',
 };
 
+/**
+ * A replay's tokens (deliveries/replay) read and never write: nothing in the workspace may change
+ * while a recorded delivery runs again against another version.
+ */
+function guardWrite(caller: Caller): void {
+  if ((caller.kind === 'install' || caller.kind === 'interaction') && caller.readOnly === true) {
+    throw new PlatformError('PlatformReplayReadOnlyError', 'This token belongs to a replay: it reads, and nothing it asks to change is changed');
+  }
+}
+
+const WRITE_REFUSAL = { status: 403, description: 'PlatformReplayReadOnlyError: a replay\'s read-only token (platform replay) asked to write' };
+
 function scheme<K extends CallerKind>(resolver: CallerResolver, kinds: readonly K[], description: string, basic = false): AuthScheme<Extract<Caller, { kind: K }>> {
+  const tokensOfInstalls = (kinds as readonly CallerKind[]).some((k) => k === 'install' || k === 'interaction');
   return {
+    ...(tokensOfInstalls ? { guardWrite, writeRefusal: WRITE_REFUSAL } : {}),
     scheme: basic
       ? { type: 'http', scheme: 'basic', description }
       : { type: 'http', scheme: 'bearer', description },

@@ -2,9 +2,11 @@
  * @module core/log/logger
  * pino loggers. One root logger per process; each request gets a child carrying its request id
  * (see core/http/request-context.ts), so every line a request causes can be found by that id.
+ * JSON lines, or pino-pretty's readable ones at a developer's terminal (LOG_FORMAT).
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { Config } from '../config/config.ts';
+import { PinoPretty } from 'pino-pretty';
+import { logFormatOf, type Config } from '../config/config.ts';
 
 export type { Logger } from 'pino';
 
@@ -13,12 +15,16 @@ export type { Logger } from 'pino';
  * const log = createLogger(config);
  * log.info({ port }, 'listening');
  */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream, name = 'control-plane'): Logger {
+export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat' | 'dev'>>, destination?: DestinationStream, name = 'control-plane'): Logger {
   const options = {
     level: config.logLevel,
     base: { service: name },
     // Credentials never reach the logs, even when a handler logs a whole header set by mistake.
     redact: { paths: ['*.authorization', '*.headers.authorization', 'apiKey', '*.apiKey', 'key', '*.key'], censor: '[redacted]' },
   };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  if (destination !== undefined) return pino(options, destination);
+  // Readable lines at a developer's terminal (LOG_FORMAT, core/config): written in this thread, so a
+  // crash loses no line; JSON everywhere else.
+  const pretty = logFormatOf({ logFormat: config.logFormat ?? 'json', dev: config.dev ?? false }) === 'pretty';
+  return pretty ? pino(options, PinoPretty({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' })) : pino(options);
 }

@@ -17,6 +17,8 @@ import type { InstallTarget } from '../pipeline/install-target.ts';
 import type { DeliveryPipeline } from '../pipeline/pipeline.ts';
 import { readAnswer, type FailureReason } from './answer.ts';
 import { recordedFailure } from './failures.ts';
+import { recordedAnswer } from '../pipeline/recorded-answer.ts';
+import { requestRecord } from './request-record.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { DeliveryRecorder } from './recorder.ts';
 
@@ -111,6 +113,7 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
       deps.recorder.record({
         id: deliveryId, appId: app.id, installId: target.installId, type, startedAt: new Date(startedAt),
         durationMs: outcome.durationMs, status: outcome.status, error: failure,
+        request: requestRecord(input, target.version), response: sent.ok ? recordedAnswer(sent.body) : null,
       });
       deps.metrics?.delivery(type, outcome.kind === 'failed' ? outcome.reason : outcome.kind, outcome.durationMs, app.slug);
       if (failure !== null) deps.logger.info({ deliveryId, type, installId: target.installId, reason: failure }, 'interactive delivery failed');

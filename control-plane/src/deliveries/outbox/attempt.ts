@@ -7,11 +7,12 @@
  */
 import type { Clock } from '../../core/clock/clock.ts';
 import type { DeliveryPipeline } from '../pipeline/pipeline.ts';
+import { recordedAnswer } from '../pipeline/recorded-answer.ts';
 import type { AttemptSummary } from './health.ts';
 import { afterFailure, SCHEDULE } from './schedule.ts';
 import type { BatchInstall, ClaimedRow, OutcomeRow } from './store.ts';
 
-/** Lifecycle answers are ignored; reading stops after this many bytes. */
+/** Lifecycle answers mean nothing but their status (their start is kept for the page); reading stops after this many bytes. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 /** A suspended install receives nothing; its deliveries look again this much later (no attempt counted). */
 export const SUSPENDED_RECHECK_MS = 60 * 60 * 1000;
@@ -60,7 +61,11 @@ export async function attemptDelivery(d: ClaimedRow, install: BatchInstall | und
   });
   const answer = await deps.pipeline.send(delivery);
   const done = new Date(deps.clock.now());
-  const base = { id: d.id, lease, undo: 0 as const, attempt: d.attempts, started_at: started, duration_ms: Math.round(answer.durationMs) };
+  const kept = answer.ok ? recordedAnswer(answer.body) : null;
+  const base = {
+    id: d.id, lease, undo: 0 as const, attempt: d.attempts, started_at: started, duration_ms: Math.round(answer.durationMs),
+    response: kept?.text ?? null, response_truncated: kept?.truncated ?? false,
+  };
 
   if (answer.ok && answer.status >= 200 && answer.status < 300) {
     return {

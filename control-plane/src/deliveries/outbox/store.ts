@@ -77,6 +77,9 @@ export interface OutcomeRow {
   last_status: number | null;
   last_error: string | null;
   delivered_at: Date | null;
+  /** The app's answer as kept (deliveries/pipeline/recorded-answer.ts), when it answered. */
+  response?: string | null;
+  response_truncated?: boolean;
 }
 
 /**
@@ -92,7 +95,8 @@ export async function recordOutcomes(db: Db, outcomes: readonly OutcomeRow[]): P
   const { rows } = await db.query<{ id: string }>(
     `with r as (
        select * from jsonb_to_recordset($1::jsonb) as r(id text, lease text, status text, next_at timestamptz, undo int, attempt int,
-         started_at timestamptz, duration_ms int, last_status int, last_error text, delivered_at timestamptz, record_attempt boolean)
+         started_at timestamptz, duration_ms int, last_status int, last_error text, delivered_at timestamptz, record_attempt boolean,
+         response text, response_truncated boolean)
      ), applied as (
        update deliveries d
           set status = r.status, next_attempt_at = r.next_at, lease = null,
@@ -103,9 +107,10 @@ export async function recordOutcomes(db: Db, outcomes: readonly OutcomeRow[]): P
          from r where d.id = r.id and d.lease = r.lease
        returning d.id
      ), attempts as (
-       insert into delivery_attempts (delivery_id, attempt, started_at, duration_ms, status, error)
-       select id, attempt, started_at, duration_ms, last_status, last_error from r where record_attempt
-       on conflict (delivery_id, attempt) do update set duration_ms = excluded.duration_ms, status = excluded.status, error = excluded.error
+       insert into delivery_attempts (delivery_id, attempt, started_at, duration_ms, status, error, response, response_truncated)
+       select id, attempt, started_at, duration_ms, last_status, last_error, response, coalesce(response_truncated, false) from r where record_attempt
+       on conflict (delivery_id, attempt) do update set duration_ms = excluded.duration_ms, status = excluded.status, error = excluded.error,
+         response = excluded.response, response_truncated = excluded.response_truncated
      )
      select id from applied`,
     [json]);

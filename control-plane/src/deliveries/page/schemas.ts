@@ -43,6 +43,8 @@ export const DeliveryAttempt = z.object({
   durationMs: z.number().int().nullable().describe('null: the worker stopped before the outcome was known'),
   status: z.number().int().nullable(),
   error: z.string().nullable(),
+  response: z.string().nullable().describe('The app\'s answer (text, the first 16 KB); null when it did not answer or before this was kept'),
+  responseTruncated: z.boolean().describe('The answer was longer than what is kept'),
 }).meta({ id: 'DeliveryAttempt' });
 
 export const DeliveryPage = z.object({ items: z.array(Delivery), nextCursor: z.string().nullable() });
@@ -50,7 +52,8 @@ export const DeliveryPage = z.object({ items: z.array(Delivery), nextCursor: z.s
 export const DeliveryDetail = z.object({
   delivery: Delivery,
   attempts: z.array(DeliveryAttempt),
-  data: z.record(z.string(), z.unknown()).nullable().describe('The event payload (`data` of the envelope); null for interactive deliveries'),
+  data: z.record(z.string(), z.unknown()).nullable()
+    .describe('`data` of the envelope: the event payload, or an interactive delivery\'s request without its interaction token; null when not kept (over 256 KB)'),
   actor: z.object({ memberId: z.string(), name: z.string() }).nullable(),
 });
 

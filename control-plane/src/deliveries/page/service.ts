@@ -64,9 +64,12 @@ export function createDeliveriesService(deps: { db: Db; clock: Clock; wake: () =
       const attempts = await store.listAttempts(db, row.id);
       return {
         delivery: deliveryView(row),
-        attempts: attempts.map((a) => ({ attempt: a.attempt, startedAt: iso(a.started_at), durationMs: a.duration_ms, status: a.status, error: a.error })),
-        data: row.payload,
-        actor: row.actor,
+        attempts: attempts.map((a) => ({
+          attempt: a.attempt, startedAt: iso(a.started_at), durationMs: a.duration_ms, status: a.status, error: a.error,
+          response: a.response, responseTruncated: a.response_truncated,
+        })),
+        data: row.payload ?? row.request?.data ?? null,
+        actor: row.actor ?? row.request?.actor ?? null,
       };
     },
 

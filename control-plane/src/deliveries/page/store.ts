@@ -1,10 +1,12 @@
 /**
  * @module deliveries/page/store
  * SQL of the Deliveries page: listing an app's deliveries with filters (newest first, keyset
- * cursor), one delivery with its attempts and payload, re-queuing one. Interactive deliveries are
+ * cursor), one delivery with its attempts (and the app's answers as kept) and its payload or
+ * recorded request, re-queuing one. Interactive deliveries are
  * written by their recorder (deliveries/interactive/store.ts) and listed here with the lifecycle ones.
  */
 import type { Db } from '../../core/db/db.ts';
+import type { RecordedRequest } from '../interactive/request-record.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'paused' | 'dead' | 'cancelled' | 'failed';
 
@@ -56,11 +58,13 @@ export async function listDeliveries(db: Db, appId: string, filter: DeliveryFilt
 export interface DeliveryDetailRow extends DeliveryRow {
   payload: Record<string, unknown> | null;
   actor: { memberId: string; name: string } | null;
+  /** Interactive deliveries: the request as kept (deliveries/interactive/request-record.ts). */
+  request: RecordedRequest | null;
 }
 
 export async function findDelivery(db: Db, appId: string, deliveryId: string): Promise<DeliveryDetailRow | undefined> {
   const { rows } = await db.query<DeliveryDetailRow>(
-    `select ${COLUMNS}, e.payload, e.actor from deliveries d left join outbox_events e on e.id = d.event_id where d.app_id = $1 and d.id = $2`,
+    `select ${COLUMNS}, e.payload, e.actor, d.request from deliveries d left join outbox_events e on e.id = d.event_id where d.app_id = $1 and d.id = $2`,
     [appId, deliveryId]);
   return rows[0];
 }
@@ -71,11 +75,14 @@ export interface AttemptRow {
   duration_ms: number | null;
   status: number | null;
   error: string | null;
+  response: string | null;
+  response_truncated: boolean;
 }
 
 export async function listAttempts(db: Db, deliveryId: string): Promise<AttemptRow[]> {
   const { rows } = await db.query<AttemptRow>(
-    'select attempt, started_at, duration_ms, status, error from delivery_attempts where delivery_id = $1 order by attempt', [deliveryId]);
+    'select attempt, started_at, duration_ms, status, error, response, response_truncated from delivery_attempts where delivery_id = $1 order by attempt',
+    [deliveryId]);
   return rows;
 }
 

@@ -15,7 +15,8 @@
  * one), how long to wait, what the answer means, what is recorded.
  *
  * Install tokens: one minted for the install within the last minute is reused (an hour's token with
- * at least 59 minutes left is still fresh), so a burst of clicks or a batch of events mints one.
+ * at least 59 minutes left is still fresh), so a burst of clicks or a batch of events mints one. A
+ * replay's read-only token is minted for it alone.
  * Signing secrets: opening sealed secrets (AES-GCM) on every delivery adds up; what opened once
  * stays known, keyed by the sealed values and whether the previous secret still signs.
  */
@@ -43,6 +44,8 @@ export interface DeliveryRequest {
   data: Record<string, unknown>;
   /** False leaves the install token out (an uninstalled install's last event: its tokens are refused). */
   withInstallToken: boolean;
+  /** A replay: the install token is a fresh read-only one (never reused, never shared with real deliveries). */
+  readOnly?: boolean;
   timeoutMs: number;
   maxResponseBytes: number;
 }
@@ -114,7 +117,9 @@ export function createDeliveryPipeline(deps: DeliveryPipelineDeps): DeliveryPipe
     async prepare(r) {
       const { target } = r;
       const app = target.app;
-      const token = r.withInstallToken ? await installToken(target) : null;
+      const token = !r.withInstallToken ? null
+        : r.readOnly === true ? await deps.tokens.mint('install', { installId: target.installId, appId: app.id, workspaceId: target.workspaceId, readOnly: true })
+          : await installToken(target);
       // Hosted apps never handle install tokens (the spec): theirs is signed without it and travels
       // apart, to the runtime node, which adds it to the app's own /v0 calls.
       const hosted = app.hosting === 'platform';

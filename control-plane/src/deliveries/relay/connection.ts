@@ -99,6 +99,7 @@ export function createRelayConnection(ws: WebSocket, installId: string): RelayCo
         pending.set(requestId, { resolve, timer, started, maxResponseBytes: d.maxResponseBytes });
         const frame: RelayServerMessage = {
           type: 'delivery', requestId, deliveryId: d.id, deliveryClass: d.deliveryClass, eventType: d.type, headers: d.headers, body: d.body, timeoutMs: d.timeoutMs,
+          ...(d.installToken == null ? {} : { installToken: d.installToken }),
         };
         ws.send(JSON.stringify(frame), (err) => {
           if (err) settle(requestId, (p) => ({ ok: false, failure: 'relay-not-connected', message: `the relay connection failed: ${err.message}`, durationMs: elapsed(p) }));

@@ -2,7 +2,8 @@
  * @module deliveries/relay/server
  * The relay's WebSocket endpoint, `GET /v0/apps/{app_id}/relay` with an upgrade. The caller is
  * the developer (member API key or agent builder token, like `PUT /v0/apps/dev`); the app must be
- * their own self-hosted development app, and its dev install must exist (a sync creates it).
+ * their own development app (self-hosted, or hosted: `platform dev` then runs its bundle locally),
+ * and its dev install must exist (a sync creates it).
  * Anything else is refused before the upgrade with the spec's error body.
  */
 import type { IncomingMessage } from 'node:http';
@@ -53,7 +54,7 @@ export function createRelayServer(deps: RelayServerDeps): RelayServer {
       throw new PlatformError('PlatformAppTokenInvalidError', 'The relay takes a member API key or an agent builder token');
     }
     const app = await findApp(deps.db, appId);
-    if (app === undefined || app.dev_base_slug === null || app.hosting !== 'self' || app.owner_member_id !== caller.memberId || app.workspace_id !== caller.workspaceId) {
+    if (app === undefined || app.dev_base_slug === null || app.owner_member_id !== caller.memberId || app.workspace_id !== caller.workspaceId) {
       throw notFound();
     }
     const install = await findLiveInstall(deps.db, app.id, app.workspace_id, 'dev');

@@ -4,8 +4,9 @@
  * interactive from the blocks feature):
  *
  * - self-hosted app, `workspace` install → its endpoint, a signed POST (deliveries/outbound/post-json.ts);
- * - self-hosted app, `dev` install → the development relay (deliveries/relay/target.ts);
- * - hosted app → a runtime node (deliveries/targets/runtime.ts).
+ * - any app's `dev` install → the development relay (deliveries/relay/target.ts): `platform dev`
+ *   posts it to the self-hosted app on localhost, or runs a hosted app's bundle in a local sandbox;
+ * - hosted app, `workspace` install → a runtime node (deliveries/targets/runtime.ts).
  */
 import type { Dispatcher } from 'undici';
 import type { DeliveryClass } from '@platform/sandbox-lib';
@@ -89,8 +90,8 @@ const isUnreachable = (outcome: Extract<PostOutcome, { ok: false }>) =>
 export function createDeliveryRouter(targets: { endpoint: DeliveryTarget; relay: DeliveryTarget; hosted: DeliveryTarget }): DeliveryTarget {
   return {
     send(d) {
-      if (d.app.hosting === 'platform') return targets.hosted.send(d);
-      return d.install.kind === 'dev' ? targets.relay.send(d) : targets.endpoint.send(d);
+      if (d.install.kind === 'dev') return targets.relay.send(d);
+      return d.app.hosting === 'platform' ? targets.hosted.send(d) : targets.endpoint.send(d);
     },
   };
 }

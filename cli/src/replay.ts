@@ -1,0 +1,69 @@
+/**
+ * @module cli/replay
+ * `platform replay <deliveryId> [--version N] [--app <id|slug>] [--json]`: runs a recorded
+ * delivery (lifecycle, or interactive) again against a version of the app, the latest preview
+ * unless `--version`, and prints the recorded answer beside the new one
+ * (`POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`). The replay's tokens are read-only:
+ * every `/v0` write the app makes during it is refused with `PlatformReplayReadOnlyError`, so
+ * nothing in the workspace changes.
+ */
+import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
+import { resolveSession } from './config-store.ts';
+import { print, reportingFailures } from './output.ts';
+import { resolveApp } from './project.ts';
+import { createServiceClient, type ReplayAnswer, type ReplayResult } from './service.ts';
+import { versionNumber } from './versions.ts';
+
+export const REPLAY_USAGE = `Usage: platform replay <delivery id> [--version <n>] [--app <app id or slug>] [--json]
+                       [--url <service URL>] [--key <API key>]
+
+Runs a recorded delivery (a lifecycle event, or an interactive delivery: a click, a render, a
+command…) again against a version of the app, the latest preview unless --version, and prints the
+recorded answer beside the new one. The replay's tokens are read-only: the app's /v0 reads work,
+every write is refused with PlatformReplayReadOnlyError, and its answer is not applied, so nothing
+in the workspace changes. Delivery ids are on the app's Deliveries page. The app is --app, else
+the one platform.json records.`;
+
+const OPTIONS = { version: { type: 'string' }, app: { type: 'string' }, json: { type: 'boolean' }, ...SERVICE_OPTIONS } as const;
+
+/** Longest answer printed in full; `--json` has all that was kept. */
+const SHOWN_CHARS = 2_000;
+
+function answerLines(label: string, a: ReplayAnswer, extra: string): string[] {
+  const head = a.status === null ? `failed${a.error === null ? '' : `: ${a.error}`}` : `${a.status}${a.error === null ? '' : ` (${a.error})`}`;
+  const lines = [`${label.padEnd(9)} ${head}${extra}`];
+  if (a.response !== null && a.response !== '') {
+    const cut = a.response.length > SHOWN_CHARS || a.responseTruncated;
+    for (const line of a.response.slice(0, SHOWN_CHARS).split('\n')) lines.push(`  ${line}`);
+    if (cut) lines.push('  … (cut; --json has what was kept)');
+  }
+  return lines;
+}
+
+/** The lines describing a replay: what it ran, then the recorded answer and the new one. */
+export function describeReplay(r: ReplayResult): string[] {
+  const same = r.recorded.status === r.replayed.status && r.recorded.response === r.replayed.response;
+  return [
+    `Replayed ${r.deliveryId} (${r.class} ${r.type}, install ${r.installId}) against version ${r.version} as ${r.replayId}, read-only`,
+    ...answerLines('recorded', r.recorded, `${r.recorded.version === null ? '' : `  (version ${r.recorded.version})`}${r.recorded.attempt === null ? '' : `  attempt ${r.recorded.attempt}`}`),
+    ...answerLines('replayed', r.replayed, `  (version ${r.version}, ${r.replayed.durationMs} ms)`),
+    same ? 'The answers are the same.' : 'The answers differ.',
+  ];
+}
+
+/**
+ * @example await replayCommand(['dlv_…', '--version', '4']);
+ */
+export async function replayCommand(argv: readonly string[]): Promise<void> {
+  const { positionals, flags } = parseCommandArgs(argv, OPTIONS);
+  if (positionals.length !== 1) throw new UsageError('platform replay takes one delivery id');
+  const version = flags.version === undefined ? undefined : versionNumber(flags.version, '--version');
+  const session = await resolveSession({ url: flags.url, key: flags.key });
+  const service = createServiceClient({ url: session.url, apiKey: session.apiKey });
+  await reportingFailures(async () => {
+    const { appId } = await resolveApp({ cwd: process.cwd(), session, service, app: flags.app });
+    const result = await service.replay(appId, positionals[0]!, version);
+    if (flags.json) return print(JSON.stringify(result, null, 2));
+    for (const line of describeReplay(result)) print(line);
+  });
+}
