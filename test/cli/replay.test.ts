@@ -134,10 +134,10 @@ describe('platform replay', () => {
   it('is in the OpenAPI document with every status, and the write refusal is documented on install-token writes', async () => {
     const doc = await (await stack.fetch('/v0/openapi.json')).json() as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
     const replay = doc.paths['/apps/{app_id}/deliveries/{delivery_id}/replay']!.post!;
-    expect(Object.keys(replay.responses).sort()).toEqual(['200', '400', '401', '404', '409', '413', '500']);
+    expect(Object.keys(replay.responses).sort()).toEqual(['200', '400', '401', '404', '409', '413', '414', '431', '500', '503']);
     expect(doc.paths['/memories']!.post!.responses['403']!.description).toContain('PlatformReplayReadOnlyError');
     expect(doc.paths['/blocks/query']!.post!.responses['403']?.description ?? '').not.toContain('PlatformReplayReadOnlyError');
-    expect(Object.keys(doc.paths['/apps/{app_id}/rollback']!.post!.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '422', '500']);
-    expect(Object.keys(doc.paths['/apps/{app_id}/versions']!.get!.responses).sort()).toEqual(['200', '400', '401', '404', '500']);
+    expect(Object.keys(doc.paths['/apps/{app_id}/rollback']!.post!.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '414', '422', '431', '500', '503']);
+    expect(Object.keys(doc.paths['/apps/{app_id}/versions']!.get!.responses).sort()).toEqual(['200', '400', '401', '404', '414', '431', '500', '503']);
   });
 });

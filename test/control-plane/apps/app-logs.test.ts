@@ -231,14 +231,14 @@ describe('retention and documentation', () => {
     const doc = (await (await stack.fetch('/v0/openapi.json')).json()) as any;
     const list = doc.paths['/apps/{app_id}/logs'].get;
     expect(list.operationId).toBe('listAppLogs');
-    expect(Object.keys(list.responses).sort()).toEqual(['200', '400', '401', '404', '500']);
+    expect(Object.keys(list.responses).sort()).toEqual(['200', '400', '401', '404', '414', '431', '500', '503']);
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['app_id', 'status', 'version', 'install', 'kind', 'cursor', 'limit']));
     const stream = doc.paths['/apps/{app_id}/logs/stream'].get;
-    expect(Object.keys(stream.responses).sort()).toEqual(['200', '400', '401', '404', '500']);
+    expect(Object.keys(stream.responses).sort()).toEqual(['200', '400', '401', '404', '414', '431', '500', '503']);
     expect(stream.responses['200'].content).toHaveProperty('text/event-stream');
     const profile = doc.paths['/apps/{app_id}/logs/{line_id}/profile'].get;
     expect(profile.operationId).toBe('getAppLogProfile');
-    expect(Object.keys(profile.responses).sort()).toEqual(['200', '401', '404', '500']);
+    expect(Object.keys(profile.responses).sort()).toEqual(['200', '400', '401', '404', '414', '431', '500', '503']);
     expect(profile.responses['200'].content['application/json'].schema).toEqual({ type: 'object' });
   });
 });

@@ -55,7 +55,7 @@ export function createInternalRouter(deps: { runtimeSecret: string; bundles: Bun
   });
 
   router.post('/logs', async (c) => {
-    const batch = await readJson(c, LogBatchSchema, { maxBytes: INGEST_LIMITS.batchBytes, maxDepth: 8 });
+    const batch = await readJson(c, LogBatchSchema, { maxBytes: INGEST_LIMITS.batchBytes, maxDepth: 8, keepIllFormedStrings: true });
     await deps.logs.ingest(batch.node, batch.lines);
     return c.body(null, 204);
   });

@@ -92,7 +92,7 @@ export function createPgDb(options: PgDbOptions): Db {
       let broken: Error | undefined;
       const onLost = (err: Error) => {
         lost = err;
-        options.logger?.warn({ err }, 'postgres connection lost during a transaction');
+        options.logger?.warn({ err }, 'postgres connection lost inside a transaction');
       };
       client.on('error', onLost);
       const conn: Queryable = {

@@ -15,6 +15,12 @@ export interface ReadJsonOptions {
   maxBytes: number;
   /** Deepest nesting of arrays and objects accepted; deeper input would only exhaust the stack. */
   maxDepth?: number;
+  /**
+   * Keep NUL and lone surrogates in strings instead of refusing the body. Only for internal batches
+   * that carry guest output verbatim (a node's log lines), whose store replaces them; every public
+   * route refuses them.
+   */
+  keepIllFormedStrings?: boolean;
 }
 
 export const DEFAULT_MAX_DEPTH = 64;
@@ -93,6 +99,6 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S, optio
   if (jsonDepth(value) > maxDepth) {
     throw invalidRequest([{ path: [], message: `JSON nests deeper than ${maxDepth} levels`, code: 'too_deep' }]);
   }
-  assertCleanJson(value);
+  if (options.keepIllFormedStrings !== true) assertCleanJson(value);
   return parseWith(schema, value);
 }
