@@ -45,7 +45,7 @@ export function page(assets: Assets, p: PageInput): Markup {
   const flash = p.flash == null ? '' : html`<p class="flash flash-${p.flash.tone}" role="${p.flash.tone === 'danger' ? 'alert' : 'status'}">${p.flash.text}</p>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${p.title} · Platform console</title><link rel="stylesheet" href="${assets.css}"></head>
+<link rel="icon" href="data:,"><title>${p.title} · Platform console</title><link rel="stylesheet" href="${assets.css}"></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/console">Platform</a>${p.me === null ? '' : nav(p.section)}${who}</header>
 <main id="main" tabindex="-1"><h1>${p.title}</h1>${flash}${p.body}</main>

@@ -47,7 +47,8 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
     await next();
     c.header('content-security-policy', CSP);
     c.header('x-frame-options', 'DENY');
-    c.header('referrer-policy', 'no-referrer');
+    // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, which the CSRF check refuses.
+    c.header('referrer-policy', 'same-origin');
     if (!c.res.headers.has('cache-control')) c.header('cache-control', 'no-store');
   });
   router.use('*', sameOrigin(deps.publicUrl));

@@ -4,7 +4,8 @@
  * the way an author and an admin would, through the public APIs only (the app's own request
  * function, with the owner's key): create the app, bundle it with esbuild and upload it
  * (`POST /v0/apps/{id}/versions`), read its consent screen and install it, then, as the app with
- * an install token, post its cards into the welcome conversation. A workspace that already has
+ * an install token, post its cards into the welcome conversation, send the owner a notification,
+ * save a memory and post to a stream. A workspace that already has
  * the app is left as it is.
  */
 import { build } from 'esbuild';
@@ -64,5 +65,9 @@ export async function seedExampleApp(deps: { request: RequestFn; ownerKey: strin
     await asApp('/v0/blocks', { type: 'deploy', props: { service: 'checkout', version: 'v2.4.1', env: 'production' }, conversationId }),
     await asApp('/v0/blocks', { type: 'poll', props: { question: 'Where do we eat on Friday?' }, conversationId }),
   ];
+  // Something in the inbox, the memories and the app streams pages too.
+  await asApp('/v0/notifications', { memberId: deps.demo.owner.id, text: 'Deploy checkout v2.4.1 is waiting for your approval' });
+  await asApp('/v0/memories', { title: 'Release rule', text: 'Production deploys need one approval from the owning team.' });
+  await asApp('/v0/streams/events', { circleId: deps.demo.circles.public, title: 'Deploys', markdown: 'checkout v2.4.0 went out to production.' });
   return { created: true, appId, blockIds: cards.map((c: { id: string }) => c.id) };
 }

@@ -84,10 +84,20 @@ export async function submit(form: HTMLFormElement, button: HTMLButtonElement | 
   if (at === null || submitter === null) return;
   const title = submitter.dataset.confirmTitle;
   if (title !== undefined && !window.confirm(`${title}${submitter.dataset.confirmBody === undefined ? '' : `\n\n${submitter.dataset.confirmBody}`}`)) return;
+  const values = formValues(form);
   const answer = await postJson(`/console/blocks/${encodeURIComponent(at.blockId)}/submit`, {
-    revision: at.revision, ref: submitter.dataset.submitRef ?? '', values: formValues(form), ...(title === undefined ? {} : { confirmed: true }),
+    revision: at.revision, ref: submitter.dataset.submitRef ?? '', values, ...(title === undefined ? {} : { confirmed: true }),
   });
-  applied(at.card, answer, '[aria-invalid="true"], [data-submit-ref]');
+  if (typeof answer.html !== 'string') return;
+  const fresh = replace(at.card, answer.html, null);
+  // Refused with field errors: what the member typed stays, and focus goes to the first field at fault.
+  const invalid = fresh?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  if (fresh == null || invalid == null) return;
+  for (const field of Array.from(fresh.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('form[data-form] input[type="text"], form[data-form] textarea'))) {
+    const typed = values[field.name];
+    if (typeof typed === 'string') field.value = typed;
+  }
+  invalid.focus();
 }
 
 /** The new value of a field with a change handler. */

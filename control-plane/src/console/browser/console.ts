@@ -95,5 +95,11 @@ function signInFromFragment(): void {
   form.submit();
 }
 
+/** A command answer still pending: the page reloads until the app answered. */
+function reloadWhilePending(): void {
+  if (document.querySelector('[data-poll-reload]') !== null) setTimeout(() => location.reload(), 2000);
+}
+
 signInFromFragment();
 startPolling();
+reloadWhilePending();

@@ -104,7 +104,8 @@ export async function invocationPanel(api: Api, invocationId: string | undefined
   const got = await api.get<{ invocation: Invocation }>(`/invocations/${invocationId}`);
   if (got.status !== 200) return '';
   const inv = got.body.invocation;
-  const card = inv.blockId === null ? '' : raw(await loadCard(api, inv.blockId));
+  // A public answer's card is in the conversation already; a private one's shows only here.
+  const card = inv.blockId === null || inv.visibility !== 'private' ? '' : raw(await loadCard(api, inv.blockId));
   const text = inv.answer?.content === undefined ? '' : html`<p class="message-text">${typeof inv.answer.content === 'string' ? inv.answer.content : JSON.stringify(inv.answer.content)}</p>`;
   const status = inv.status === 'pending' ? html`<p role="status" data-poll-reload="true">The app is still working on it…</p>` : '';
   const notice = inv.notice === null ? '' : html`<p class="flash flash-info" role="status">${inv.notice.text}</p>`;

@@ -111,7 +111,7 @@ export default defineApp({
   slug: 'deploy-desk',
   hosting: 'platform',
   description: 'Deploy approvals and a lunch poll: the demo workspace\'s example app',
-  scopes: ['blocks:write'],
+  scopes: ['blocks:write', 'notifications:write', 'memories:write', 'replies:write'],
   blocks: [deploy, poll],
   commands: [deployCommand, statusCommand],
   messageActions: [remind],
