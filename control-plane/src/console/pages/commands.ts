@@ -10,6 +10,7 @@ import { html, raw } from 'hono/html';
 import type { Api } from '../api.ts';
 import { loadCard } from '../cards.ts';
 import type { Markup } from '../layout.ts';
+import { docText } from './text.ts';
 
 export interface CommandOption {
   name: string;
@@ -106,7 +107,7 @@ export async function invocationPanel(api: Api, invocationId: string | undefined
   const inv = got.body.invocation;
   // A public answer's card is in the conversation already; a private one's shows only here.
   const card = inv.blockId === null || inv.visibility !== 'private' ? '' : raw(await loadCard(api, inv.blockId));
-  const text = inv.answer?.content === undefined ? '' : html`<p class="message-text">${typeof inv.answer.content === 'string' ? inv.answer.content : JSON.stringify(inv.answer.content)}</p>`;
+  const text = inv.answer?.content === undefined ? '' : html`<p class="message-text">${docText(inv.answer.content)}</p>`;
   const status = inv.status === 'pending' ? html`<p role="status" data-poll-reload="true">The app is still working on it…</p>` : '';
   const notice = inv.notice === null ? '' : html`<p class="flash flash-info" role="status">${inv.notice.text}</p>`;
   const error = inv.error === null ? '' : html`<p class="flash flash-danger" role="alert">${inv.error.message}</p>`;

@@ -9,6 +9,7 @@ import type { Api } from '../api.ts';
 import { loadCard } from '../cards.ts';
 import type { Markup } from '../layout.ts';
 import type { AppCommands } from './commands.ts';
+import { docText } from './text.ts';
 
 export interface MessageItem {
   id: string;
@@ -17,15 +18,6 @@ export interface MessageItem {
   markdown: string | null;
   createdAt: string;
   blockId: string | null;
-}
-
-/** The text of an editor document (`{ type: 'doc', content }`). */
-export function docText(node: unknown): string {
-  if (typeof node !== 'object' || node === null) return '';
-  const n = node as { text?: unknown; content?: unknown; type?: unknown };
-  if (typeof n.text === 'string') return n.text;
-  const parts = Array.isArray(n.content) ? n.content.map(docText) : [];
-  return parts.join(n.type === 'doc' ? '\n' : '');
 }
 
 interface LinkCard {

@@ -16,9 +16,9 @@ import { clearSession, readSession, writeSession } from '../session.ts';
 export const SIGN_IN_LINK_KEY_NAME = 'Console sign-in link';
 const SESSION_KEY_NAME = 'Console session';
 
-/** Only a console path: never another site (`//evil.example`), never a scheme. */
+/** Only a console path: never another site (`//evil.example`), never a scheme, no `..` or escapes a browser would resolve elsewhere. */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/console(\/[A-Za-z0-9_\-/?=&.%]*)?$/.test(next) && !next.startsWith('//') ? next : '/console';
+  return typeof next === 'string' && /^\/console(\/[A-Za-z0-9_\-/?=&.]*)?$/.test(next) && !next.includes('..') ? next : '/console';
 }
 
 function form(assets: Assets, next: string, error: string | null) {
