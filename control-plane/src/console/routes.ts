@@ -10,6 +10,7 @@ import type { RequestFn } from './api.ts';
 import { apiFor } from './api.ts';
 import { registerAssets, type Assets } from './assets.ts';
 import { registerCardRoutes } from './cards.ts';
+import { registerLinkCardRoutes } from './link-cards.ts';
 import { sameOrigin } from './csrf.ts';
 import type { ConsoleEnv } from './env.ts';
 import type { Me } from './layout.ts';
@@ -70,6 +71,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
     return next();
   });
   registerCardRoutes(router);
+  registerLinkCardRoutes(router);
   registerConversationPages(router, assets);
   registerInboxPage(router, assets);
   registerMemoriesPage(router, assets);

@@ -54,9 +54,9 @@ export async function click(button: HTMLElement): Promise<void> {
   const ref = button.dataset.ref ?? '';
   (button.closest('dialog') as HTMLDialogElement | null)?.close();
   button.setAttribute('aria-busy', 'true');
-  const answer = await postJson(`/console/blocks/${encodeURIComponent(at.blockId)}/click`, {
-    revision: at.revision, ref, ...(button.dataset.confirmed === 'true' ? { confirmed: true } : {}),
-  });
+  // A link card's block clicks through its message's card route; an app card through its block's.
+  const path = at.card.dataset.referenceClick ?? `/console/blocks/${encodeURIComponent(at.blockId)}/click`;
+  const answer = await postJson(path, { revision: at.revision, ref, ...(button.dataset.confirmed === 'true' ? { confirmed: true } : {}) });
   applied(at.card, answer, `[data-ref="${CSS.escape(ref)}"]:not([data-confirmed]), [data-confirm]`);
 }
 

@@ -1,12 +1,12 @@
 /**
  * @module console/pages/messages
  * A list of messages: author, time, text (markdown shown as written; an editor document as its
- * text), the app card a message carries, its link cards (references), and its message actions.
+ * text), the app card a message carries, its link cards (link-cards.ts), and its message actions.
  */
 import { html, raw } from 'hono/html';
-import { renderBlock } from '@platform/sandbox-lib/render';
 import type { Api } from '../api.ts';
 import { loadCard } from '../cards.ts';
+import { linkCardsHtml } from '../link-cards.ts';
 import type { Markup } from '../layout.ts';
 import type { AppCommands } from './commands.ts';
 import { docText } from './text.ts';
@@ -18,27 +18,6 @@ export interface MessageItem {
   markdown: string | null;
   createdAt: string;
   blockId: string | null;
-}
-
-interface LinkCard {
-  url: string;
-  app: { name: string };
-  access: string;
-  reference: { id: string; title: string; summary: string; status?: { label: string }; block?: { tree: unknown } } | null;
-}
-
-/** The link cards of a message: each claimed link with its record's title, summary and block. */
-async function referenceCards(api: Api, messageId: string): Promise<Markup | ''> {
-  const got = await api.get<{ items: LinkCard[] }>(`/messages/${messageId}/references`);
-  const items = got.status === 200 && Array.isArray(got.body?.items) ? got.body.items : [];
-  if (items.length === 0) return '';
-  return html`<ul class="references" aria-label="Link cards">${items.map((r) => {
-    const ref = r.reference;
-    const block = ref?.block === undefined ? '' : raw(renderBlock(ref.block.tree, { idPrefix: `ref-${ref.id}` }));
-    return html`<li class="reference"><p><a href="${r.url}" rel="noopener noreferrer" target="_blank">${ref?.title || r.url}</a>
-      <span class="muted">${r.app.name}${ref?.status === undefined ? '' : ` · ${ref.status.label}`}${r.access === 'granted' ? '' : ` · ${r.access}`}</span></p>
-      ${ref === null || ref.summary === '' ? '' : html`<p class="muted">${ref.summary}</p>`}${block}</li>`;
-  })}</ul>`;
 }
 
 function actionsMenu(message: MessageItem, apps: AppCommands[]): Markup | '' {
@@ -58,7 +37,7 @@ export async function messageList(api: Api, messages: MessageItem[], apps: AppCo
     return html`<li class="message" id="message-${m.id}"><div class="message-head"><strong>${m.author.name ?? 'Someone'}</strong>
       ${m.author.kind === 'app' ? html`<span class="badge">app</span>` : ''}
       <time datetime="${m.createdAt}">${when.toISOString().slice(0, 16).replace('T', ' ')}</time></div>
-      ${m.blockId === null ? html`<p class="message-text">${text}</p>` : ''}${card}${await referenceCards(api, m.id)}${actionsMenu(m, apps)}</li>`;
+      ${m.blockId === null ? html`<p class="message-text">${text}</p>` : ''}${card}${raw(await linkCardsHtml(api, m.id))}${actionsMenu(m, apps)}</li>`;
   }));
   return items.length === 0 ? html`<p class="muted">No messages yet.</p>` : html`<ol class="messages">${items}</ol>`;
 }
