@@ -9,7 +9,7 @@ import { cls, el, esc, safeHref } from './html.ts';
 import { formatBytes, formatNumber } from './format.ts';
 import { icon } from './icons.ts';
 import { runs } from './text.ts';
-import { attrsOf, str, toneOf, type Render } from './types.ts';
+import { attrsOf, own, str, toneOf, type Render } from './types.ts';
 
 const TONE_GLYPH: Readonly<Record<string, string>> = { info: 'info', success: 'check-circle', warning: 'warning', danger: 'x-circle' };
 const link = (href: string, inner: string, className?: string) =>
@@ -44,7 +44,7 @@ const item: Render = (node, ctx, kids) => {
 const callout: Render = (node) => {
   const a = attrsOf(node);
   const tone = toneOf(a.tone);
-  const glyph = tone === 'neutral' ? icon(a.icon) : icon(TONE_GLYPH[tone]);
+  const glyph = tone === 'neutral' ? icon(a.icon) : icon(own(TONE_GLYPH, tone));
   const title = str(a.title) === undefined ? '' : el('strong', { class: 'pb-callout-title' }, esc(a.title));
   return el('div', { class: cls('pb-callout', `pb-tone-${tone}`), role: 'note' }, glyph + el('div', {}, title + el('p', {}, runs(node.content))));
 };
@@ -53,9 +53,9 @@ const STEP_WORDS: Readonly<Record<string, string>> = { upcoming: 'Upcoming', cur
 
 const step: Render = (node) => {
   const a = attrsOf(node);
-  const state = typeof a.state === 'string' && STEP_WORDS[a.state] !== undefined ? a.state : 'upcoming';
+  const state = own(STEP_WORDS, a.state) === undefined ? 'upcoming' : a.state as string;
   return el('div', { class: cls('pb-step', `pb-step-${state}`), 'aria-current': state === 'current' ? 'step' : null },
-    el('span', { class: 'pb-step-state' }, esc(STEP_WORDS[state])) + el('span', { class: 'pb-step-label' }, esc(str(a.label) ?? ''))
+    el('span', { class: 'pb-step-state' }, esc(own(STEP_WORDS, state))) + el('span', { class: 'pb-step-label' }, esc(str(a.label) ?? ''))
     + (str(a.description) === undefined ? '' : el('p', { class: 'pb-step-description' }, esc(a.description))));
 };
 

@@ -33,6 +33,8 @@ export interface RenderOptions {
   notice?: { tone: NoticeTone; text: string } | null;
   /** A link the last action asked to open for this member. */
   openUrl?: string | null;
+  /** A validator's message, pinned to the node its path leads to (the playground). */
+  problem?: { message: string; path: ReadonlyArray<string | number> } | null;
   /** An image `src` that is an asset id (not a URL) becomes this URL; without it, the alt text shows. */
   assetUrl?: (assetId: string) => string;
 }
@@ -44,6 +46,8 @@ export interface RenderContext extends RenderOptions {
   inForm: boolean;
   /** Section handles and whether each starts collapsed, read before the walk, for toggle buttons. */
   sections: Map<string, boolean>;
+  /** The node `problem.path` leads to (the deepest element node on the way). */
+  problemAt?: object | undefined;
   /** A counter for ids of elements that have no name of their own. */
   next: () => number;
 }

@@ -9,7 +9,7 @@
 import type { RenderContext } from './context.ts';
 import { idFor } from './context.ts';
 import { cls, el, esc } from './html.ts';
-import { attrsOf, refOf, str, type Render } from './types.ts';
+import { attrsOf, own, refOf, str, type Render } from './types.ts';
 
 interface Field {
   id: string;
@@ -19,7 +19,7 @@ interface Field {
 
 function field(ctx: RenderContext, a: Record<string, unknown>): Field {
   const name = str(a.name) ?? '';
-  return { id: idFor(ctx, `field-${name}`), name, error: ctx.fieldErrors?.[name] };
+  return { id: idFor(ctx, `field-${name}`), name, error: own(ctx.fieldErrors, name) };
 }
 
 const errorOf = (f: Field) => (f.error === undefined ? '' : el('p', { id: `${f.id}-error`, class: 'pb-field-error' }, esc(f.error)));
@@ -29,7 +29,7 @@ const frozen = (ctx: RenderContext) => ctx.final != null;
 
 /** The values shown: the member's own pick of a viewer input, else the tree's `value`. */
 function picked(ctx: RenderContext, name: string, value: unknown): string[] {
-  const input = ctx.inputs?.[name];
+  const input = own(ctx.inputs, name);
   if (input !== undefined && input.mine.length > 0) return input.mine;
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
   return typeof value === 'string' ? [value] : [];
@@ -76,7 +76,7 @@ const select: Render = (node, ctx) => {
 function tally(ctx: RenderContext, a: Record<string, unknown>, choice: Record<string, unknown>, total: number): string {
   const name = str(a.name) ?? '';
   const count = a.results === 'integration' ? (typeof choice.count === 'number' ? choice.count : 0)
-    : a.results === 'tallies' ? ctx.inputs?.[name]?.tallies[str(choice.value) ?? ''] ?? 0 : null;
+    : a.results === 'tallies' ? own(own(ctx.inputs, name)?.tallies, choice.value) ?? 0 : null;
   if (count === null) return '';
   const share = total > 0 ? Math.round((count / total) * 100) : 0;
   return el('span', { class: 'pb-tally' }, el('span', { class: 'pb-tally-bar', style: `width:${share}%`, 'aria-hidden': 'true' }, '')
@@ -85,7 +85,7 @@ function tally(ctx: RenderContext, a: Record<string, unknown>, choice: Record<st
 
 function totalOf(ctx: RenderContext, a: Record<string, unknown>, choices: Array<Record<string, unknown>>): number {
   if (a.results === 'integration') return choices.reduce((t, c) => t + (typeof c.count === 'number' ? c.count : 0), 0);
-  if (a.results === 'tallies') return Object.values(ctx.inputs?.[str(a.name) ?? '']?.tallies ?? {}).reduce((t, n) => t + n, 0);
+  if (a.results === 'tallies') return Object.values(own(ctx.inputs, a.name)?.tallies ?? {}).reduce((t, n) => t + n, 0);
   return 0;
 }
 
@@ -111,7 +111,7 @@ const choiceGroup: Render = (node, ctx) => {
 const toggle: Render = (node, ctx) => {
   const a = attrsOf(node);
   const f = field(ctx, a);
-  const mine = ctx.inputs?.[f.name]?.mine;
+  const mine = own(ctx.inputs, f.name)?.mine;
   const on = mine !== undefined && mine.length > 0 ? mine[0] === 'true' : a.value === true;
   const description = str(a.description) === undefined ? '' : el('p', { id: `${f.id}-description`, class: 'pb-toggle-description' }, esc(a.description));
   return el('div', { class: cls('pb-field', 'pb-toggle', f.error !== undefined && 'pb-invalid') },

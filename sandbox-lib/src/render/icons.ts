@@ -17,5 +17,5 @@ const GLYPHS: Readonly<Record<string, string>> = {
 /** A decorative glyph for an icon name (a dot for names without one). */
 export function icon(name: unknown): string {
   if (typeof name !== 'string') return '';
-  return el('span', { class: 'pb-icon', 'data-icon': name, 'aria-hidden': 'true' }, GLYPHS[name] ?? '•');
+  return el('span', { class: 'pb-icon', 'data-icon': name, 'aria-hidden': 'true' }, (Object.hasOwn(GLYPHS, name) ? GLYPHS[name] : undefined) ?? '•');
 }

@@ -15,7 +15,7 @@ import { createContext, type RenderContext, type RenderOptions } from './context
 import { cls, el, esc, safeHref } from './html.ts';
 import { RENDERERS } from './registry.ts';
 import { runs } from './text.ts';
-import { attrsOf, str } from './types.ts';
+import { attrsOf, own, str } from './types.ts';
 
 export type { RenderInput, RenderOptions } from './context.ts';
 export { RENDERERS } from './registry.ts';
@@ -40,13 +40,30 @@ function renderNodes(nodes: readonly UiNode[] | undefined, ctx: RenderContext, d
       continue;
     }
     const element = node as UiElementNode;
-    const render = RENDERERS[element.type];
+    const render = own(RENDERERS, element.type);
     const inner = render === undefined
       ? el('div', { class: 'pb-unknown' }, esc(`Unsupported component ${element.type}`))
       : render(element, ctx, (kids, c) => renderNodes(kids, c ?? ctx, depth + 1));
-    out += audience(element, inner);
+    out += element === ctx.problemAt ? pinned(ctx, audience(element, inner)) : audience(element, inner);
   }
   return out;
+}
+
+/** The validator's message above the node at fault, both marked for the eye and for screen readers. */
+function pinned(ctx: RenderContext, inner: string): string {
+  return el('div', { class: 'pb-problem-at' }, el('p', { class: 'pb-problem', role: 'alert' }, esc(ctx.problem?.message ?? '')) + inner);
+}
+
+/** The deepest element node on `path` from the root (a text node's, or an attribute's, owner). */
+function nodeAt(root: unknown, path: ReadonlyArray<string | number>): object | undefined {
+  let at: unknown = root;
+  let found: object | undefined = typeof root === 'object' && root !== null ? root : undefined;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null) break;
+    at = (at as Record<string | number, unknown>)[key];
+    if (typeof at === 'object' && at !== null && typeof (at as { type?: unknown }).type === 'string' && (at as { type: string }).type !== 'text') found = at;
+  }
+  return found;
 }
 
 /** Handles of sections and whether each starts collapsed (toggle buttons say so before the walk reaches them). */
@@ -82,8 +99,11 @@ export function renderBlock(tree: unknown, options: RenderOptions = {}): string 
   const ctx = createContext(options);
   const root = (typeof tree === 'object' && tree !== null ? tree : { type: 'uiBlock', content: [] }) as UiElementNode;
   ctx.sections = sectionsOf(root);
+  ctx.problemAt = options.problem == null ? undefined : nodeAt(root, options.problem.path);
   const summary = str(root.attrs?.summary) ?? '';
-  const body = root.type === 'uiBlock' ? renderNodes(root.content, ctx, 1) : renderNodes([root], ctx, 1);
+  const rendered = root.type === 'uiBlock' ? renderNodes(root.content, ctx, 1) : renderNodes([root], ctx, 1);
+  // A problem of the root itself (or of the action table) shows above the whole body.
+  const body = ctx.problemAt === root && options.problem != null ? pinned(ctx, rendered) : rendered;
   return el('article', {
     class: cls('pb-block', ctx.final != null && 'pb-final', ctx.pending != null && 'pb-pending', ctx.error != null && 'pb-has-error'),
     'aria-label': summary === '' ? 'App card' : summary,

@@ -13,7 +13,7 @@ function markUp(text: string, marks: readonly UiMark[] | undefined, links: boole
     if (mark.type === 'link') {
       const href = safeHref(mark.attrs?.href);
       if (links && href !== null) out = el('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, out);
-    } else if (WRAP[mark.type] !== undefined) {
+    } else if (typeof mark.type === 'string' && Object.hasOwn(WRAP, mark.type)) {
       out = el(WRAP[mark.type]!, {}, out);
     }
   }

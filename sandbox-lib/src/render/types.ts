@@ -13,5 +13,10 @@ export const attrsOf = (node: UiElementNode): Record<string, unknown> => node.at
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const refOf = (v: unknown): string | undefined =>
   (typeof v === 'object' && v !== null && typeof (v as { ref?: unknown }).ref === 'string' ? (v as { ref: string }).ref : undefined);
+/** `record[key]` only when the record has it as its own property: keys come from apps (`__proto__`, `valueOf`). */
+export function own<T>(record: Readonly<Record<string, T>> | null | undefined, key: unknown): T | undefined {
+  return record != null && typeof key === 'string' && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 export const TONES = new Set(['neutral', 'info', 'success', 'warning', 'danger']);
 export const toneOf = (v: unknown): string => (typeof v === 'string' && TONES.has(v) ? v : 'neutral');

@@ -133,6 +133,16 @@ describe('renderBlock: every component in every state', () => {
     expect(missing).toEqual([]);
   });
 
+  it('pins a validator\'s message to the node its path leads to (the playground)', () => {
+    const tree = { type: 'uiBlock', attrs: { catalog: 1, summary: 'S' }, content: [{ type: 'uiText', content: [{ type: 'text', text: 'fine' }] }, { type: 'uiActions', content: [{ type: 'uiButton', attrs: { buttonType: 'action', label: '' } }] }] };
+    const problem = { message: 'Labels need visible text', path: ['content', 1, 'content', 0, 'attrs', 'label'] };
+    expect(validateTree(tree)).toMatchObject({ valid: false, path: problem.path });
+    const html = renderBlock(tree, { problem });
+    expect(html).toMatch(/<div class="pb-actions"><div class="pb-problem-at"><p class="pb-problem" role="alert">Labels need visible text<\/p><button/);
+    expect(html.match(/pb-problem-at/g)).toHaveLength(1);
+    expect(renderBlock(tree, { problem: { message: 'Bad table', path: ['actions', 'a0'] } })).toMatch(/^<article[^>]*><div class="pb-problem-at"><p class="pb-problem" role="alert">Bad table/);
+  });
+
   it('draws an unknown type as a named placeholder and a non-object tree as an empty block', () => {
     expect(renderBlock({ type: 'uiBlock', attrs: { summary: 'S' }, content: [{ type: 'uiMarquee' }] })).toContain('Unsupported component uiMarquee');
     expect(renderBlock(null)).toMatch(/^<article class="pb-block" aria-label="App card">/);

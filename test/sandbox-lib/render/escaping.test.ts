@@ -112,7 +112,13 @@ describe('hostile strings from apps', () => {
   it('arbitrary strings never break out of text or attributes', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => {
       expectInert(renderBlock(hostileTree(s), { error: { message: s }, notice: { tone: 'danger', text: s } }));
-    }), { numRuns: 150 });
+    }), { numRuns: 300 });
+  });
+
+  it.each(['__proto__', 'constructor', 'valueOf', 'hasOwnProperty'])('the property name %s as a type, name, tone, state or mark is just a string', (key) => {
+    const html = renderBlock(hostileTree(key), { fieldErrors: {}, inputs: {} });
+    expectInert(html);
+    expect(html).toContain(`Unsupported component ${key}`);
   });
 
   it('a javascript: link is not a link at all', () => {
