@@ -4,8 +4,9 @@
  * its bundle), driven by Debian's chromium through playwright-core. One test per page family and
  * flow the issue names (the printed link signing in, a card's button changing the card, a form's
  * field error, a poll's tallies, a confirm, running commands, a private answer, the inbox,
- * memories, search and app streams), each page checked by axe-core for serious and critical
- * violations.
+ * memories, search and app streams; an author's apps, the Deliveries page with a redelivery, the
+ * playground; an admin's install through the consent screen, a reconsent, suspend and resume),
+ * each page checked by axe-core for serious and critical violations.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,29 @@ let context: BrowserContext;
 let page: Page;
 
 const card = (title: string) => page.locator('[data-card]', { has: page.getByRole('heading', { name: title }) });
+
+/** Calls of the platform's APIs with the owner's key, as an author's tooling would make them. */
+function ownerCalls(p: Platform) {
+  return async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await fetch(`${p.url}${path}`, { method, headers: { authorization: `Bearer ${p.credentials.owner.apiKey}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const json = await res.json() as unknown;
+    expect(res.status, JSON.stringify(json)).toBeLessThan(300);
+    return json;
+  };
+}
+
+/** A self-hosted app subscribed to post.created whose endpoint cannot be reached, installed; then a post. */
+async function failingSelfHostedApp(p: Platform): Promise<string> {
+  const call = ownerCalls(p);
+  const endpoint = { url: 'https://sink.example.net/platform' };
+  const created = await call('POST', '/client/v1/apps', { name: 'Webhook sink', slug: 'webhook-sink', hosting: 'self', endpoint });
+  const manifest = { schemaVersion: 1, name: 'Webhook sink', slug: 'webhook-sink', hosting: 'self', endpoint, scopes: ['conversations:read'], events: ['post.created'] };
+  await call('PUT', `/v0/apps/${created.app.id}/manifest`, { target: 'production', manifest });
+  const consent = await call('GET', `/client/v1/apps/${created.app.id}/consent`);
+  await call('POST', `/client/v1/apps/${created.app.id}/installs`, { version: consent.consent.version });
+  await call('POST', `/client/v1/conversations/${p.credentials.conversationId}/messages`, { markdown: 'Shipping the sink test.' });
+  return created.app.id as string;
+}
 
 async function expectAccessible(p: Page): Promise<void> {
   expect(await axeViolations(p)).toEqual([]);
@@ -191,6 +215,96 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     await stream.getByRole('button', { name: /^Revoke/ }).click();
     await page.waitForURL(/\/console\/streams$/);
     expect(await page.locator('.streams li', { hasText: 'Deploy desk' }).locator('.badge').textContent()).toBe('revoked');
+  });
+
+  it('my apps lists the apps the member owns', async () => {
+    await page.getByRole('link', { name: 'My apps' }).click();
+    await page.waitForURL(/\/console\/apps$/);
+    const row = page.locator('tr', { hasText: 'Deploy desk' });
+    expect(await row.textContent()).toContain('hosted');
+    await expectAccessible(page);
+  });
+
+  it('the Deliveries page filters by status and type, shows each attempt, and redelivers a failed delivery', async () => {
+    const appId = await failingSelfHostedApp(platform);
+    // Its post.created deliveries fail (the endpoint cannot be reached) and wait for a retry.
+    await page.goto(`${platform.url}/console/apps/${appId}/deliveries?outcome=pending&type=post.created`);
+    await expect.poll(async () => {
+      await page.reload();
+      return page.locator('tbody tr').count();
+    }, { timeout: 25_000, interval: 500 }).toBeGreaterThan(0);
+    expect(await page.getByLabel('Status').inputValue()).toBe('pending');
+    expect(await page.getByLabel('Type').inputValue()).toBe('post.created');
+    await expectAccessible(page);
+    await page.locator('tbody tr').first().getByRole('link', { name: 'post.created' }).click();
+    await page.waitForURL(/\/deliveries\/dlv_/);
+    const detail = page.url();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('pre.payload').textContent()).toContain('"conversation"');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await page.waitForURL(/done=redelivered/);
+    expect(await page.getByRole('status').textContent()).toBe('Sent again: it is due now, with a fresh retry schedule.');
+    await expect.poll(async () => {
+      await page.goto(detail);
+      return page.locator('tbody tr').count();
+    }, { timeout: 25_000, interval: 500 }).toBe(2);
+  });
+
+  it('the playground draws a tree beside its JSON and pins the validator\'s message to the node at fault', async () => {
+    await page.goto(`${platform.url}/console/playground`);
+    expect(await page.getByRole('status').textContent()).toBe('Valid: apps can send this tree.');
+    expect(await page.locator('.playground-out').getByRole('heading', { name: 'Deploy #42' }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    const tree = page.getByLabel('Tree (catalog 1 JSON)');
+    await tree.fill((await tree.inputValue()).replace('"label": "Approve"', '"label": "   "'));
+    await page.getByRole('button', { name: 'Check and draw' }).click();
+    await page.waitForSelector('.pb-problem');
+    const pinned = page.locator('.pb-problem-at');
+    expect(await pinned.locator('.pb-problem').textContent()).toBe(await page.locator('.flash-danger p').first().textContent());
+    expect(await pinned.locator('button').count()).toBe(1);
+    expect(await page.locator('.flash-danger code').textContent()).toContain('content › 4 › content › 0');
+    await expectAccessible(page);
+  });
+
+  it('admins install an app through its consent screen, approve a version that widens access, suspend and resume it', async () => {
+    const owner = ownerCalls(platform);
+    const endpoint = { url: 'https://inspector.example.net/platform' };
+    const created = await owner('POST', '/client/v1/apps', { name: 'Inspector', slug: 'inspector', hosting: 'self', endpoint });
+    const manifest = { schemaVersion: 1, name: 'Inspector', slug: 'inspector', hosting: 'self', endpoint, scopes: ['conversations:read'], events: ['post.created'] };
+    await owner('PUT', `/v0/apps/${created.app.id}/manifest`, { target: 'production', manifest });
+
+    await page.getByRole('link', { name: 'Apps', exact: true }).click();
+    await page.waitForURL(/\/console\/admin\/apps$/);
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Install Inspector' }).click();
+    await page.waitForURL(/\/install$/);
+    expect(await page.locator('.scopes').textContent()).toContain('conversations:read');
+    expect(await page.locator('main').textContent()).toContain('post.created');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Install Inspector' }).click();
+    await page.waitForURL(/\/console\/admin\/apps$/);
+    const row = () => page.locator('tr', { hasText: 'Inspector' });
+    expect(await row().locator('.badge').textContent()).toBe('active');
+
+    // Version 2 hears of decisions too: it waits for an admin, who sees what it adds.
+    await owner('PUT', `/v0/apps/${created.app.id}/manifest`, { target: 'production', manifest: { ...manifest, scopes: ['conversations:read', 'decisions:read'], events: ['post.created', 'decision.published'] } });
+    await page.reload();
+    await row().getByRole('link', { name: /Review version 2/ }).click();
+    await page.waitForURL(/\/review$/);
+    expect(await page.getByRole('heading', { name: 'What this version adds' }).isVisible()).toBe(true);
+    expect(await page.locator('.invocation').textContent()).toContain('decision');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Approve version 2' }).click();
+    await page.waitForURL(/\/console\/admin\/apps$/);
+    expect(await row().textContent()).toContain('version 2');
+
+    await row().getByRole('button', { name: 'Suspend Inspector' }).click();
+    await page.waitForURL(/\/console\/admin\/apps$/);
+    expect(await row().locator('.badge').textContent()).toBe('suspended');
+    await row().getByRole('button', { name: 'Resume Inspector' }).click();
+    await page.waitForURL(/\/console\/admin\/apps$/);
+    expect(await row().locator('.badge').textContent()).toBe('active');
   });
 
   it('signing out revokes the session', async () => {

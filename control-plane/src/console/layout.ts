@@ -31,6 +31,8 @@ const NAV: Array<[PageInput['section'], string, string]> = [
   ['memories', '/console/memories', 'Memories'],
   ['search', '/console/search', 'Search'],
   ['streams', '/console/streams', 'App streams'],
+  ['author', '/console/apps', 'My apps'],
+  ['apps', '/console/admin/apps', 'Apps'],
 ];
 
 function nav(current: PageInput['section']): Markup {

@@ -1,7 +1,8 @@
 /**
  * @module console/routes
  * The console at `/console`: pages for members (circles, conversations with live app cards,
- * commands, inbox, memories, search, app streams), server-rendered, each family in its own file
+ * commands, inbox, memories, search, app streams) app authors (my apps, the Deliveries page,
+ * the playground) and admins (the app directory, consent, config, suspend, resume, uninstall), server-rendered, each family in its own file
  * under pages/. Every page and action calls the platform's own `/client/v1` and `/v0` through the
  * request function the composition root hands in; the console keeps no state and reads no store.
  */
@@ -14,7 +15,11 @@ import { registerLinkCardRoutes } from './link-cards.ts';
 import { sameOrigin } from './csrf.ts';
 import type { ConsoleEnv } from './env.ts';
 import type { Me } from './layout.ts';
+import { registerAdminPages } from './pages/admin.ts';
+import { registerAppsPage } from './pages/apps.ts';
 import { registerConversationPages } from './pages/conversations.ts';
+import { registerDeliveriesPage } from './pages/deliveries.ts';
+import { registerPlaygroundPage } from './pages/playground.ts';
 import { registerInboxPage } from './pages/inbox.ts';
 import { registerMemoriesPage } from './pages/memories.ts';
 import { registerSearchPage } from './pages/search.ts';
@@ -77,5 +82,9 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerMemoriesPage(router, assets);
   registerSearchPage(router, assets);
   registerStreamsPage(router, assets);
+  registerAppsPage(router, assets);
+  registerDeliveriesPage(router, assets);
+  registerPlaygroundPage(router, assets);
+  registerAdminPages(router, assets);
   return router;
 }
