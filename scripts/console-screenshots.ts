@@ -2,7 +2,8 @@
 //   node --no-node-snapshot --conditions=source scripts/console-screenshots.ts
 // Starts `npm start` on free ports with a fresh data directory (test/helpers/npm-start.ts), opens
 // the printed sign-in link in Debian's chromium, acts a little so the cards show their states
-// (a field error, an approval, a vote, a private answer), and writes one PNG per page.
+// (a field error, an approval, a vote, a private answer, a validator's message in the playground),
+// and writes one PNG per page.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, chromiumPath } from '../test/helpers/browser.ts';
@@ -48,10 +49,20 @@ try {
   await page.locator('details.command[open]').scrollIntoViewIfNeeded();
   await page.locator('.commands').screenshot({ path: `${OUT}command.png` });
 
-  for (const [name, path] of [['circles', '/console'], ['inbox', '/console/inbox'], ['memories', '/console/memories'], ['search', '/console/search'], ['streams', '/console/streams']] as const) {
+  const appId = /\/console\/apps\/(app_[a-z0-9]+)\/deliveries/.exec(await (await page.request.get(`${platform.url}/console/apps`)).text())?.[1] ?? '';
+  for (const [name, path] of [
+    ['circles', '/console'], ['inbox', '/console/inbox'], ['memories', '/console/memories'], ['search', '/console/search'], ['streams', '/console/streams'],
+    ['deliveries', `/console/apps/${appId}/deliveries`], ['admin-apps', '/console/admin/apps'], ['consent', `/console/admin/apps/${appId}/install`],
+  ] as const) {
     await page.goto(`${platform.url}${path}`);
     await shot(name);
   }
+  await page.goto(`${platform.url}/console/playground`);
+  const tree = page.getByLabel('Tree (catalog 1 JSON)');
+  await tree.fill((await tree.inputValue()).replace('"label": "Approve"', '"label": "   "'));
+  await page.getByRole('button', { name: 'Check and draw' }).click();
+  await page.locator('.pb-problem').waitFor();
+  await shot('playground');
   console.log(`screenshots written to ${OUT}`);
 } finally {
   await browser.close();

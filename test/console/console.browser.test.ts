@@ -33,12 +33,12 @@ function ownerCalls(p: Platform) {
   };
 }
 
-/** A self-hosted app subscribed to post.created whose endpoint cannot be reached, installed; then a post. */
+/** A self-hosted app subscribed to posts and replies whose endpoint cannot be reached, installed; then a message. */
 async function failingSelfHostedApp(p: Platform): Promise<string> {
   const call = ownerCalls(p);
   const endpoint = { url: 'https://sink.example.net/platform' };
   const created = await call('POST', '/client/v1/apps', { name: 'Webhook sink', slug: 'webhook-sink', hosting: 'self', endpoint });
-  const manifest = { schemaVersion: 1, name: 'Webhook sink', slug: 'webhook-sink', hosting: 'self', endpoint, scopes: ['conversations:read'], events: ['post.created'] };
+  const manifest = { schemaVersion: 1, name: 'Webhook sink', slug: 'webhook-sink', hosting: 'self', endpoint, scopes: ['conversations:read'], events: ['post.created', 'reply.created'] };
   await call('PUT', `/v0/apps/${created.app.id}/manifest`, { target: 'production', manifest });
   const consent = await call('GET', `/client/v1/apps/${created.app.id}/consent`);
   await call('POST', `/client/v1/apps/${created.app.id}/installs`, { version: consent.consent.version });
@@ -227,20 +227,25 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
 
   it('the Deliveries page filters by status and type, shows each attempt, and redelivers a failed delivery', async () => {
     const appId = await failingSelfHostedApp(platform);
-    // Its post.created deliveries fail (the endpoint cannot be reached) and wait for a retry.
-    await page.goto(`${platform.url}/console/apps/${appId}/deliveries?outcome=pending&type=post.created`);
+    // A later message of a conversation is a reply to its first post: its reply.created delivery
+    // fails (the endpoint cannot be reached) and waits for a retry.
+    await page.goto(`${platform.url}/console/apps/${appId}/deliveries?outcome=pending&type=reply.created`);
     await expect.poll(async () => {
       await page.reload();
       return page.locator('tbody tr').count();
     }, { timeout: 25_000, interval: 500 }).toBeGreaterThan(0);
     expect(await page.getByLabel('Status').inputValue()).toBe('pending');
-    expect(await page.getByLabel('Type').inputValue()).toBe('post.created');
+    expect(await page.getByLabel('Type').inputValue()).toBe('reply.created');
     await expectAccessible(page);
-    await page.locator('tbody tr').first().getByRole('link', { name: 'post.created' }).click();
-    await page.waitForURL(/\/deliveries\/dlv_/);
+    await page.locator('tbody tr').first().getByRole('link', { name: 'reply.created' }).click();
+    await page.waitForURL(/\/deliveries\/[A-Za-z0-9_]+$/);
     const detail = page.url();
-    expect(await page.locator('tbody tr').count()).toBe(1);
-    expect(await page.locator('pre.payload').textContent()).toContain('"conversation"');
+    // The first attempt ends within the outbound deadline.
+    await expect.poll(async () => {
+      await page.goto(detail);
+      return page.locator('tbody tr').count();
+    }, { timeout: 25_000, interval: 500 }).toBe(1);
+    expect(await page.locator('pre.payload').textContent()).toContain(platform.credentials.conversationId);
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Redeliver' }).click();
     await page.waitForURL(/done=redelivered/);
@@ -249,7 +254,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
       await page.goto(detail);
       return page.locator('tbody tr').count();
     }, { timeout: 25_000, interval: 500 }).toBe(2);
-  });
+  }, 90_000);
 
   it('the playground draws a tree beside its JSON and pins the validator\'s message to the node at fault', async () => {
     await page.goto(`${platform.url}/console/playground`);

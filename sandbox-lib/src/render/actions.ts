@@ -24,6 +24,9 @@ export interface ActionControl {
 
 const locked = (ctx: RenderContext): boolean => ctx.final != null || ctx.pending != null;
 
+/** A label with nothing visible in it (only in trees that failed validation) still names its control. */
+const named = (label: string | undefined): string => (label === undefined || label.trim() === '' ? '(no label)' : label);
+
 function confirmDialog(ctx: RenderContext, id: string, ref: string, confirm: Record<string, unknown>, destructive: boolean): string {
   const title = el('h2', { id: `${id}-title`, class: 'pb-confirm-title' }, esc(str(confirm.title) ?? 'Are you sure?'));
   const body = str(confirm.body) === undefined ? '' : el('p', { class: 'pb-confirm-body' }, esc(confirm.body));
@@ -35,6 +38,7 @@ function confirmDialog(ctx: RenderContext, id: string, ref: string, confirm: Rec
 
 /** A button (or menu entry) that runs an action, opens a link, or asks to confirm first. */
 export function actionControl(c: ActionControl, ctx: RenderContext, className = 'pb-button'): string {
+  c = { ...c, label: named(c.label) };
   const label = icon(c.icon) + el('span', {}, esc(c.label));
   const intentClass = c.intent === 'primary' ? 'pb-primary' : c.intent === 'destructive' ? 'pb-destructive' : '';
   if (c.href !== undefined) {
@@ -55,7 +59,7 @@ export function actionControl(c: ActionControl, ctx: RenderContext, className = 
 
 const button: Render = (node, ctx) => {
   const a = attrsOf(node);
-  const label = str(a.label) ?? '';
+  const label = named(str(a.label));
   switch (a.buttonType) {
     case 'submit': {
       const ref = refOf(a.action) ?? '';
@@ -86,7 +90,7 @@ export function menuList(label: string, iconName: unknown, items: ReadonlyArray<
   const entries = items.map((i) => el('li', {}, actionControl({
     label: str(i.label) ?? '', ref: refOf(i.action), href: str(i.href), intent: str(i.intent), confirm: i.confirm, icon: i.icon,
   }, ctx, 'pb-menu-item'))).join('');
-  return el('details', { class: 'pb-menu' }, el('summary', { class: 'pb-button' }, icon(iconName) + esc(label)) + el('ul', { class: 'pb-menu-list' }, entries));
+  return el('details', { class: 'pb-menu' }, el('summary', { class: 'pb-button' }, icon(iconName) + esc(named(label))) + el('ul', { class: 'pb-menu-list' }, entries));
 }
 
 const menu: Render = (node, ctx) => {

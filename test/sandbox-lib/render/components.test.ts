@@ -139,6 +139,8 @@ describe('renderBlock: every component in every state', () => {
     expect(validateTree(tree)).toMatchObject({ valid: false, path: problem.path });
     const html = renderBlock(tree, { problem });
     expect(html).toMatch(/<div class="pb-actions"><div class="pb-problem-at"><p class="pb-problem" role="alert">Labels need visible text<\/p><button/);
+    // The unlabelled button still has a name.
+    expect(html).toContain('<span>(no label)</span></button>');
     expect(html.match(/pb-problem-at/g)).toHaveLength(1);
     expect(renderBlock(tree, { problem: { message: 'Bad table', path: ['actions', 'a0'] } })).toMatch(/^<article[^>]*><div class="pb-problem-at"><p class="pb-problem" role="alert">Bad table/);
   });

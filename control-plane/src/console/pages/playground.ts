@@ -23,6 +23,12 @@ const SAMPLE = renderTree(ui.block({ summary: 'Deploy #42 is waiting for approva
 
 interface Input { tree: string; actions: string }
 
+/** `/console/playground`, or an app's (`/console/apps/{id}/playground`, the URL `platform dev` prints). */
+const actionOf = (c: Context<ConsoleEnv>) => {
+  const appId = c.req.param('appId');
+  return appId === undefined ? '/console/playground' : `/console/apps/${encodeURIComponent(appId)}/playground`;
+};
+
 async function show(c: Context<ConsoleEnv>, assets: Assets, input: Input) {
   let problem: { message: string; path: Array<string | number> } | null = null;
   let parsed: unknown = null;
@@ -40,7 +46,7 @@ async function show(c: Context<ConsoleEnv>, assets: Assets, input: Input) {
     : problem === null ? html`<p class="flash flash-success" role="status">Valid: apps can send this tree.</p>`
       : html`<div class="flash flash-danger" role="alert"><p>${problem.message}</p><p class="muted">at <code>${problem.path.join(' › ') || '(root)'}</code></p></div>`;
   const drawing = typeof parsed === 'object' && parsed !== null ? raw(renderBlock(parsed, { idPrefix: 'playground', problem })) : '';
-  const body = html`<div class="columns"><form method="post" action="/console/playground" class="stack playground-form">
+  const body = html`<div class="columns"><form method="post" action="${actionOf(c)}" class="stack playground-form">
       <label for="tree">Tree (catalog 1 JSON)</label><textarea id="tree" name="tree" rows="22" spellcheck="false" class="code">${input.tree}</textarea>
       <label for="actions">Action table (optional)</label><textarea id="actions" name="actions" rows="4" spellcheck="false" class="code">${input.actions}</textarea>
       <button type="submit" class="primary">Check and draw</button></form>
@@ -50,9 +56,11 @@ async function show(c: Context<ConsoleEnv>, assets: Assets, input: Input) {
 }
 
 export function registerPlaygroundPage(router: Hono<ConsoleEnv>, assets: Assets): void {
-  router.get('/playground', (c) => show(c, assets, { tree: JSON.stringify(SAMPLE.tree, null, 2), actions: JSON.stringify(SAMPLE.actions, null, 2) }));
-  router.post('/playground', async (c) => {
-    const fields = await c.req.parseBody();
-    return show(c, assets, { tree: typeof fields.tree === 'string' ? fields.tree : '', actions: typeof fields.actions === 'string' ? fields.actions : '' });
-  });
+  for (const path of ['/playground', '/apps/:appId/playground']) {
+    router.get(path, (c) => show(c, assets, { tree: JSON.stringify(SAMPLE.tree, null, 2), actions: JSON.stringify(SAMPLE.actions, null, 2) }));
+    router.post(path, async (c) => {
+      const fields = await c.req.parseBody();
+      return show(c, assets, { tree: typeof fields.tree === 'string' ? fields.tree : '', actions: typeof fields.actions === 'string' ? fields.actions : '' });
+    });
+  }
 }
