@@ -129,5 +129,5 @@ describe('main-all (npm start)', () => {
     expect(await exited).toEqual({ code: 0, signal: null });
     await expect(fetch(`${rt}/healthz`)).rejects.toThrow();
     await expect(fetch(`${cp}/healthz`)).rejects.toThrow();
-  }, 90_000); // a bound, not a measurement: the full suite loads both cores
+  }, 150_000); // a bound, not a measurement: the full suite loads both cores, and start-up bundles, uploads and installs the example app
 });
