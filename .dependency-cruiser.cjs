@@ -2,6 +2,7 @@
 // `npm run lint`:
 //
 //   core ← workspace ← apps ← deliveries ← messaging ← blocks ← the composition root
+//   core ← console (the web console: it reaches the others only over their HTTP APIs) ← the composition root
 //
 // An area imports only the areas to its left; the composition root (wiring/, seed/ and the files
 // at the top of control-plane/src) imports anything and nothing imports it. On top of that, no two
@@ -26,10 +27,28 @@ const areaRules = AREAS.map((area, i) => ({
   to: { path: [...AREAS.slice(i + 1).map((a) => at(`${a}/`)), at(COMPOSITION)] },
 }));
 
+/** The console sits beside the feature areas: it calls them through their HTTP APIs, never by import. */
+const consoleRule = {
+  name: 'area-console',
+  severity: 'error',
+  comment: 'console/ imports only core (it reaches features through /client/v1 and /v0, handed in as a request function)',
+  from: { path: at('console/') },
+  to: { path: [...AREAS.slice(1).map((a) => at(`${a}/`)), at(COMPOSITION)] },
+};
+const intoConsole = {
+  name: 'not-into-console',
+  severity: 'error',
+  comment: 'Only the composition root mounts the console',
+  from: { path: at(`(${AREAS.join('|')})/`) },
+  to: { path: at('console/') },
+};
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     ...areaRules,
+    consoleRule,
+    intoConsole,
     {
       name: 'wiring-not-entries',
       severity: 'error',

@@ -21,6 +21,8 @@ COPY scripts scripts
 COPY sandbox-lib sandbox-lib
 COPY cli cli
 COPY control-plane/package.json control-plane/
+# The console's client script, bundled by the prepare script into control-plane/dist/console/.
+COPY control-plane/src/console/browser control-plane/src/console/browser
 COPY runtime/package.json runtime/
 COPY runtime/native runtime/native
 RUN node deploy/image/without-bundled-node.mjs
@@ -41,6 +43,7 @@ COPY --from=build /app/package.json ./
 COPY runtime runtime
 COPY --from=build /app/runtime/native/.build runtime/native/.build
 COPY control-plane control-plane
+COPY --from=build /app/control-plane/dist control-plane/dist
 COPY deploy/image/entrypoint.sh /usr/local/bin/platform-entrypoint
 RUN mkdir -p /app/.data && chown -R node:node /app/.data
 USER node

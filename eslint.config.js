@@ -41,7 +41,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/runtime/*', '**/runtime/src/**', '!@platform/runtime/fleet'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types) and @platform/runtime/fleet (the registry record).' },
-        { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**', '!@platform/sandbox-lib/node'], message: 'Import sandbox-lib through its package entries only (`@platform/sandbox-lib`, `@platform/sandbox-lib/node`).' },
+        { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**', '!@platform/sandbox-lib/node', '!@platform/sandbox-lib/render'], message: 'Import sandbox-lib through its package entries only (`@platform/sandbox-lib`, `@platform/sandbox-lib/node`, `@platform/sandbox-lib/render`).' },
         noCli,
       ] }],
     },
@@ -52,9 +52,14 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'The CLI talks to the control plane over HTTP only.' },
         // `@platform/runtime/dev` is the runtime's entry for `platform dev` (a local node serving one app).
-        { group: ['@platform/sandbox-lib/*', '@platform/runtime/*', '**/sandbox-lib/**', '**/runtime/**', '!@platform/sandbox-lib/node', '!@platform/runtime/dev'], message: 'Import sandbox-lib and runtime through their package entries only.' },
+        { group: ['@platform/sandbox-lib/*', '@platform/runtime/*', '**/sandbox-lib/**', '**/runtime/**', '!@platform/sandbox-lib/node', '!@platform/runtime/dev', '!@platform/sandbox-lib/render'], message: 'Import sandbox-lib and runtime through their package entries only.' },
       ] }],
     },
+  },
+  {
+    // The console's client script runs in browsers: it imports nothing but its own files.
+    files: ['control-plane/src/console/browser/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*', '../*', 'node:*'], message: 'The console\'s browser script imports only its own folder.' }] }] },
   },
   {
     files: ['test/**/*.ts', 'scripts/**', 'runtime/src/guest/**', 'cli/src/**', 'cli/bin/**', '**/*.mjs'],

@@ -33,6 +33,13 @@ if (existsSync(join(sandboxLib, 'src/index.ts'))) {
   await build({ ...common, entryPoints: sources(join(sandboxLib, 'src')), outbase: join(sandboxLib, 'src'), outdir: join(sandboxLib, 'dist'), plugins: [keepModules] });
 }
 
+// The console's client script (control-plane/src/console/browser), one file for browsers; the
+// control plane serves it under a name carrying its hash (control-plane/src/console/assets.ts).
+const consoleScript = join(repo, 'control-plane/src/console/browser/console.ts');
+if (existsSync(consoleScript)) {
+  await build({ entryPoints: [consoleScript], outfile: join(repo, 'control-plane/dist/console/console.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, sourcemap: false, logLevel: 'warning' });
+}
+
 // The container image has no CLI (it runs the servers); build it where it is. One file: sandbox-lib
 // and the other dependencies stay imports of their packages, read at run time.
 const cli = join(repo, 'cli');

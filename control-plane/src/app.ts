@@ -41,6 +41,7 @@ import { registerV0Routes } from './wiring/v0-routes.ts';
 import { createWorkspaceArea, type WorkspaceArea } from './wiring/workspace.ts';
 import { openRuntimeNodes, type RuntimeNodes } from './core/runtime-node/nodes.ts';
 import { createRuntimeFetch } from './deliveries/targets/runtime-fetch.ts';
+import { CONSOLE_BASE, createConsole } from './console/routes.ts';
 
 export interface ControlPlaneDeps {
   config: Config;
@@ -125,12 +126,14 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   app.use('*', retryAfterHeader);
   app.onError(onError);
   app.notFound(notFound);
-  app.get('/', (c) => c.json({ service: 'control-plane', clientApi: `${clientApi.basePath}/openapi.json`, appApi: `${v0Api.basePath}/openapi.json`, health: '/healthz' }));
+  app.get('/', (c) => c.json({ service: 'control-plane', clientApi: `${clientApi.basePath}/openapi.json`, appApi: `${v0Api.basePath}/openapi.json`, health: '/healthz', console: CONSOLE_BASE }));
   registerHealthRoutes(app, { db });
   const metricsServer = createMetricsServer({ registry: metrics.registry, host: config.metricsHost, port: config.metricsPort, logger });
   app.route(clientApi.basePath, clientApi.router);
   app.route(v0Api.basePath, v0Api.router);
   registerTokenWellKnownRoutes(app, apps.tokens);
+  // The console calls the two APIs above through this app's own request function.
+  app.route(CONSOLE_BASE, createConsole({ request: (path, init) => Promise.resolve(app.request(path, init)), publicUrl: config.publicUrl }));
   app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, production: apps.production, logs: apps.logs }));
 
   let server: ServerType | undefined;

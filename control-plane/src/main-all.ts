@@ -1,7 +1,8 @@
 /**
  * @module main-all
  * `npm start`: the control plane in this process, one runtime node as a child process, the demo
- * workspace seeded once, and the URLs and keys printed and written to DATA_DIR/credentials.json.
+ * workspace seeded once with its example app (installed, its cards posted), and the URLs and keys
+ * printed and written to DATA_DIR/credentials.json, with a one-time sign-in link to the console.
  * Both processes get the hosted-app domain (`apps.localhost` unless HOSTED_APP_DOMAIN says otherwise).
  * Ctrl-C or SIGTERM stops both. With DATABASE_URL and REDIS_URL set the same code uses them.
  */
@@ -11,6 +12,8 @@ import { runtimeChildEnv } from './core/config/config.ts';
 import { spawnRuntimeNode, type RuntimeChild } from './core/runtime-node/child-process.ts';
 import { writeCredentials, credentialsPath, type Credentials } from './seed/credentials.ts';
 import { seedDemo } from './seed/demo.ts';
+import { seedExampleApp } from './seed/examples.ts';
+import { consoleSignInLink } from './seed/console-link.ts';
 import { systemClock } from './core/clock/clock.ts';
 
 /**
@@ -61,16 +64,24 @@ try {
     urls: { controlPlane: config.publicUrl, runtime: config.runtimeUrl },
     operatorToken: config.workspaceCreation === 'open' ? null : config.operatorToken,
   });
-  process.stdout.write(banner(credentials, seed.created, metricsUrl));
+  const request = (path: string, init: RequestInit) => Promise.resolve(booted.controlPlane.app.request(path, init));
+  // The example app needs the runtime node (its bundle is evaluated there); a failure leaves the
+  // platform running without it, and says why.
+  await seedExampleApp({ request, ownerKey: credentials.owner.apiKey, demo: seed.demo })
+    .catch((err: unknown) => logger.error({ err }, 'the example app could not be set up'));
+  const link = await consoleSignInLink({ request, ownerKey: credentials.owner.apiKey, publicUrl: config.publicUrl, next: `/console/conversations/${seed.demo.conversationId}` });
+  process.stdout.write(banner(credentials, seed.created, link, metricsUrl));
 } catch (err) {
   logger.fatal({ err }, 'start failed');
   await shutdown('start failed', 1);
 }
 
-function banner(c: Credentials, created: boolean, metricsUrl: string): string {
+function banner(c: Credentials, created: boolean, consoleLink: string, metricsUrl: string): string {
   return [
     '',
     'Platform ready',
+    `  console         ${consoleLink}`,
+    `                  (signs you in as the owner once; later, sign in at ${c.controlPlaneUrl}/console with the owner API key)`,
     `  control plane   ${c.controlPlaneUrl}   (health ${c.controlPlaneUrl}/healthz)`,
     `  runtime node    ${c.runtimeUrl}   (health ${c.runtimeUrl}/healthz)`,
     `  metrics         ${metricsUrl}   (operator port, METRICS_PORT)`,

@@ -1,8 +1,9 @@
 /**
  * `npm start` as a process: boots the control plane and one runtime node on free ports with a fresh
  * DATA_DIR, answers /healthz and /readyz alike on both, creates a workspace, writes
- * credentials.json, serves a hosted app's MCP server on `{slug}.apps.localhost` out of the box (the
- * README's first app, deployed with the CLI), and stops both cleanly on SIGTERM.
+ * credentials.json, sets up the example app, prints a console sign-in link that works, serves a
+ * hosted app's MCP server on `{slug}.apps.localhost` out of the box (the README's first app,
+ * deployed with the CLI), and stops both cleanly on SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -127,6 +128,23 @@ describe('main-all (npm start)', () => {
     const circles = await fetch(`${cp}/client/v1/circles`, { headers: { authorization: `Bearer ${credentials.owner.apiKey}` } });
     expect(((await circles.json()) as { items: Array<{ visibility: string }> }).items.map((c: { visibility: string }) => c.visibility).sort()).toEqual(['private', 'public']);
 
+    // The example app was built, uploaded and installed, and posted its cards into the welcome conversation.
+    if (entry === REAL_RUNTIME) {
+      const messages = await fetch(`${cp}/client/v1/conversations/${credentials.conversationId}/messages`, { headers: { authorization: `Bearer ${credentials.owner.apiKey}` } });
+      const cards = ((await messages.json()) as { items: Array<{ author: { name: string }; blockId: string | null }> }).items.filter((m) => m.blockId !== null);
+      expect(cards.map((m) => m.author.name)).toEqual(['Deploy desk', 'Deploy desk']);
+    }
+    // The console line: a one-time sign-in link to the welcome conversation, its key in the fragment.
+    const link = new URL(/console\s+(\S+)/.exec(seen.out)![1]!);
+    expect(`${link.origin}${link.pathname}`).toBe(`http://localhost:${port}/console/sign-in`);
+    const fragment = new URLSearchParams(link.hash.slice(1));
+    expect(fragment.get('next')).toBe(`/console/conversations/${credentials.conversationId}`);
+    const signedIn = await fetch(`${cp}/console/sign-in`, {
+      method: 'POST', redirect: 'manual', headers: { origin: `http://localhost:${port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key: fragment.get('key')!, once: '1', next: fragment.get('next')! }).toString(),
+    });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe(fragment.get('next'));
     // The README's first app with its MCP server: deployed with the CLI, served at hello.apps.localhost.
     if (entry === REAL_RUNTIME) {
       expect(seen.out).toContain(`http://{slug}.apps.localhost:${runtimePort}/`);
@@ -146,5 +164,5 @@ describe('main-all (npm start)', () => {
     expect(await exited).toEqual({ code: 0, signal: null });
     await expect(fetch(`${rt}/healthz`)).rejects.toThrow();
     await expect(fetch(`${cp}/healthz`)).rejects.toThrow();
-  }, 90_000); // a bound, not a measurement: the full suite loads both cores
+  }, 150_000); // a bound, not a measurement: the full suite loads both cores, and start-up bundles, uploads and installs the example app
 });

@@ -42,7 +42,8 @@ const KEPT = {
   'messaging/references/resolve.ts': importing('../../deliveries/pipeline/pipeline.ts', 'use'),
   'blocks/interactions/service.ts': importing('../../messaging/references/resolve.ts', 'use'),
   'wiring/blocks.ts': importing('../blocks/interactions/service.ts', 'use'),
-  'app.ts': importing('./wiring/blocks.ts', 'use'),
+  'console/routes.ts': importing('../core/db/db.ts', 'db'),
+  'app.ts': `${importing('./wiring/blocks.ts', 'use')}import { use as consoleUse } from './console/routes.ts';\nexport const c = consoleUse;\n`,
 };
 
 describe('the area rule', () => {
@@ -50,6 +51,15 @@ describe('the area rule', () => {
     const { code, output } = await check(KEPT);
     expect(output).toContain('no dependency violations found');
     expect(code).toBe(0);
+  });
+
+  it('fails the console importing a feature area, and a feature area importing the console', async () => {
+    const up = await check({ ...KEPT, 'console/routes.ts': importing('../workspace/members/store.ts', 'use') });
+    expect(up.code).toBeGreaterThan(0);
+    expect(up.output).toMatch(/error area-console: src\/console\/routes\.ts → src\/workspace\/members\/store\.ts/);
+    const into = await check({ ...KEPT, 'console/routes.ts': exporting('use'), 'blocks/interactions/service.ts': importing('../../console/routes.ts', 'use') });
+    expect(into.code).toBeGreaterThan(0);
+    expect(into.output).toMatch(/error not-into-console: src\/blocks\/interactions\/service\.ts → src\/console\/routes\.ts/);
   });
 
   it('fails an area that imports a higher one', async () => {

@@ -1,0 +1,25 @@
+/**
+ * @module console/pages/apps
+ * My apps: the apps the member owns in this workspace (`GET /apps`), each with its Deliveries page
+ * and the playground.
+ */
+import type { Hono } from 'hono';
+import { html } from 'hono/html';
+import { messageOf } from '../api.ts';
+import type { Assets } from '../assets.ts';
+import type { ConsoleEnv } from '../env.ts';
+import { page } from '../layout.ts';
+
+interface App { id: string; slug: string; name: string; hosting: string; development: boolean; ownerMemberId: string }
+
+export function registerAppsPage(router: Hono<ConsoleEnv>, assets: Assets): void {
+  router.get('/apps', async (c) => {
+    const got = await c.get('api').get<{ items: App[] }>('/apps');
+    const mine = (got.body?.items ?? []).filter((a) => a.ownerMemberId === c.get('me').member.id);
+    const body = mine.length === 0 ? html`<p class="muted">You have no apps yet. <code>npx platform deploy --create</code> makes one.</p>`
+      : html`<table class="table"><caption class="sr-only">Your apps</caption><thead><tr><th scope="col">App</th><th scope="col">Hosting</th><th scope="col">Pages</th></tr></thead><tbody>
+        ${mine.map((a) => html`<tr><td><strong>${a.name}</strong> <span class="muted">${a.slug}${a.development ? ' · development' : ''}</span></td><td>${a.hosting === 'platform' ? 'hosted' : 'self-hosted'}</td>
+        <td><a href="/console/apps/${a.id}/deliveries">Deliveries<span class="sr-only"> of ${a.name}</span></a> · <a href="/console/apps/${a.id}/playground">Playground<span class="sr-only"> of ${a.name}</span></a></td></tr>`)}</tbody></table>`;
+    return c.html(page(assets, { title: 'My apps', section: 'author', me: c.get('me'), body, flash: got.status === 200 ? null : { tone: 'danger', text: messageOf(got) } }));
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * @module console/pages/sign-in
+ * Signing in and out. The member types an API key (or opens the one-time link `npm start` prints:
+ * the key rides in the URL's fragment, which browsers never send to a server or put in a
+ * Referer; the client script moves it into this form). The console checks the key (`GET /me`),
+ * mints a session key with it (`POST /api-keys`), and, for a one-time link, revokes the link's key
+ * (found by name and hint in `GET /api-keys`), so the printed URL works once.
+ */
+import type { Hono } from 'hono';
+import { html } from 'hono/html';
+import { apiFor, messageOf, type RequestFn } from '../api.ts';
+import type { Assets } from '../assets.ts';
+import { page } from '../layout.ts';
+import { clearSession, readSession, writeSession } from '../session.ts';
+
+export const SIGN_IN_LINK_KEY_NAME = 'Console sign-in link';
+const SESSION_KEY_NAME = 'Console session';
+
+/** Only a console path: never another site (`//evil.example`), never a scheme, no `..` or escapes a browser would resolve elsewhere. */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/console(\/[A-Za-z0-9_\-/?=&.]*)?$/.test(next) && !next.includes('..') ? next : '/console';
+}
+
+function form(assets: Assets, next: string, error: string | null) {
+  return page(assets, {
+    title: 'Sign in', section: 'none', me: null, flash: error === null ? null : { tone: 'danger', text: error },
+    body: html`<form method="post" action="/console/sign-in" class="stack" id="sign-in">
+      <input type="hidden" name="next" value="${next}"><input type="hidden" name="once" value="">
+      <label for="key">Your API key</label>
+      <input id="key" name="key" type="password" autocomplete="off" required aria-describedby="key-help">
+      <p id="key-help" class="muted">A member API key of your workspace (<code>npm start</code> prints one, and a sign-in link).</p>
+      <button type="submit" class="primary">Sign in</button></form>`,
+  });
+}
+
+export function registerSignIn(router: Hono<any>, deps: { request: RequestFn; assets: Assets; secure: boolean }): void {
+  router.get('/sign-in', (c) => c.html(form(deps.assets, safeNext(c.req.query('next')), null)));
+
+  router.post('/sign-in', async (c) => {
+    const fields = await c.req.parseBody();
+    const key = typeof fields.key === 'string' ? fields.key.trim() : '';
+    const next = safeNext(fields.next);
+    // Only key-shaped input becomes a header (anything else could not be a key anyway).
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) return c.html(form(deps.assets, next, 'That key does not sign in to any workspace.'), 401);
+    const api = apiFor(deps.request, key);
+    const me = await api.get('/me');
+    if (me.status !== 200) return c.html(form(deps.assets, next, me.status === 401 ? 'That key does not sign in to any workspace.' : messageOf(me)), 401);
+    const minted = await api.post<{ key: { id: string }; apiKey: string }>('/api-keys', { name: SESSION_KEY_NAME });
+    if (minted.status !== 201) return c.html(form(deps.assets, next, messageOf(minted)), 502);
+    if (fields.once === '1') {
+      const session = apiFor(deps.request, minted.body.apiKey);
+      const keys = await session.get<{ items: Array<{ id: string; name: string; hint: string; revokedAt: string | null }> }>('/api-keys');
+      const link = keys.body?.items?.find((k) => k.name === SIGN_IN_LINK_KEY_NAME && k.revokedAt === null && key.endsWith(k.hint));
+      if (link !== undefined) await session.del(`/api-keys/${link.id}`);
+    }
+    writeSession(c, { keyId: minted.body.key.id, key: minted.body.apiKey }, deps.secure);
+    return c.redirect(next, 303);
+  });
+
+  router.post('/sign-out', async (c) => {
+    const session = readSession(c);
+    if (session !== null) await apiFor(deps.request, session.key).del(`/api-keys/${session.keyId}`);
+    clearSession(c, deps.secure);
+    return c.redirect('/console/sign-in', 303);
+  });
+}

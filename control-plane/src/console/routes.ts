@@ -1,0 +1,90 @@
+/**
+ * @module console/routes
+ * The console at `/console`: pages for members (circles, conversations with live app cards,
+ * commands, inbox, memories, search, app streams) app authors (my apps, the Deliveries page,
+ * the playground) and admins (the app directory, consent, config, suspend, resume, uninstall), server-rendered, each family in its own file
+ * under pages/. Every page and action calls the platform's own `/client/v1` and `/v0` through the
+ * request function the composition root hands in; the console keeps no state and reads no store.
+ */
+import { Hono } from 'hono';
+import type { RequestFn } from './api.ts';
+import { apiFor } from './api.ts';
+import { registerAssets, type Assets } from './assets.ts';
+import { registerCardRoutes } from './cards.ts';
+import { registerLinkCardRoutes } from './link-cards.ts';
+import { sameOrigin } from './csrf.ts';
+import type { ConsoleEnv } from './env.ts';
+import type { Me } from './layout.ts';
+import { registerAdminPages } from './pages/admin.ts';
+import { registerAppsPage } from './pages/apps.ts';
+import { registerConversationPages } from './pages/conversations.ts';
+import { registerDeliveriesPage } from './pages/deliveries.ts';
+import { registerPlaygroundPage } from './pages/playground.ts';
+import { registerInboxPage } from './pages/inbox.ts';
+import { registerMemoriesPage } from './pages/memories.ts';
+import { registerSearchPage } from './pages/search.ts';
+import { registerStreamsPage } from './pages/streams.ts';
+import { registerSignIn } from './pages/sign-in.ts';
+import { clearSession, readSession } from './session.ts';
+
+export const CONSOLE_BASE = '/console';
+
+export interface ConsoleDeps {
+  request: RequestFn;
+  /** The public URL: its origin is accepted on posts, and https makes the cookie `Secure`. */
+  publicUrl: string;
+  /** Asset files other than the built ones (tests). */
+  assetPaths?: { css?: string; js?: string };
+}
+
+// Scripts only from the console's own origin; inline styles are allowed for the renderer's tally
+// widths (numbers it computes); images from https for app cards.
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; "
+  + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/**
+ * @example
+ * app.route(CONSOLE_BASE, createConsole({ request: (path, init) => app.request(path, init), publicUrl }));
+ */
+export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
+  const secure = new URL(deps.publicUrl).protocol === 'https:';
+  const router = new Hono<ConsoleEnv>();
+  router.use('*', async (c, next) => {
+    await next();
+    c.header('content-security-policy', CSP);
+    c.header('x-frame-options', 'DENY');
+    // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, which the CSRF check refuses.
+    c.header('referrer-policy', 'same-origin');
+    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'no-store');
+  });
+  router.use('*', sameOrigin(deps.publicUrl));
+  const assets: Assets = registerAssets(router, deps.assetPaths);
+  registerSignIn(router, { request: deps.request, assets, secure });
+
+  router.use('*', async (c, next) => {
+    const session = readSession(c);
+    const signIn = `${CONSOLE_BASE}/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`;
+    if (session === null) return c.req.method === 'GET' ? c.redirect(signIn, 303) : c.json({ _tag: 'ConsoleSignInRequiredError', message: 'Sign in first', path: [] }, 401);
+    const api = apiFor(deps.request, session.key);
+    const me = await api.get<Me>('/me');
+    if (me.status === 401) {
+      clearSession(c, secure);
+      return c.req.method === 'GET' ? c.redirect(signIn, 303) : c.json({ _tag: 'ConsoleSignInRequiredError', message: 'Your session ended; sign in again', path: [] }, 401);
+    }
+    c.set('api', api);
+    c.set('me', me.body);
+    return next();
+  });
+  registerCardRoutes(router);
+  registerLinkCardRoutes(router);
+  registerConversationPages(router, assets);
+  registerInboxPage(router, assets);
+  registerMemoriesPage(router, assets);
+  registerSearchPage(router, assets);
+  registerStreamsPage(router, assets);
+  registerAppsPage(router, assets);
+  registerDeliveriesPage(router, assets);
+  registerPlaygroundPage(router, assets);
+  registerAdminPages(router, assets);
+  return router;
+}

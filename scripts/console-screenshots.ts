@@ -1,0 +1,70 @@
+// Screenshots of each console page family, for docs/console/ (linked from the README):
+//   node --no-node-snapshot --conditions=source scripts/console-screenshots.ts
+// Starts `npm start` on free ports with a fresh data directory (test/helpers/npm-start.ts), opens
+// the printed sign-in link in Debian's chromium, acts a little so the cards show their states
+// (a field error, an approval, a vote, a private answer, a validator's message in the playground),
+// and writes one PNG per page.
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, chromiumPath } from '../test/helpers/browser.ts';
+import { startPlatform } from '../test/helpers/npm-start.ts';
+
+const OUT = fileURLToPath(new URL('../docs/console/', import.meta.url));
+
+if (chromiumPath() === null) {
+  console.error('chromium is not installed (apt-get install chromium, or set CHROMIUM_PATH)');
+  process.exit(1);
+}
+await mkdir(OUT, { recursive: true });
+const platform = await startPlatform();
+const browser = await launchBrowser();
+try {
+  const anonymous = await (await browser.newContext({ viewport: { width: 1100, height: 700 } })).newPage();
+  await anonymous.goto(`${platform.url}/console/sign-in`);
+  await anonymous.screenshot({ path: `${OUT}sign-in.png` });
+
+  const page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+  const shot = (name: string) => page.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
+  await page.goto(platform.consoleLink);
+  await page.waitForURL(/\/console\/conversations\//);
+  const conversation = page.url();
+  await shot('conversation');
+
+  const deploy = page.locator('[data-card]', { has: page.getByRole('heading', { name: 'Deploy checkout v2.4.1' }) });
+  await deploy.getByLabel('Reason to reject').fill('no');
+  await deploy.getByRole('button', { name: 'Reject' }).click();
+  await deploy.locator('.pb-field-error').waitFor();
+  await deploy.screenshot({ path: `${OUT}card-field-error.png` });
+  await deploy.getByRole('button', { name: 'Approve' }).click();
+  await page.locator('.pb-status', { hasText: 'Approved' }).waitFor();
+  await page.getByLabel('Pizza').check();
+  await page.locator('.pb-tally', { hasText: '1 vote' }).waitFor();
+  await page.locator('summary', { hasText: '/status' }).click();
+  await page.locator('details.command[open]').getByRole('button', { name: 'Run /status' }).click();
+  await page.waitForURL(/invocation=/);
+  await shot('conversation-after-actions');
+
+  await page.goto(conversation);
+  await page.locator('summary', { hasText: '/deploy' }).click();
+  await page.locator('details.command[open]').scrollIntoViewIfNeeded();
+  await page.locator('.commands').screenshot({ path: `${OUT}command.png` });
+
+  const appId = /\/console\/apps\/(app_[a-z0-9]+)\/deliveries/.exec(await (await page.request.get(`${platform.url}/console/apps`)).text())?.[1] ?? '';
+  for (const [name, path] of [
+    ['circles', '/console'], ['inbox', '/console/inbox'], ['memories', '/console/memories'], ['search', '/console/search'], ['streams', '/console/streams'],
+    ['deliveries', `/console/apps/${appId}/deliveries`], ['admin-apps', '/console/admin/apps'], ['consent', `/console/admin/apps/${appId}/install`],
+  ] as const) {
+    await page.goto(`${platform.url}${path}`);
+    await shot(name);
+  }
+  await page.goto(`${platform.url}/console/playground`);
+  const tree = page.getByLabel('Tree (catalog 1 JSON)');
+  await tree.fill((await tree.inputValue()).replace('"label": "Approve"', '"label": "   "'));
+  await page.getByRole('button', { name: 'Check and draw' }).click();
+  await page.locator('.pb-problem').waitFor();
+  await shot('playground');
+  console.log(`screenshots written to ${OUT}`);
+} finally {
+  await browser.close();
+  await platform.stop();
+}
