@@ -148,7 +148,10 @@ export async function runFuzz(target: FuzzTarget, options: { requests: number; s
       const op = ops[i % ops.length]!;
       const [request] = fc.sample(arbitraries[i % ops.length]!, { numRuns: 1, seed: options.seed + i });
       const res = await fetch(target.url + request!.path, { method: request!.method, headers: request!.headers, ...(request!.body === undefined ? {} : { body: request!.body }) });
-      const text = await res.text();
+      // A live stream (the logs' server-sent events) never ends: judged by its status and headers.
+      const streaming = res.headers.get('content-type')?.startsWith('text/event-stream') === true;
+      if (streaming) await res.body?.cancel();
+      const text = streaming ? '' : await res.text();
       report.requests++;
       report.byStatus[res.status] = (report.byStatus[res.status] ?? 0) + 1;
       const problem = judge(op, res.status, text);
