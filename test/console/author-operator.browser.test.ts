@@ -1,9 +1,11 @@
 /**
- * The Logs page in a real browser against `npm start` (one runtime node shipping its lines to the
- * control plane): a hosted app built with the SDK and uploaded through the tooling endpoint, a
- * route that logs and throws, and the line and its stack appearing on the open page without a
- * reload; a request stopped at its CPU budget twice gives a line whose CPU profile downloads
- * through the console. Each state is checked by axe-core.
+ * The Logs and operator pages in a real browser against `npm start` (one runtime node shipping its
+ * lines to the control plane): a hosted app built with the SDK and uploaded through the tooling
+ * endpoint, a route that logs and throws, and the line and its stack appearing on the open page
+ * without a reload; a request stopped at its CPU budget twice gives a line whose CPU profile
+ * downloads through the console. The operator page shows the app's figures from the processes'
+ * metrics, moving after hosted requests, to the owner and to no plain member. Each page is
+ * checked by axe-core.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +16,7 @@ import { axeViolations, browserSkipReason, launchBrowser } from '../helpers/brow
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
 
 const skip = browserSkipReason();
-if (skip !== null) console.warn(`console logs browser tests skipped: ${skip}`);
+if (skip !== null) console.warn(`console author and operator browser tests skipped: ${skip}`);
 
 let platform: Platform;
 let browser: Browser;
@@ -44,7 +46,7 @@ async function deployLogsApp(): Promise<string> {
 
 const route = (path: string) => fetch(`${platform.runtimeUrl}/apps/e2e-logs${path}`);
 
-describe.skipIf(skip !== null)('the Logs page in chromium', () => {
+describe.skipIf(skip !== null)('the Logs and operator pages in chromium', () => {
   beforeAll(async () => {
     platform = await startPlatform();
     appId = await deployLogsApp();
@@ -106,5 +108,37 @@ describe.skipIf(skip !== null)('the Logs page in chromium', () => {
       expect(res.status()).toBe(404);
       expect(((await res.json()) as { _tag: string })._tag).toBe('PlatformAppNotFoundError');
     }
+  });
+
+  it('the operator page shows each app\'s figures, which move after hosted requests', { timeout: 60_000 }, async () => {
+    await page.goto(`${platform.url}/console`);
+    await page.getByRole('link', { name: 'Operator' }).click();
+    await page.waitForURL(/\/console\/operator$/);
+    const row = page.locator('tr[data-app="e2e-logs"]');
+    const errors = async () => Number(await row.locator('.count-danger', { hasText: 'error' }).locator('strong').textContent());
+    const before = await errors();
+    expect(before).toBeGreaterThanOrEqual(1);
+    expect(await row.locator('td').nth(0).textContent()).toMatch(/ms$/);
+    expect(await page.locator('tr[data-app="deploy-desk"]').count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+
+    expect((await route('/boom')).status).toBe(500);
+    await page.reload();
+    expect(await errors()).toBe(before + 1);
+  });
+
+  it('a plain member has no operator entry, and the page refuses them', async () => {
+    const other = await browser.newContext({ bypassCSP: true });
+    const max = await other.newPage();
+    await max.goto(`${platform.url}/console/sign-in`);
+    await max.getByLabel('Your API key').fill(platform.credentials.member.apiKey);
+    await max.getByRole('button', { name: 'Sign in' }).click();
+    await max.waitForURL(/\/console(\/|$)/);
+    expect(await max.getByRole('link', { name: 'Operator' }).count()).toBe(0);
+    const res = await max.goto(`${platform.url}/console/operator`);
+    expect(res?.status()).toBe(403);
+    expect(await max.locator('.flash-danger').textContent()).toContain('Only workspace owners and admins');
+    expect(await axeViolations(max)).toEqual([]);
+    await other.close();
   });
 });
