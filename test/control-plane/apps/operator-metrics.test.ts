@@ -2,7 +2,8 @@
  * `GET /client/v1/operator/apps-metrics` over real HTTP against a control plane and a real runtime
  * node: workspace owners and admins only; each app's figures come from the node's `/metrics`
  * (requests by outcome, CPU quantiles, cold starts, blocked egress by host) and move after hosted
- * requests, app by app; the route is in the client OpenAPI document with its statuses.
+ * requests, app by app; lifecycle delivery outcomes come from the control plane's registry by slug;
+ * the route is in the client OpenAPI document with its statuses.
  */
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -75,6 +76,26 @@ describe('operator apps metrics', () => {
     expect(hosted.requests.ok ?? 0).toBe((appIn(before, ids.hosted!).requests.ok ?? 0) + 2);
     expect(hosted.blocked._other).toBe((appIn(before, ids.hosted!).blocked._other ?? 0) + 1);
     expect(hosted.lifecycle).toEqual({});
+  });
+
+  it('counts lifecycle delivery attempts by outcome, by the app\'s slug, from the control plane\'s own registry', { timeout: 60_000 }, async () => {
+    const endpoint = { url: 'https://sink.invalid/platform' };
+    const created = await ws.client.post('/apps', { name: 'Sink', slug: 'ops-sink', hosting: 'self', endpoint });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const appId = created.body.app.id as string;
+    const manifest = { schemaVersion: 1, name: 'Sink', slug: 'ops-sink', hosting: 'self', endpoint, scopes: ['conversations:read'], events: ['post.created'] };
+    expect((await env.stack.v0(ws.apiKey).put(`/apps/${appId}/manifest`, { target: 'production', manifest })).status).toBe(200);
+    const consent = await ws.client.get(`/apps/${appId}/consent`);
+    expect((await ws.client.post(`/apps/${appId}/installs`, { version: consent.body.consent.version })).status).toBe(201);
+    const circle = await ws.client.post('/circles', { name: `Ops ${appId.slice(-6)}`, visibility: 'public', chat: true });
+    const conversation = await ws.client.post(`/circles/${circle.body.circle.id}/conversations`, { title: 'Ops' });
+    expect((await ws.client.post(`/conversations/${conversation.body.conversation.id}/messages`, { markdown: 'Hello sink' })).status).toBe(201);
+    // The stack runs no delivery loop: the suite drives one. The endpoint's host does not resolve,
+    // so the attempt fails and will be retried.
+    await env.stack.controlPlane.lifecycle.worker.drain();
+    const sink = appIn((await read()).body, appId);
+    expect(sink.lifecycle).toEqual({ pending: 1 });
+    expect(sink.requests).toEqual({});
   });
 
   it('is in the client OpenAPI document with its statuses', async () => {
