@@ -32,7 +32,7 @@ function appsTable(apps: AppMetrics[]): Markup {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Apps' figures"><table class="table"><caption class="sr-only">Each app's figures since the processes started</caption>
     <thead><tr><th scope="col">App</th><th scope="col">CPU p50</th><th scope="col">CPU p99</th><th scope="col">Requests</th><th scope="col">Egress</th>
       <th scope="col">Blocked egress</th><th scope="col">Cold starts</th><th scope="col">Quarantines</th><th scope="col">Lifecycle deliveries</th></tr></thead><tbody>
-    ${apps.map((a) => html`<tr data-app="${a.slug}"><th scope="row">${a.name} <span class="muted">${a.slug}</span></th><td>${ms(a.cpu.p50Ms)}</td><td>${ms(a.cpu.p99Ms)}</td>
+    ${apps.map((a) => html`<tr data-app="${a.slug}"><th scope="row">${a.name} <span class="muted">${a.slug}</span></th><td class="num">${ms(a.cpu.p50Ms)}</td><td class="num">${ms(a.cpu.p99Ms)}</td>
       <td>${counts(a.requests, (k) => k !== 'ok')}</td><td>${counts(a.egress)}</td><td>${counts(a.blocked, () => true)}</td><td>${a.coldStarts}</td><td>${a.quarantines}</td>
       <td>${counts(a.lifecycle, (k) => k === 'dead' || k === 'paused')}</td></tr>`)}</tbody></table></div>`;
 }
