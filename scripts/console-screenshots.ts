@@ -53,6 +53,7 @@ try {
   for (const [name, path] of [
     ['circles', '/console'], ['inbox', '/console/inbox'], ['memories', '/console/memories'], ['search', '/console/search'], ['streams', '/console/streams'],
     ['deliveries', `/console/apps/${appId}/deliveries`], ['admin-apps', '/console/admin/apps'], ['consent', `/console/admin/apps/${appId}/install`],
+    ['logs', `/console/apps/${appId}/logs`], ['operator', '/console/operator'],
   ] as const) {
     await page.goto(`${platform.url}${path}`);
     await shot(name);

@@ -101,7 +101,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     // The runtime's module is loaded on the first call to a node.
     makeClient: async (url) => (await import('@platform/runtime')).createRuntimeClient({ url, secret: config.runtimeSecret, fetch: runtimeFetch }),
   });
-  const apps = createAppsArea({ config, db, clock, secrets, kv, invalidation, logger, apiKeys: services.apiKeys, runtimeNodes, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
+  const apps = createAppsArea({ config, db, clock, secrets, kv, invalidation, logger, apiKeys: services.apiKeys, runtimeNodes, registry: metrics.registry, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
   const lifecycle = createDeliveriesArea({
     config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
     secrets, runtimeNodes, resolveCaller: (header) => apps.resolver.resolveValue(header),

@@ -61,6 +61,8 @@ export interface RuntimeClient {
   putBundle(sha256: string, bytes: Uint8Array): Promise<void>;
   health(): Promise<{ ok: boolean; workers: number; ready: number }>;
   appLogs(appId: string, options?: { after?: number; limit?: number }): Promise<AppLogEntry[]>;
+  /** The node's Prometheus exposition text (`GET /metrics`). */
+  metrics(options?: { signal?: AbortSignal }): Promise<string>;
 }
 
 /**
@@ -111,6 +113,11 @@ export function createRuntimeClient(options: { url: string; secret: string; fetc
     },
     async health() {
       return json(await call('/internal/v1/health'));
+    },
+    async metrics(opts = {}) {
+      const res = await call('/metrics', { signal: opts.signal });
+      if (!res.ok) throw new RuntimeClientError(res.status, await res.json().catch(() => null) as ErrorBody | null);
+      return res.text();
     },
     async appLogs(appId, opts = {}) {
       const q = new URLSearchParams({ after: String(opts.after ?? 0), limit: String(opts.limit ?? 200) });

@@ -19,6 +19,8 @@ const MAIN_ALL = join(ROOT, 'control-plane/src/main-all.ts');
 
 export interface Platform {
   url: string;
+  /** The runtime node npm start runs (hosted apps' routes are at `/apps/{slug}/…`). */
+  runtimeUrl: string;
   /** The one-time console sign-in link printed on the `console` line. */
   consoleLink: string;
   credentials: { owner: { apiKey: string; id: string }; member: { apiKey: string; id: string }; conversationId: string; circles: { public: string; private: string } };
@@ -84,6 +86,7 @@ export async function startPlatform(): Promise<Platform> {
   const credentials = JSON.parse(await readFile(join(dir, 'data', 'credentials.json'), 'utf8')) as Platform['credentials'];
   return {
     url: `http://localhost:${port}`,
+    runtimeUrl: `http://127.0.0.1:${runtimePort}`,
     consoleLink,
     credentials,
     output: () => seen.out,

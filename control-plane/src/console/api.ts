@@ -20,7 +20,10 @@ export interface Api {
   patch<T = any>(path: string, body?: unknown): Promise<Answer<T>>;
   del<T = any>(path: string): Promise<Answer<T>>;
   /** The tooling API (`/v0`), same key. */
-  v0: Pick<Api, 'get' | 'post'>;
+  v0: Pick<Api, 'get' | 'post'> & {
+    /** A GET whose answer is passed on as it comes (a stream, a download), with extra request headers. */
+    raw(path: string, headers?: Record<string, string>): Promise<Response>;
+  };
 }
 
 async function call(request: RequestFn, key: string, method: string, path: string, body?: unknown): Promise<Answer> {
@@ -50,7 +53,8 @@ export function apiFor(request: RequestFn, key: string): Api {
     patch: (p: string, b?: unknown) => call(request, key, 'PATCH', `${base}${p}`, b ?? {}),
     del: (p: string) => call(request, key, 'DELETE', `${base}${p}`),
   });
-  return { ...at('/client/v1'), v0: at('/v0') };
+  const raw = (p: string, headers: Record<string, string> = {}) => request(`/v0${p}`, { method: 'GET', headers: { ...headers, authorization: `Bearer ${key}` } });
+  return { ...at('/client/v1'), v0: { ...at('/v0'), raw } };
 }
 
 /** The message of a tagged error answer, or a fallback. */

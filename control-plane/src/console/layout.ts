@@ -33,10 +33,15 @@ const NAV: Array<[PageInput['section'], string, string]> = [
   ['streams', '/console/streams', 'App streams'],
   ['author', '/console/apps', 'My apps'],
   ['apps', '/console/admin/apps', 'Apps'],
+  ['operator', '/console/operator', 'Operator'],
 ];
 
-function nav(current: PageInput['section']): Markup {
-  return html`<nav aria-label="Console"><ul class="nav">${NAV.map(([key, href, label]) =>
+/** Entries only owners and admins can use (the API refuses the others anyway). */
+const ADMIN_ONLY = new Set<PageInput['section']>(['operator']);
+
+function nav(current: PageInput['section'], role: string): Markup {
+  const admin = role === 'owner' || role === 'admin';
+  return html`<nav aria-label="Console"><ul class="nav">${NAV.filter(([key]) => admin || !ADMIN_ONLY.has(key)).map(([key, href, label]) =>
     html`<li><a href="${href}"${raw(key === current ? ' aria-current="page"' : '')}>${label}</a></li>`)}</ul></nav>`;
 }
 
@@ -49,7 +54,7 @@ export function page(assets: Assets, p: PageInput): Markup {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,"><title>${p.title} · Platform console</title><link rel="stylesheet" href="${assets.css}"></head>
 <body><a class="skip" href="#main">Skip to content</a>
-<header class="top"><a class="brand" href="/console">Platform</a>${p.me === null ? '' : nav(p.section)}${who}</header>
+<header class="top"><a class="brand" href="/console">Platform</a>${p.me === null ? '' : nav(p.section, p.me.member.role)}${who}</header>
 <main id="main" tabindex="-1"><h1>${p.title}</h1>${flash}${p.body}</main>
 ${assets.js === null ? '' : html`<script src="${assets.js}" defer></script>`}
 </body></html>`;

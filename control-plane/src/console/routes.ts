@@ -2,7 +2,7 @@
  * @module console/routes
  * The console at `/console`: pages for members (circles, conversations with live app cards,
  * commands, inbox, memories, search, app streams) app authors (my apps, the Deliveries page,
- * the playground) and admins (the app directory, consent, config, suspend, resume, uninstall), server-rendered, each family in its own file
+ * live logs, the playground) and admins (the app directory, consent, config, suspend, resume, uninstall, the operator page of per-app metrics), server-rendered, each family in its own file
  * under pages/. Every page and action calls the platform's own `/client/v1` and `/v0` through the
  * request function the composition root hands in; the console keeps no state and reads no store.
  */
@@ -21,7 +21,9 @@ import { registerConversationPages } from './pages/conversations.ts';
 import { registerDeliveriesPage } from './pages/deliveries.ts';
 import { registerPlaygroundPage } from './pages/playground.ts';
 import { registerInboxPage } from './pages/inbox.ts';
+import { registerLogsPage } from './pages/logs.ts';
 import { registerMemoriesPage } from './pages/memories.ts';
+import { registerOperatorPage } from './pages/operator.ts';
 import { registerSearchPage } from './pages/search.ts';
 import { registerStreamsPage } from './pages/streams.ts';
 import { registerSignIn } from './pages/sign-in.ts';
@@ -84,7 +86,9 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerStreamsPage(router, assets);
   registerAppsPage(router, assets);
   registerDeliveriesPage(router, assets);
+  registerLogsPage(router, assets);
   registerPlaygroundPage(router, assets);
   registerAdminPages(router, assets);
+  registerOperatorPage(router, assets);
   return router;
 }

@@ -5,6 +5,7 @@
  * other areas use: `tokens`, `resolver`, `signingSecretsFor` and `installConfigFor` (deliveries),
  * `schemaValidators` (blocks).
  */
+import type { Registry } from 'prom-client';
 import { join } from 'node:path';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Config } from '../core/config/config.ts';
@@ -17,7 +18,7 @@ import { createS3ObjectStore } from '../core/object-store/s3.ts';
 import type { RuntimeNodes } from '../core/runtime-node/nodes.ts';
 import { createAppsService, type AppsService } from '../apps/apps/service.ts';
 import { signingSecretsFor } from '../apps/apps/signing.ts';
-import type { AppRow } from '../apps/apps/store.ts';
+import { listApps, type AppRow } from '../apps/apps/store.ts';
 import { createBundleCollector, type BundleCollector } from '../apps/bundles/collector.ts';
 import { importDiskBundles, type DiskImport } from '../apps/bundles/import-disk.ts';
 import { createBundleStore, type BundleStore } from '../apps/bundles/service.ts';
@@ -37,6 +38,7 @@ import type { InstallRow } from '../apps/installs/store.ts';
 import { createProductionResolver, type ProductionResolver } from '../apps/internal/production.ts';
 import { createLogFeed } from '../apps/logs/feed.ts';
 import { createAppLogsService, type AppLogsService } from '../apps/logs/service.ts';
+import { createOperatorMetricsService, type OperatorMetricsService } from '../apps/operator-metrics/service.ts';
 import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
 import { createVersionHistoryService, type VersionHistoryService } from '../apps/publish/history.ts';
@@ -77,6 +79,8 @@ export interface AppsArea {
   treeChecker: TreeChecker;
   /** Hosted apps' log lines: stored from the nodes' batches, read and streamed by tooling. */
   logs: AppLogsService;
+  /** Each app's figures from the processes' metrics (the console's operator page). */
+  operatorMetrics: OperatorMetricsService;
   /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
   signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
   /** The install's config decrypted, secret fields included (for the envelope). */
@@ -96,14 +100,16 @@ export interface AppsAreaDeps {
   logger: Logger;
   /** Member API keys (workspace area), one of the credentials the resolver accepts. */
   apiKeys: ApiKeysService;
-  /** The runtime nodes: bundles' manifests are read on one of them. */
+  /** The runtime nodes: bundles' manifests are read on one of them; the operator page reads their metrics. */
   runtimeNodes: RuntimeNodes;
+  /** This process's metrics (the operator page reads the lifecycle delivery outcomes in it). */
+  registry: Registry;
   options?: AppsOptions;
 }
 
 /**
  * @example
- * const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: workspace.apiKeys, runtimeNodes });
+ * const apps = createAppsArea({ config, db, clock, secrets, kv, logger, apiKeys: workspace.apiKeys, runtimeNodes, registry });
  * await apps.tokens.mint('install', { installId, appId, workspaceId });
  */
 export function createAppsArea(deps: AppsAreaDeps): AppsArea {
@@ -143,6 +149,10 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     accessTokens: createAccessTokenService({ db, tokens }),
     treeChecker: createTreeChecker({ kv: deps.kv }),
     logs: createAppLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }) }),
+    operatorMetrics: createOperatorMetricsService({
+      registry: deps.registry, runtimeNodes: deps.runtimeNodes,
+      listApps: async (workspaceId) => (await listApps(db, workspaceId, null)).map((a) => ({ id: a.id, slug: a.slug, name: a.name })),
+    }),
     signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
     installConfigFor: (install) => installConfigFor(secrets, install),
     schemaValidators: (appId, version) => validators.schemaValidators(appId, version),

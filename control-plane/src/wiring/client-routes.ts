@@ -9,6 +9,7 @@ import { registerAppClientRoutes } from '../apps/apps/client-routes.ts';
 import { registerCiIdentityClientRoutes } from '../apps/ci-identities/client-routes.ts';
 import { registerDomainClientRoutes } from '../apps/domains/client-routes.ts';
 import { registerInstallClientRoutes } from '../apps/installs/client-routes.ts';
+import { registerOperatorMetricsClientRoutes } from '../apps/operator-metrics/client-routes.ts';
 import { registerTokenClientRoutes } from '../apps/tokens/client-routes.ts';
 import { registerInteractionClientRoutes } from '../blocks/interactions/client-routes.ts';
 import { registerInvocationClientRoutes } from '../blocks/invocations/client-routes.ts';
@@ -35,7 +36,7 @@ import type { WorkspaceArea } from './workspace.ts';
 
 export interface ClientRouteParts {
   workspace: WorkspaceArea;
-  apps: Pick<AppsArea, 'apps' | 'domains' | 'installs' | 'tokens' | 'ciIdentities'>;
+  apps: Pick<AppsArea, 'apps' | 'domains' | 'installs' | 'tokens' | 'ciIdentities' | 'operatorMetrics'>;
   deliveries: Pick<DeliveriesArea, 'deliveries' | 'mail'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'interactions' | 'members' | 'invocations'>;
@@ -58,6 +59,7 @@ export function registerClientRoutes(api: ClientApi, p: ClientRouteParts): void 
   registerAppClientRoutes(api, p.apps.apps);
   registerDomainClientRoutes(api, p.apps.domains);
   registerInstallClientRoutes(api, p.apps.installs);
+  registerOperatorMetricsClientRoutes(api, p.apps.operatorMetrics);
   registerDecisionClientRoutes(api, p.workspace.decisions);
   registerCallClientRoutes(api, p.workspace.calls);
   registerDeliveryPageClientRoutes(api, p.deliveries.deliveries);

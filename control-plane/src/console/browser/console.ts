@@ -1,11 +1,13 @@
 /**
  * @module console/browser/console
  * The console's one client script: event delegation on the document for app cards (cards.ts),
- * confirm dialogs, disclosures and toggle buttons, tabs with arrow keys, copy buttons, and the
+ * confirm dialogs, disclosures and toggle buttons, tabs with arrow keys, copy buttons, the Logs
+ * page following new lines (logs.ts), and the
  * one-time sign-in link (its key arrives in the URL fragment and is posted with the sign-in form,
  * then dropped from the address bar).
  */
 import { change, click, pick, search, startPolling, submit } from './cards.ts';
+import { followLogs } from './logs.ts';
 
 function toggleSection(button: HTMLElement): void {
   const id = button.dataset.toggle ?? '';
@@ -103,3 +105,4 @@ function reloadWhilePending(): void {
 signInFromFragment();
 startPolling();
 reloadWhilePending();
+followLogs();

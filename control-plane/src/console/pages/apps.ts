@@ -1,7 +1,7 @@
 /**
  * @module console/pages/apps
- * My apps: the apps the member owns in this workspace (`GET /apps`), each with its Deliveries page
- * and the playground.
+ * My apps: the apps the member owns in this workspace (`GET /apps`), each with its Deliveries page,
+ * its Logs page (hosted apps) and the playground.
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
@@ -19,7 +19,7 @@ export function registerAppsPage(router: Hono<ConsoleEnv>, assets: Assets): void
     const body = mine.length === 0 ? html`<p class="muted">You have no apps yet. <code>npx platform deploy --create</code> makes one.</p>`
       : html`<table class="table"><caption class="sr-only">Your apps</caption><thead><tr><th scope="col">App</th><th scope="col">Hosting</th><th scope="col">Pages</th></tr></thead><tbody>
         ${mine.map((a) => html`<tr><td><strong>${a.name}</strong> <span class="muted">${a.slug}${a.development ? ' · development' : ''}</span></td><td>${a.hosting === 'platform' ? 'hosted' : 'self-hosted'}</td>
-        <td><a href="/console/apps/${a.id}/deliveries">Deliveries<span class="sr-only"> of ${a.name}</span></a> · <a href="/console/apps/${a.id}/playground">Playground<span class="sr-only"> of ${a.name}</span></a></td></tr>`)}</tbody></table>`;
+        <td><a href="/console/apps/${a.id}/deliveries">Deliveries<span class="sr-only"> of ${a.name}</span></a> · ${a.hosting === 'platform' ? html`<a href="/console/apps/${a.id}/logs">Logs<span class="sr-only"> of ${a.name}</span></a> · ` : ''}<a href="/console/apps/${a.id}/playground">Playground<span class="sr-only"> of ${a.name}</span></a></td></tr>`)}</tbody></table>`;
     return c.html(page(assets, { title: 'My apps', section: 'author', me: c.get('me'), body, flash: got.status === 200 ? null : { tone: 'danger', text: messageOf(got) } }));
   });
 }

@@ -1,0 +1,144 @@
+/**
+ * The Logs and operator pages in a real browser against `npm start` (one runtime node shipping its
+ * lines to the control plane): a hosted app built with the SDK and uploaded through the tooling
+ * endpoint, a route that logs and throws, and the line and its stack appearing on the open page
+ * without a reload; a request stopped at its CPU budget twice gives a line whose CPU profile
+ * downloads through the console. The operator page shows the app's figures from the processes'
+ * metrics, moving after hosted requests, to the owner and to no plain member. Each page is
+ * checked by axe-core.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, browserSkipReason, launchBrowser } from '../helpers/browser.ts';
+import { startPlatform, type Platform } from '../helpers/npm-start.ts';
+
+const skip = browserSkipReason();
+if (skip !== null) console.warn(`console author and operator browser tests skipped: ${skip}`);
+
+let platform: Platform;
+let browser: Browser;
+let page: Page;
+let appId: string;
+
+async function owner(method: string, path: string, init: { json?: unknown; js?: Uint8Array } = {}): Promise<any> {
+  const headers: Record<string, string> = { authorization: `Bearer ${platform.credentials.owner.apiKey}` };
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  if (init.js !== undefined) headers['content-type'] = 'application/javascript';
+  const res = await fetch(`${platform.url}${path}`, { method, headers, ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : init.js !== undefined ? { body: init.js } : {}) });
+  const body = await res.json() as unknown;
+  expect(res.status, JSON.stringify(body)).toBeLessThan(300);
+  return body;
+}
+
+/** The app of the logs end-to-end test (`/boom` throws from a named function, `/spin` runs past its CPU budget). */
+async function deployLogsApp(): Promise<string> {
+  const created = await owner('POST', '/client/v1/apps', { json: { name: 'Logs end to end', slug: 'e2e-logs', hosting: 'platform' } });
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('../fixtures/e2e/logs-app.ts', import.meta.url))],
+    bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', conditions: ['source'], logLevel: 'silent',
+  });
+  await owner('POST', `/v0/apps/${created.app.id}/versions?target=production`, { js: bundled.outputFiles[0]!.contents });
+  return created.app.id as string;
+}
+
+const route = (path: string) => fetch(`${platform.runtimeUrl}/apps/e2e-logs${path}`);
+
+describe.skipIf(skip !== null)('the Logs and operator pages in chromium', () => {
+  beforeAll(async () => {
+    platform = await startPlatform();
+    appId = await deployLogsApp();
+    browser = await launchBrowser();
+    const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true, viewport: { width: 1200, height: 900 } });
+    page = await context.newPage();
+    context.setDefaultTimeout(15_000);
+    await page.goto(platform.consoleLink);
+    await page.waitForURL(/\/console\/conversations\//);
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('my apps links a hosted app\'s logs; a route that logs and throws shows its line and stack live, without a reload', { timeout: 60_000 }, async () => {
+    await page.goto(`${platform.url}/console/apps`);
+    await page.getByRole('link', { name: 'Logs of Logs end to end' }).click();
+    await page.waitForURL(new RegExp(`/console/apps/${appId}/logs$`));
+    await expect.poll(() => page.locator('#log-follow').textContent()).toBe('Following: new lines appear at the top.');
+    await page.evaluate(() => { (globalThis as any).document.body.dataset.loadedOnce = 'yes'; });
+
+    expect((await route('/boom')).status).toBe(500);
+    const thrown = page.locator('.log-line', { hasText: 'the boom route failed on purpose' });
+    await thrown.waitFor();
+    expect(await thrown.locator('.badge-danger').textContent()).toBe('error · error');
+    const stack = thrown.locator('details');
+    expect(await stack.getAttribute('open')).toBeNull();
+    await stack.locator('summary').click();
+    expect(await stack.locator('pre').textContent()).toContain('explodeForTheLogs');
+    await page.locator('.log-line', { hasText: 'GET /boom → 500' }).waitFor();
+    // The same document: the lines came over the stream, not by reloading.
+    expect(await page.evaluate(() => (globalThis as any).document.body.dataset.loadedOnce)).toBe('yes');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Reloaded, the stored lines are drawn by the server the same way; the status filter keeps them.
+    await page.goto(`${platform.url}/console/apps/${appId}/logs?status=error`);
+    expect(await page.locator('.log-line', { hasText: 'the boom route failed on purpose' }).locator('details pre').textContent()).toContain('explodeForTheLogs');
+    expect(await page.locator('.log-status-ok').count()).toBe(0);
+  });
+
+  it('a request stopped at its CPU budget after another was has its CPU profile downloaded through the console', { timeout: 60_000 }, async () => {
+    expect((await route('/spin')).status).toBe(503);
+    expect((await route('/spin')).status).toBe(503);
+    await page.goto(`${platform.url}/console/apps/${appId}/logs?status=error`);
+    const link = page.getByRole('link', { name: /^CPU profile/ }).first();
+    await link.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${appId}-\\d+\\.cpuprofile$`));
+    const profile = JSON.parse(await readFile((await download.path())!, 'utf8')) as { samples: number[] };
+    expect(profile.samples.length).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('the stream and profile routes pass the API\'s refusal on for an app the member cannot manage', async () => {
+    for (const path of ['logs/stream', 'logs/1/profile']) {
+      const res = await page.request.get(`${platform.url}/console/apps/app_nope/${path}`);
+      expect(res.status()).toBe(404);
+      expect(((await res.json()) as { _tag: string })._tag).toBe('PlatformAppNotFoundError');
+    }
+  });
+
+  it('the operator page shows each app\'s figures, which move after hosted requests', { timeout: 60_000 }, async () => {
+    await page.goto(`${platform.url}/console`);
+    await page.getByRole('link', { name: 'Operator' }).click();
+    await page.waitForURL(/\/console\/operator$/);
+    const row = page.locator('tr[data-app="e2e-logs"]');
+    const errors = async () => Number(await row.locator('.count-danger', { hasText: 'error' }).locator('strong').textContent());
+    const before = await errors();
+    expect(before).toBeGreaterThanOrEqual(1);
+    expect(await row.locator('td').nth(0).textContent()).toMatch(/ms$/);
+    expect(await page.locator('tr[data-app="deploy-desk"]').count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+
+    expect((await route('/boom')).status).toBe(500);
+    await page.reload();
+    expect(await errors()).toBe(before + 1);
+  });
+
+  it('a plain member has no operator entry, and the page refuses them', async () => {
+    const other = await browser.newContext({ bypassCSP: true });
+    const max = await other.newPage();
+    await max.goto(`${platform.url}/console/sign-in`);
+    await max.getByLabel('Your API key').fill(platform.credentials.member.apiKey);
+    await max.getByRole('button', { name: 'Sign in' }).click();
+    await max.waitForURL(/\/console(\/|$)/);
+    expect(await max.getByRole('link', { name: 'Operator' }).count()).toBe(0);
+    const res = await max.goto(`${platform.url}/console/operator`);
+    expect(res?.status()).toBe(403);
+    expect(await max.locator('.flash-danger').textContent()).toContain('Only workspace owners and admins');
+    expect(await axeViolations(max)).toEqual([]);
+    await other.close();
+  });
+});
