@@ -147,6 +147,8 @@ export async function startStubControlPlane(apps: StubApp[]): Promise<{ url: str
     const source = bundle === null ? undefined : bundles.get(bundle[1]!);
     if (record !== undefined) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(record));
     if (source !== undefined) return void res.writeHead(200, { 'content-type': 'application/javascript' }).end(source);
+    // App log batches are taken and dropped, as a control plane takes them (the node ships every request's line).
+    if (req.method === 'POST' && req.url === '/internal/v1/logs') return void req.resume().on('end', () => res.writeHead(204).end());
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

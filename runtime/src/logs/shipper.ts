@@ -174,7 +174,9 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
         queue.push(line.message.length > maxLine ? { ...line, message: `${line.message.slice(0, maxLine)}… (cut at ${maxLine} characters)` } : line);
       }
       trimQueue();
-      if (queue.length >= maxBatch && inFlight === null) void flush();
+      // A full batch goes at once, unless shipping is failing: then only the timer retries, so a
+      // control plane that is down is not called (and the queue copied) on every request.
+      if (queue.length >= maxBatch && inFlight === null && !failing) void flush();
     },
     flush,
     start() {
