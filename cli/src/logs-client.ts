@@ -7,26 +7,14 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ErrorBodySchema, PlatformClientError } from '@platform/sandbox-lib';
+import { PlatformClientError } from '@platform/sandbox-lib';
 import { UsageError } from './args.ts';
 import type { Session } from './config-store.ts';
 import type { LogLine, Printer } from './logs-output.ts';
 import { note } from './output.ts';
+import { failure } from './service.ts';
 
 export interface Filters { status?: string; version?: string; kind?: string; install?: string }
-
-async function failure(res: Response, what: string): Promise<PlatformClientError> {
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const body = ErrorBodySchema.safeParse(json);
-  if (body.success) return new PlatformClientError(body.data._tag, res.status, body.data.message, { body: json, path: body.data.path });
-  return new PlatformClientError('PlatformClientHttpError', res.status, `${what} answered ${res.status}`, { body: json ?? text.slice(0, 1000) });
-}
 
 async function call(session: Session, path: string, init: RequestInit = {}): Promise<Response> {
   try {

@@ -98,7 +98,7 @@ interface Call {
 }
 
 /** Turns an error answer into the client's error: the spec's tagged body when there is one. */
-async function failure(method: string, path: string, res: Response): Promise<PlatformClientError> {
+export async function failure(res: Response, what: string): Promise<PlatformClientError> {
   const text = await res.text();
   let json: unknown;
   try {
@@ -108,7 +108,7 @@ async function failure(method: string, path: string, res: Response): Promise<Pla
   }
   const body = ErrorBodySchema.safeParse(json);
   if (body.success) return new PlatformClientError(body.data._tag, res.status, body.data.message, { body: json, path: body.data.path });
-  return new PlatformClientError('PlatformClientHttpError', res.status, `${method} ${path} answered ${res.status}`, { body: json ?? text.slice(0, 1000) });
+  return new PlatformClientError('PlatformClientHttpError', res.status, `${what} answered ${res.status}`, { body: json ?? text.slice(0, 1000) });
 }
 
 /**
@@ -134,7 +134,7 @@ export function createServiceClient(options: ServiceOptions) {
       const cause = (err as Error & { cause?: Error }).cause;
       throw new PlatformClientError('PlatformClientNetworkError', 0, `Could not reach ${options.url}: ${cause?.message ?? (err as Error).message}`, { cause: err });
     }
-    if (!res.ok) throw await failure(c.method, c.path, res);
+    if (!res.ok) throw await failure(res, `${c.method} ${c.path}`);
     if (res.status === 204) return undefined as T;
     return (await res.json()) as T;
   }
