@@ -112,7 +112,7 @@ export async function run(): Promise<BenchRow[]> {
     { slug: 'bee', source: TRIVIAL }, { slug: 'sea', source: TRIVIAL }, { slug: 'bomber', source: BOMB },
   ];
   const stub = await startStubControlPlane(apps);
-  const rt = await spawnRuntime({ CONTROL_PLANE_URL: stub.url, RUNTIME_DIRECTORY_TTL_MS: '3600000', LOG_LEVEL: 'error' });
+  const rt = await spawnRuntime({ CONTROL_PLANE_URL: stub.url, RUNTIME_DIRECTORY_TTL_MS: '3600000' });
   try {
     const origin = new URL(rt.url).origin;
     for (const a of apps) await fetch(`${origin}/apps/${a.slug}/`).then((r) => r.text());

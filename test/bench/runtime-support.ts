@@ -37,7 +37,8 @@ export interface RuntimeProcess {
 export async function spawnRuntime(env: Record<string, string> = {}): Promise<RuntimeProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'runtime-bench-'));
   const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', MAIN], {
-    env: { PATH: process.env.PATH, RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    // LOG_LEVEL stays at info whatever the caller asks: the node's address arrives as an info line.
+    env: { PATH: process.env.PATH, RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_DATA_DIR: dataDir, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
