@@ -23,6 +23,7 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
   { name: 'RUNTIME_HOSTED_APP_DOMAIN', default: '(unset)', description: 'When set, requests for host {slug}.{domain} are routed to that app as well as /apps/{slug}/….' },
   { name: 'RUNTIME_DATA_DIR', default: '{DATA_DIR}/runtime or .data/runtime', description: 'Directory of the on-disk bundle cache.' },
   { name: 'RUNTIME_WORKERS', default: 'number of CPUs', description: 'Sandbox worker processes holding the isolates.' },
+  { name: 'RUNTIME_SPARE_WORKERS', default: '1', description: 'Started, idle sandbox workers kept to take a dead worker\'s place or become the quarantine worker at once (0 starts them only when needed).' },
   { name: 'RUNTIME_ISOLATE_MEMORY_MB', default: '128', description: 'Heap limit of one isolate (isolated-vm memoryLimit).' },
   { name: 'RUNTIME_WORKER_ISOLATE_BUDGET_MB', default: '1024', description: 'Heap all isolates of one worker may hold; least recently used idle isolates are evicted past it.' },
   { name: 'RUNTIME_WORKER_MAX_RSS_MB', default: '2048', description: 'Resident memory ceiling of a worker process; past it the worker is killed and replaced.' },
@@ -65,6 +66,7 @@ const EnvSchema = z.object({
   RUNTIME_DATA_DIR: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).optional(),
   RUNTIME_WORKERS: int(1, 256).optional(),
+  RUNTIME_SPARE_WORKERS: int(0, 16).default(1),
   RUNTIME_ISOLATE_MEMORY_MB: int(8, 4096).default(128),
   RUNTIME_WORKER_ISOLATE_BUDGET_MB: int(16, 65_536).default(1024),
   RUNTIME_WORKER_MAX_RSS_MB: int(64, 131_072).default(2048),
@@ -116,6 +118,7 @@ export interface RuntimeConfig {
   hostedAppDomain: string | null;
   dataDir: string;
   workers: number;
+  spareWorkers: number;
   workerMaxRssMb: number;
   worker: WorkerLimits;
   cpuMs: { request: number; mcp: number };
@@ -169,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
     hostedAppDomain: e.RUNTIME_HOSTED_APP_DOMAIN ?? null,
     dataDir: resolve(e.RUNTIME_DATA_DIR ?? (e.DATA_DIR === undefined ? '.data/runtime' : `${e.DATA_DIR}/runtime`)),
     workers: e.RUNTIME_WORKERS ?? Math.max(1, availableParallelism()),
+    spareWorkers: e.RUNTIME_SPARE_WORKERS,
     workerMaxRssMb: e.RUNTIME_WORKER_MAX_RSS_MB,
     worker: {
       isolateMemoryMb: e.RUNTIME_ISOLATE_MEMORY_MB,

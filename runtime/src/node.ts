@@ -24,6 +24,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { createRunService } from './runs/service.ts';
 import { buildGuestSource } from './sandbox/guest-source.ts';
 import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
+import { workerEntry } from './supervisor/worker-entry.ts';
 import { assertSafeToolchain } from './preflight.ts';
 import { openRegistration } from './fleet/open.ts';
 import type { Registration } from './fleet/registration.ts';
@@ -91,7 +92,9 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
     appLog,
     get supervisor() { return supervisor; },
     async start() {
-      const sup = createSupervisor({ config, logger, metrics, logSink, egress, guestSource: await buildGuestSource(), now });
+      const entry = await workerEntry(config.dataDir);
+      if (entry.problem !== null) logger.warn({ problem: entry.problem }, 'sandbox workers start from the TypeScript sources (slower): their bundle could not be built');
+      const sup = createSupervisor({ config, logger, metrics, logSink, egress, guestSource: await buildGuestSource(), workerEntry: entry.path, now });
       supervisor = sup;
       await sup.start();
       shipper?.start();

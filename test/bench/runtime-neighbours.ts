@@ -82,7 +82,9 @@ async function heapBomb(origin: string, quietP99: number): Promise<{ failed: num
     const victims = [...Array.from({ length: 3 }, () => loop(origin, '/apps/bee/')), ...Array.from({ length: 3 }, () => loop(origin, '/apps/sea/'))];
     await sleep(1_000);
     const sent = performance.now();
+    if (process.env.BENCH_DEBUG) console.error('SENT', sent.toFixed(0));
     const status = await fetch(`${origin}/apps/bomber/bomb`).then((r) => r.status, () => 0);
+    const bombAt = performance.now();
     // A's ordinary route, until it answers (from the quarantine worker).
     let aBack = performance.now();
     for (let i = 0; i < 500; i++) {
@@ -99,6 +101,7 @@ async function heapBomb(origin: string, quietP99: number): Promise<{ failed: num
     const slow = Math.max(5 * quietP99, 50);
     const lastAbnormal = after.filter((s) => !s.ok || s.ms > slow).reduce((t, s) => Math.max(t, s.at), sent);
     if (status === 200) throw new Error('the bomb was answered 200');
+    if (process.env.BENCH_DEBUG) console.error({ bombAnswered: bombAt - sent, aBack: aBack - sent, lastAbnormal: lastAbnormal - sent, abnormal: after.filter((s) => !s.ok || s.ms > slow).map((s) => [Math.round(s.at - sent), Math.round(s.ms), s.ok]) });
     return { failed, recoveryMs: Math.max(lastAbnormal, aBack) - sent };
   };
   const first = await bomb();

@@ -38,12 +38,13 @@ export async function spawnRuntime(env: Record<string, string> = {}): Promise<Ru
   const dataDir = mkdtempSync(join(tmpdir(), 'runtime-bench-'));
   const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', MAIN], {
     // LOG_LEVEL stays at info whatever the caller asks: the node's address arrives as an info line.
-    env: { PATH: process.env.PATH, RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_DATA_DIR: dataDir, ...env, LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH, RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_DATA_DIR: dataDir, ...env, LOG_LEVEL: process.env.BENCH_DEBUG ? 'debug' : 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`runtime exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (process.env.BENCH_DEBUG) console.error('RT', performance.now().toFixed(0), line.slice(0, 300));
       try {
         const entry = JSON.parse(line) as { url?: string };
         if (entry.url !== undefined) resolve(entry.url);

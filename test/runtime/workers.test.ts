@@ -21,6 +21,7 @@ describe('a worker that dies', () => {
 
   it('fails its in-flight request with PlatformRuntimeCrashedError and is replaced', { timeout: 60_000 }, async () => {
     const pidsBefore = rt.node.supervisor!.load().map((w) => w.pid);
+    const sparePid = await eventually(() => rt.node.supervisor!.processes().find((p) => p.role === 'spare' && p.ready)?.pid ?? undefined, 20_000);
     // The slow request waits on a timer in its worker: the only busy one, so that is the one killed.
     const pending = rt.route('slow', '/?ms=20000');
     const pid = await busyWorker(rt);
@@ -43,6 +44,11 @@ describe('a worker that dies', () => {
     }, 20_000);
     expect(after.map((w) => w.pid)).not.toContain(result.pid);
     expect(after.map((w) => w.pid)).toContain(pidsBefore.find((p) => p !== result.pid));
+    // The ready spare took the dead worker's place (no process start on the recovery path), and a
+    // new spare starts behind it.
+    expect(after.map((w) => w.pid)).toContain(sparePid);
+    const nextSpare = await eventually(() => rt.node.supervisor!.processes().find((p) => p.role === 'spare')?.pid ?? undefined, 20_000);
+    expect([...pidsBefore, sparePid]).not.toContain(nextSpare);
     expect(await (await rt.route('slow', '/?ms=1')).text()).toBe('slept 1');
     const metrics = await (await fetch(`${rt.url}/metrics`)).text();
     expect(metrics).toMatch(/runtime_worker_restarts_total\{reason="crash"\} 1/);

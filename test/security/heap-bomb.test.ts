@@ -50,6 +50,7 @@ afterAll(() => rt?.stop());
 describe('a heap bomb', () => {
   it('ends its worker (not left to hang); victims queued behind it run again elsewhere and succeed', { timeout: 60_000 }, async () => {
     const before = rt.node.supervisor!.load()[0]!.pid;
+    const sparePid = await eventually(() => rt.node.supervisor!.processes().find((p) => p.role === 'spare' && p.ready)?.pid ?? undefined, 20_000);
     const { result, answers } = await whileCalling(async () => {
       await new Promise((r) => setTimeout(r, 200));
       const started = Date.now();
@@ -69,6 +70,9 @@ describe('a heap bomb', () => {
     expect(after.pid).not.toBe(before);
     // The bomber's version is in quarantine; its author reads why.
     expect(await metric(/runtime_quarantined_versions (\d+)/)).toBe(1);
+    // The spare that was already running took the dead worker's place: the victims' requests that
+    // ran again waited for no process start.
+    expect(after.pid).toBe(sparePid);
     const log = await rt.client.appLogs('app_bomber');
     expect(log.some((l) => l.level === 'limit' && /runs on the quarantine worker/.test(l.message))).toBe(true);
     expect(await (await rt.route('bomber', '/')).text()).toBe('bomber ok');

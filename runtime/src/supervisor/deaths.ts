@@ -28,6 +28,8 @@ export interface DeathDeps {
   logger: Logger;
   now: () => number;
   stopping: () => boolean;
+  /** Starts the quarantine worker now, so the culprit's next request does not wait for a process start. */
+  startQuarantine: () => void;
 }
 
 export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, signal: NodeJS.Signals | null): void {
@@ -57,6 +59,7 @@ export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, 
   if (culprit === null || stopping) return;
   const { offences, ms } = deps.quarantine.offend(culprit.spec.key);
   deps.metrics.quarantines.inc({ app: culprit.meta.appId });
+  deps.startQuarantine();
   deps.logger.warn({ app: culprit.meta.appId, version: culprit.meta.version, key: culprit.spec.key, offences, minutes: ms / 60_000 }, 'app version quarantined');
   deps.reports.note(culprit, 'limit',
     `This version ${WHY[verdict.reason]} and took its sandbox worker down; it runs on the quarantine worker for the next ${Math.round(ms / 60_000)} minutes (offence ${offences}).`);

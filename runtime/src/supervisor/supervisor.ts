@@ -35,6 +35,8 @@ export interface SupervisorDeps {
   logSink: LogSink;
   egress: Egress;
   guestSource: string;
+  /** The sandbox workers' entry module (worker-entry.ts). */
+  workerEntry: string;
   now: () => number;
 }
 
@@ -99,14 +101,14 @@ export function createSupervisor(deps: SupervisorDeps) {
         logger[msg.level]({ worker: w.name, err: msg.error }, msg.message);
         return;
       case 'ready':
-        if (!w.quarantine) dispatcher.workerReady();
         return;
     }
   };
 
   const workers = createWorkerSet({
-    count: config.workers, limits: config.worker, guestSource: deps.guestSource, logger, now, onMessage,
-    onDeath: (w, code, signal) => handleDeath({ dispatcher, scheduler, quarantine, reports, metrics, logger, now, stopping: () => stopping }, w, code, signal),
+    count: config.workers, spares: config.spareWorkers, entry: deps.workerEntry, limits: config.worker, guestSource: deps.guestSource, logger, now, onMessage,
+    onDeath: (w, code, signal) => handleDeath({ dispatcher, scheduler, quarantine, reports, metrics, logger, now, stopping: () => stopping, startQuarantine: () => workers.quarantine() }, w, code, signal),
+    onAvailable: () => dispatcher.workerReady(),
   });
 
   /** Twice a second: requests waiting past their deadline, workers past their memory ceiling or hung. */
@@ -182,6 +184,11 @@ export function createSupervisor(deps: SupervisorDeps) {
       return workers.slots().map((w, index) => (w === null
         ? { index, ready: false, pid: null, inFlight: 0, rssBytes: null }
         : { index, ready: w.handle.isReady, pid: w.handle.pid ?? null, inFlight: w.jobs.size, rssBytes: w.handle.rssBytes() }));
+    },
+
+    /** Every worker process by role (ordinary, quarantine, spare). */
+    processes() {
+      return workers.all().map((w) => ({ role: w.role, name: w.name, pid: w.handle.pid ?? null, ready: w.handle.isReady }));
     },
 
     /** Versions in quarantine, and requests waiting for their app's turn or a worker. */

@@ -12,13 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import type { WorkerLimits } from '../config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, ToWorker } from '../protocol/messages.ts';
 import { readJournal, type JournalEntry } from '../sandbox/journal.ts';
 
-const ENTRY = fileURLToPath(new URL('../sandbox/worker-main.ts', import.meta.url));
 const PAGE_BYTES = 4096;
 
 /** Why a worker died, as far as its last words on stderr tell. */
@@ -45,6 +43,8 @@ export interface WorkerHandle {
 
 export function spawnWorker(options: {
   name: string;
+  /** The worker's entry module (supervisor/worker-entry.ts). */
+  entry: string;
   guestSource: string;
   limits: WorkerLimits;
   onMessage: (msg: FromWorker, body: FrameBody) => void;
@@ -53,7 +53,7 @@ export function spawnWorker(options: {
 }): WorkerHandle {
   const journalPath = join(tmpdir(), `platform-worker-${process.pid}-${options.name}-${Date.now().toString(36)}.journal`);
   const journalFd = openSync(journalPath, 'w+', 0o600);
-  const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', '--disable-warning=ExperimentalWarning', ENTRY], {
+  const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', '--disable-warning=ExperimentalWarning', options.entry], {
     stdio: ['ignore', 'inherit', 'pipe', 'pipe', journalFd],
     env: {},
   });

@@ -1,9 +1,12 @@
 /**
  * @module supervisor/workers
- * The sandbox worker processes of a node: `count` ordinary workers, and one quarantine worker
- * started the first time a quarantined version runs. A worker that ends is replaced (not in a
- * tight loop: one that dies within two seconds of starting waits a second). Each worker as the
- * scheduler sees it: the requests it holds, their expected CPU, and which version specs it has.
+ * The sandbox worker processes of a node: `count` ordinary workers, one quarantine worker while a
+ * quarantined version needs it, and `spares` started workers kept idle. A worker takes
+ * 200–300 ms to start (more on busy cores), so when a worker dies or a version goes to quarantine,
+ * the spare takes the place at once and a new spare starts behind it: the recovery path waits for no
+ * process start. A dead worker's slot is served first, the quarantine worker second. A worker that ends is replaced (not in a tight loop: one that dies within two
+ * seconds of starting waits a second). Each worker as the scheduler sees it: the requests it holds,
+ * their expected CPU, and which version specs it has.
  */
 import type { Logger } from 'pino';
 import type { WorkerLimits } from '../config.ts';
@@ -18,10 +21,16 @@ import type { KillReason } from './crash.ts';
 export const WORKER_MAX_VERSIONS = 4_096;
 const YOUNG_MS = 2_000;
 
+export const QUARANTINE_INDEX = -1;
+const SPARE_INDEX = -2;
+
+export type WorkerRole = 'normal' | 'quarantine' | 'spare';
+
 export interface WorkerRef extends Lane {
-  readonly index: number;
-  readonly name: string;
-  readonly quarantine: boolean;
+  /** Its slot among the ordinary workers (placement hashes on it); negative for the others. */
+  index: number;
+  name: string;
+  role: WorkerRole;
   readonly handle: WorkerHandle;
   readonly jobs: Map<string, Pending>;
   /** Specs sent to it, in the order sent. */
@@ -34,57 +43,106 @@ export interface WorkerRef extends Lane {
 
 export interface WorkerSetDeps {
   count: number;
+  /** Idle started workers kept to replace a dead one or become the quarantine worker. */
+  spares: number;
+  entry: string;
   limits: WorkerLimits;
   guestSource: string;
   logger: Logger;
   now: () => number;
   onMessage: (worker: WorkerRef, msg: FromWorker, body: FrameBody) => void;
   onDeath: (worker: WorkerRef, code: number | null, signal: NodeJS.Signals | null) => void;
+  /** An ordinary worker can take requests (it became ready, or a ready spare took a slot). */
+  onAvailable: (worker: WorkerRef) => void;
 }
 
-export const QUARANTINE_INDEX = -1;
+const nameOf = (index: number): string => (index === QUARANTINE_INDEX ? 'quarantine' : index === SPARE_INDEX ? 'spare' : String(index));
 
 export function createWorkerSet(deps: WorkerSetDeps) {
   const normal: Array<WorkerRef | null> = Array.from({ length: deps.count }, () => null);
   let quarantine: WorkerRef | null = null;
+  const spares: WorkerRef[] = [];
   let stopping = false;
 
-  const spawn = (index: number): WorkerRef => {
+  const place = (ref: WorkerRef, index: number): void => {
+    ref.index = index;
+    ref.name = nameOf(index);
+    ref.role = index === QUARANTINE_INDEX ? 'quarantine' : index === SPARE_INDEX ? 'spare' : 'normal';
+    if (ref.role === 'quarantine') quarantine = ref;
+    else if (ref.role === 'spare') spares.push(ref);
+    else normal[index] = ref;
+  };
+
+  /** Takes a ready spare (one still starting is left to finish). */
+  const takeSpare = (): WorkerRef | null => {
+    const i = spares.findIndex((s) => s.handle.isReady && s.killedFor === null);
+    return i === -1 ? null : spares.splice(i, 1)[0]!;
+  };
+
+  const replenish = (): void => {
+    while (!stopping && spares.length < deps.spares) spawn(SPARE_INDEX);
+  };
+
+  /** Fills an empty ordinary slot: with the spare when one is ready, else with a new worker. */
+  const fill = (index: number, delayMs: number): void => {
+    const s = takeSpare();
+    if (s !== null) {
+      place(s, index);
+      deps.onAvailable(s);
+      replenish();
+      return;
+    }
+    setTimeout(() => { if (!stopping && normal[index] === null) spawn(index); }, delayMs).unref();
+  };
+
+  const vacate = (ref: WorkerRef): boolean => {
+    if (ref.role === 'quarantine' && quarantine === ref) quarantine = null;
+    else if (ref.role === 'spare' && spares.includes(ref)) spares.splice(spares.indexOf(ref), 1);
+    else if (ref.role === 'normal' && normal[ref.index] === ref) normal[ref.index] = null;
+    else return false;
+    return true;
+  };
+
+  function spawn(index: number): WorkerRef {
     let markExited: () => void = () => {};
     const exited = new Promise<void>((resolve) => { markExited = resolve; });
-    const name = index === QUARANTINE_INDEX ? 'quarantine' : String(index);
     const ref: WorkerRef = {
-      index, name, quarantine: index === QUARANTINE_INDEX, jobs: new Map(), versions: new Set(), seq: 0, queuedMs: 0, killedFor: null,
+      index, name: nameOf(index), role: 'normal', jobs: new Map(), versions: new Set(), seq: 0, queuedMs: 0, killedFor: null,
       startedAt: deps.now(), exited, handle: null as unknown as WorkerHandle,
     };
+    place(ref, index);
     (ref as { handle: WorkerHandle }).handle = spawnWorker({
-      name,
+      name: ref.name,
+      entry: deps.entry,
       guestSource: deps.guestSource,
       limits: deps.limits,
       onMessage: (msg, body) => {
         deps.onMessage(ref, msg, body);
+        if (msg.t !== 'ready') return;
+        deps.logger.info({ worker: ref.name, pid: ref.handle.pid, startMs: deps.now() - ref.startedAt }, 'sandbox worker ready');
+        if (ref.role === 'normal') deps.onAvailable(ref);
       },
-      onStderr: (line) => deps.logger.warn({ worker: name, pid: ref.handle.pid }, line),
+      onStderr: (line) => deps.logger.warn({ worker: ref.name, pid: ref.handle.pid }, line),
       onExit: (code, signal) => {
-        if (ref.quarantine ? quarantine === ref : normal[index] === ref) {
-          if (ref.quarantine) quarantine = null;
-          else normal[index] = null;
-        }
+        const role = ref.role;
+        const held = vacate(ref);
+        // The slot is filled before the death is judged: the requests that run again find it, and
+        // other apps get their capacity back before the culprit gets a quarantine worker.
+        if (!stopping && held && role === 'normal') fill(ref.index, deps.now() - ref.startedAt < YOUNG_MS ? 1_000 : 0);
         markExited();
         deps.onDeath(ref, code, signal);
         // The quarantine worker comes back when a quarantined version next needs it.
-        if (stopping || ref.quarantine) return;
-        const delay = deps.now() - ref.startedAt < YOUNG_MS ? 1_000 : 0;
-        setTimeout(() => { if (!stopping && normal[index] === null) normal[index] = spawn(index); }, delay).unref();
+        if (!stopping && held && role === 'spare') replenish();
       },
     });
     return ref;
-  };
+  }
 
   return {
     async start(): Promise<void> {
-      for (let i = 0; i < deps.count; i++) normal[i] = spawn(i);
+      for (let i = 0; i < deps.count; i++) spawn(i);
       await Promise.all(normal.map((w) => w?.handle.ready));
+      replenish();
     },
     /** Ordinary workers ready to take requests. */
     ready(): WorkerRef[] {
@@ -92,13 +150,20 @@ export function createWorkerSet(deps: WorkerSetDeps) {
       for (const w of normal) if (w !== null && w.handle.isReady && w.killedFor === null) out.push(w);
       return out;
     },
-    /** The quarantine worker, started if needed (it may not be ready yet: messages wait in its pipe). */
+    /**
+     * The quarantine worker: the running one, else the spare (ready now), else a new one (its
+     * messages wait in its pipe until it is ready).
+     */
     quarantine(): WorkerRef {
-      if (quarantine === null) quarantine = spawn(QUARANTINE_INDEX);
-      return quarantine;
+      if (quarantine !== null) return quarantine;
+      const s = takeSpare();
+      if (s === null) return spawn(QUARANTINE_INDEX);
+      place(s, QUARANTINE_INDEX);
+      replenish();
+      return s;
     },
     all(): WorkerRef[] {
-      return [...normal, quarantine].filter((w): w is WorkerRef => w !== null);
+      return [...normal, quarantine, ...spares].filter((w): w is WorkerRef => w !== null);
     },
     kill(worker: WorkerRef, reason: Exclude<KillReason, null>): void {
       if (worker.killedFor !== null) return;
@@ -107,7 +172,7 @@ export function createWorkerSet(deps: WorkerSetDeps) {
     },
     async stop(): Promise<void> {
       stopping = true;
-      const live = [...normal, quarantine].filter((w): w is WorkerRef => w !== null);
+      const live = [...normal, quarantine, ...spares].filter((w): w is WorkerRef => w !== null);
       for (const w of live) w.handle.kill();
       await Promise.all(live.map((w) => w.exited));
     },
