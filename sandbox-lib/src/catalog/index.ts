@@ -4,6 +4,7 @@
  * to write trees (`ui.*`, `renderTree`). See docs/catalog.md for every component.
  */
 export { validateTree } from './validate/validate-tree.ts';
+export { hiddenFrom, treeForMember } from './audience.ts';
 export { CATALOG_VERSION } from './spec/registry.ts';
 export { ICONS, RESERVED_ICONS } from './rules/icons.ts';
 export type { ActionEntry, ActionRef, ActionTable, TreeValidation, UiBlockNode, UiElementNode, UiMark, UiNode, UiTextNode } from './types.ts';

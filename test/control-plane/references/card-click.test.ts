@@ -47,6 +47,20 @@ const click = (messageId: string, referenceId: string, body: unknown, client = w
 const record = async (id: string) => (await w.stack.db.query<{ fields: any; stale: boolean; revision: string }>(
   'select fields, stale, revision::text as revision from reference_records where id = $1', [id])).rows[0]!;
 
+describe('audiences in a card\'s block', () => {
+  it('a part whose audience leaves a member out is not in their card, and its reference is not theirs to click', async () => {
+    const url = issueUrl(`vip-${w.member.id}`, `o${Math.random().toString(36).slice(2, 8)}`);
+    const messageId = await post(w.ws.client, w.circleId, `Look ${url}`);
+    const [mine] = await cards(w.member.client, messageId);
+    const [theirs] = await cards(w.ws.client, messageId);
+    expect(JSON.stringify(mine.reference.block.tree)).toContain('VIP only');
+    expect(JSON.stringify(theirs.reference.block.tree)).not.toContain('VIP only');
+    expect(JSON.stringify(theirs.reference.block.tree)).toContain('Everyone');
+    const refused = await click(messageId, theirs.reference.id, { revision: theirs.reference.revision, ref: refOf(mine.reference.block.tree, 'VIP only') }, w.ws.client);
+    expect(refused.status).toBe(400);
+  });
+});
+
 describe('a click in a card\'s block', () => {
   it('delivers block.action for the card\'s record and applies the new tree to every occurrence; notice and openUrl are the member\'s', async () => {
     const { messageId, card, url } = await buttonsCard();

@@ -55,6 +55,17 @@ function trackerApp(endpoint: string, now: () => number): App {
       if (id === 'buttons') {
         return { access: 'granted' as const, externalId: id, title: 'With buttons', summary: 'Has buttons', visibility: 'public' as const, block: actionCard('Open') };
       }
+      // `vip-<memberId>`: a card whose 'VIP only' button is for that member alone (its audience).
+      if (id.startsWith('vip-')) {
+        const vip = id.slice('vip-'.length);
+        return {
+          access: 'granted' as const, externalId: id, title: 'For a VIP', summary: 'Has a VIP button', visibility: 'public' as const,
+          block: ui.block({ summary: 'VIP card' }, [ui.header({ title: 'VIP card' }), ui.actions([
+            ui.button({ label: 'Everyone', action: 'ping' }),
+            ui.button({ label: 'VIP only', action: 'ping', args: { vip: true }, audience: [vip] }),
+          ])]),
+        };
+      }
       if (id === 'block') {
         return {
           access: 'granted' as const, externalId: id, title: 'With block', summary: 'Has a block', visibility: 'public' as const,

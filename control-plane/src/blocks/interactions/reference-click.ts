@@ -132,5 +132,5 @@ export async function clickReference(deps: ReferenceClickDeps, actor: Actor, mes
     }
     current = await findRecordById(deps.db, record.id);
   }
-  return { outcome: result, card: cardOf(match, 'granted', current ?? record), ...answer };
+  return { outcome: result, card: cardOf(match, 'granted', current ?? record, actor.memberId), ...answer };
 }

@@ -9,6 +9,7 @@
  * Trees are validated before they are stored (≤ 12 levels, ≤ 250 components), so the recursive
  * walk is bounded.
  */
+import { hiddenFrom } from '@platform/sandbox-lib';
 
 export type Json = Record<string, unknown>;
 
@@ -42,11 +43,6 @@ export interface TreeIndex {
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const refOf = (v: unknown): string | null => (isRecord(v) && typeof v.ref === 'string' ? v.ref : null);
 
-function hidden(attrs: Json | undefined, memberId: string): boolean {
-  const audience = attrs?.audience;
-  if (!isRecord(audience) || !Array.isArray(audience.members)) return false;
-  return !audience.members.includes(memberId);
-}
 
 const FIELD_TYPES = new Set(['uiTextInput', 'uiSelect', 'uiChoiceGroup', 'uiToggle']);
 
@@ -75,7 +71,7 @@ export function indexTree(tree: Json, memberId: string): TreeIndex {
 
   const visit = (node: Json, form: number | null): Json | null => {
     const attrs = isRecord(node.attrs) ? node.attrs : undefined;
-    if (hidden(attrs, memberId)) return null;
+    if (hiddenFrom(attrs, memberId)) return null;
     const type = node.type as string;
     let inForm = form;
     if (type === 'uiForm') {

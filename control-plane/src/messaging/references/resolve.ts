@@ -135,8 +135,8 @@ export function createReferenceResolver(deps: { db: Db; clock: Clock; logger: Lo
       for (const outcome of outcomes.values()) if (outcome.kind === 'record') latest.set(outcome.record.id, outcome.record);
       return matches.map((m) => {
         const outcome = outcomes.get(key(m.install.target.installId, m.kind, m.url))!;
-        if (outcome.kind === 'record') return cardOf(m, 'granted', latest.get(outcome.record.id)!);
-        return cardOf(m, outcome.kind === 'denied' ? outcome.access : 'unavailable', null);
+        if (outcome.kind === 'record') return cardOf(m, 'granted', latest.get(outcome.record.id)!, actor.memberId);
+        return cardOf(m, outcome.kind === 'denied' ? outcome.access : 'unavailable', null, actor.memberId);
       });
     },
   };

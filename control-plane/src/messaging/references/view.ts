@@ -5,6 +5,7 @@
  * stays on the service like a block's.
  */
 import { z } from 'zod';
+import { treeForMember } from '@platform/sandbox-lib';
 import type { LinkMatch } from './matching.ts';
 import type { RecordRow } from './store.ts';
 
@@ -38,9 +39,13 @@ export type LinkCard = z.infer<typeof LinkCard>;
 export const LinkCards = z.object({ items: z.array(LinkCard) });
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const isTree = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A record's fields as members see them (fields the app left out or pushed as null are absent). */
-export function referenceView(record: RecordRow): z.infer<typeof ReferenceView> {
+/**
+ * A record's fields as members see them (fields the app left out or pushed as null are absent);
+ * with `viewer`, its block's tree without the parts whose audience leaves that member out.
+ */
+export function referenceView(record: RecordRow, viewer: string | null = null): z.infer<typeof ReferenceView> {
   const f = record.fields;
   const status = f.status as { state?: unknown; label?: unknown } | null | undefined;
   const block = f.block as { tree?: unknown } | null | undefined;
@@ -49,7 +54,7 @@ export function referenceView(record: RecordRow): z.infer<typeof ReferenceView> 
     icon: str(f.icon),
     status: status != null && typeof status.state === 'string' && typeof status.label === 'string' ? { state: status.state, label: status.label } : undefined,
     updatedAt: str(f.updatedAt),
-    block: block != null && typeof block.tree === 'object' && block.tree !== null ? { tree: block.tree as Record<string, unknown> } : undefined,
+    block: isTree(block?.tree) ? { tree: viewer === null ? block.tree : treeForMember(block.tree, viewer) } : undefined,
   };
   return {
     id: record.id,
@@ -63,7 +68,8 @@ export function referenceView(record: RecordRow): z.infer<typeof ReferenceView> 
   };
 }
 
-export function cardOf(match: LinkMatch, access: (typeof ACCESS)[number], record: RecordRow | null): LinkCard {
+/** One link card as `viewer` (a member) sees it. */
+export function cardOf(match: LinkMatch, access: (typeof ACCESS)[number], record: RecordRow | null, viewer: string): LinkCard {
   const { target } = match.install;
   return {
     url: match.url,
@@ -71,6 +77,6 @@ export function cardOf(match: LinkMatch, access: (typeof ACCESS)[number], record
     kind: match.kind,
     patternId: match.patternId,
     access,
-    reference: record === null ? null : referenceView(record),
+    reference: record === null ? null : referenceView(record, viewer),
   };
 }
