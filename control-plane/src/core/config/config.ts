@@ -25,6 +25,7 @@ const envShape = {
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(100_000).default(1000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   MASTER_KEY: z.base64().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64').optional(),
   OPERATOR_TOKEN: z.string().min(16).optional(),
@@ -77,6 +78,7 @@ const docs = {
   PUBLIC_URL: ['http://localhost:{PORT}', 'Origin the control plane is reached at (`{base_url}` of the spec).'],
   DATA_DIR: ['.data', 'Directory for the embedded database, generated keys and `credentials.json`.'],
   DATABASE_URL: ['(unset: PGlite under DATA_DIR)', 'PostgreSQL connection string. Unset runs the embedded PGlite database.'],
+  DATABASE_STATEMENT_TIMEOUT_MS: ['30000', 'PostgreSQL cancels a statement that runs longer (the request answers 503 with Retry-After); 0: no limit. Migrations are not limited.'],
   DATABASE_PREPARED_STATEMENTS: ['1000', 'Distinct statements each PostgreSQL connection keeps prepared (parsed and planned once). 0: none, e.g. behind a connection pooler in transaction mode that does not track prepared statements.'],
   REDIS_URL: ['(unset: in-process stand-in)', 'Redis connection string for rate limits, idempotency windows and invalidation.'],
   MASTER_KEY: ['(generated into DATA_DIR/master.key)', '32 random bytes, base64: encrypts secrets at rest (AES-256-GCM). Required in production with DATABASE_URL.'],
@@ -132,6 +134,7 @@ export interface Config {
   databaseUrl: string | null;
   /** Distinct statements a Postgres connection keeps prepared (0: none). */
   databasePreparedStatements: number;
+  databaseStatementTimeoutMs: number;
   redisUrl: string | null;
   masterKey: Buffer;
   operatorToken: string | null;
@@ -249,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     redisUrl: e.REDIS_URL ?? null,
     masterKey: masterKeyBytes,
     operatorToken,

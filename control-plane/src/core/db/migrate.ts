@@ -61,6 +61,8 @@ export async function migrate(db: Db, options: { dir?: string; logger?: Logger }
   const applied: string[] = [];
   for (const m of migrations) {
     const done = await db.transaction(async (tx) => {
+      // A migration may rewrite a large table: the pool's statement timeout does not apply to it.
+      await tx.exec('set local statement_timeout = 0');
       await tx.query(LOCK);
       const { rows } = await tx.query<{ checksum: string; name: string }>(
         'select name, checksum from schema_migrations where version = $1', [m.version]);

@@ -16,10 +16,10 @@ import { createPgliteDb } from './pglite-db.ts';
  * @example
  * const db = await openDb(config, logger);
  */
-export async function openDb(config: Pick<Config, 'databaseUrl' | 'databasePreparedStatements' | 'dataDir'>, logger: Logger): Promise<Db> {
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'databasePreparedStatements' | 'databaseStatementTimeoutMs' | 'dataDir'>, logger: Logger): Promise<Db> {
   let db: Db;
   if (config.databaseUrl !== null) {
-    db = createPgDb({ connectionString: config.databaseUrl, logger, maxPrepared: config.databasePreparedStatements });
+    db = createPgDb({ connectionString: config.databaseUrl, logger, maxPrepared: config.databasePreparedStatements, statementTimeoutMs: config.databaseStatementTimeoutMs });
   } else {
     const dir = join(config.dataDir, 'pglite');
     await mkdir(dir, { recursive: true, mode: 0o700 });

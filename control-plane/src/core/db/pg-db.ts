@@ -25,6 +25,12 @@ export interface PgDbOptions {
   logger?: Logger;
   /** Distinct statement texts prepared per pool (default 1000; 0: none, e.g. behind a transaction-mode pooler). */
   maxPrepared?: number;
+  /**
+   * Longest a statement may run before the server cancels it (default 30 s; 0: no limit). A
+   * statement stuck behind a lock or on an overloaded server would otherwise hold its connection,
+   * and everything queued behind it (a group commit's batch), for ever. Migrations lift it.
+   */
+  statementTimeoutMs?: number;
 }
 
 // int8 as number, like PGlite: our counters and sizes stay far below 2^53.
@@ -45,6 +51,10 @@ export function createPgDb(options: PgDbOptions): Db {
     max: options.max ?? 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    // A connection whose server vanished without a reset is found by TCP keepalive, not left to hang.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     types,
     ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(options.schema)}` }),
   });

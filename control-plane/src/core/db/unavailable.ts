@@ -4,8 +4,12 @@
  * hear a retryable 503 while PostgreSQL restarts or fails over, not a 500 that reads like a bug.
  */
 
-/** SQLSTATE classes and codes of a server that is going away or not yet accepting connections. */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATE classes and codes of a server that is going away, not yet accepting connections, or
+ * too busy to finish a statement within the statement timeout (57014, query_canceled: the only
+ * cancellations we issue are the server's own timeouts).
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 /** Socket-level failures on the way to the server (refused while it restarts, cut when it crashed). */
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** node-postgres reports a connection that ended under it only in its message. */
