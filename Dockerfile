@@ -47,6 +47,6 @@ COPY --from=build /app/control-plane/dist control-plane/dist
 COPY deploy/image/entrypoint.sh /usr/local/bin/platform-entrypoint
 RUN mkdir -p /app/.data && chown -R node:node /app/.data
 USER node
-EXPOSE 4000 4001
+EXPOSE 4000 4001 9464 9465
 ENTRYPOINT ["platform-entrypoint"]
 CMD ["all"]

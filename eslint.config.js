@@ -40,7 +40,8 @@ export default tseslint.config(
     files: ['control-plane/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['@platform/runtime/*', '**/runtime/src/**', '!@platform/runtime/fleet'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types) and @platform/runtime/fleet (the registry record).' },
+        // `@platform/runtime/metrics-server` is the operator port both kinds of process serve.
+        { group: ['@platform/runtime/*', '**/runtime/src/**', '!@platform/runtime/fleet', '!@platform/runtime/metrics-server'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types), @platform/runtime/fleet (the registry record) and @platform/runtime/metrics-server (the operator port).' },
         { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**', '!@platform/sandbox-lib/node', '!@platform/sandbox-lib/render'], message: 'Import sandbox-lib through its package entries only (`@platform/sandbox-lib`, `@platform/sandbox-lib/node`, `@platform/sandbox-lib/render`).' },
         noCli,
       ] }],

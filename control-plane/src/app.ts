@@ -21,7 +21,7 @@ import { createClientApi, type ClientApi } from './core/http/client-api.ts';
 import type { AppEnv } from './core/http/env.ts';
 import { notFound, onError } from './core/http/errors.ts';
 import { registerHealthRoutes } from './core/http/health.ts';
-import { createMetricsServer } from './core/http/metrics-server.ts';
+import { createMetricsServer } from '@platform/runtime/metrics-server';
 import { createHttpMetrics } from './core/http/metrics.ts';
 import { requestContext } from './core/http/request-context.ts';
 import { onClientError, uriLimit } from './core/http/transport-limits.ts';

@@ -61,7 +61,7 @@ export interface RuntimeClient {
   putBundle(sha256: string, bytes: Uint8Array): Promise<void>;
   health(): Promise<{ ok: boolean; workers: number; ready: number }>;
   appLogs(appId: string, options?: { after?: number; limit?: number }): Promise<AppLogEntry[]>;
-  /** The node's Prometheus exposition text (`GET /metrics`). */
+  /** The node's Prometheus exposition text (`GET /internal/v1/metrics`, the operator port's text). */
   metrics(options?: { signal?: AbortSignal }): Promise<string>;
 }
 
@@ -115,7 +115,7 @@ export function createRuntimeClient(options: { url: string; secret: string; fetc
       return json(await call('/internal/v1/health'));
     },
     async metrics(opts = {}) {
-      const res = await call('/metrics', { signal: opts.signal });
+      const res = await call('/internal/v1/metrics', { signal: opts.signal });
       if (!res.ok) throw new RuntimeClientError(res.status, await res.json().catch(() => null) as ErrorBody | null);
       return res.text();
     },

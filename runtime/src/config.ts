@@ -15,7 +15,9 @@ const list = z.string().transform((v) => v.split(',').map((s) => s.trim().toLowe
 
 /** One row per variable: the default as text and what it does (rendered into the README). */
 export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; description: string }> = [
-  { name: 'RUNTIME_PORT', default: '4001', description: 'Port the runtime node listens on (internal API, ingress, /metrics, /healthz).' },
+  { name: 'RUNTIME_PORT', default: '4001', description: 'Port the runtime node listens on (internal API, hosted ingress, /healthz, /readyz).' },
+  { name: 'RUNTIME_METRICS_PORT', default: '9465', description: 'Operator port: `GET /metrics` (Prometheus) is served here only, never on RUNTIME_PORT, which carries public ingress (0 picks a free port). Control planes read the same text at /internal/v1/metrics with the node secret.' },
+  { name: 'RUNTIME_METRICS_HOST', default: '{RUNTIME_HOST}', description: 'Interface the operator port listens on.' },
   { name: 'RUNTIME_HOST', default: '127.0.0.1', description: 'Interface to bind.' },
   { name: 'RUNTIME_SECRET', default: '(required, ≥ 16 characters)', description: 'Shared secret the control plane sends as `authorization: Bearer …` on /internal/v1 and that the node sends back when fetching bundles.' },
   { name: 'RUNTIME_PUBLIC_URL', default: 'http://{RUNTIME_HOST}:{RUNTIME_PORT}', description: 'External origin of this node; hosted apps see it in request URLs.' },
@@ -59,6 +61,8 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
 const EnvSchema = z.object({
   RUNTIME_PORT: int(0, 65_535).default(4001),
   RUNTIME_HOST: z.string().min(1).default('127.0.0.1'),
+  RUNTIME_METRICS_PORT: int(0, 65_535).default(9465),
+  RUNTIME_METRICS_HOST: z.string().min(1).optional(),
   RUNTIME_SECRET: z.string({ error: 'RUNTIME_SECRET is required: the shared secret of the internal API' }).min(16, 'RUNTIME_SECRET must be at least 16 characters'),
   RUNTIME_PUBLIC_URL: z.url().optional(),
   CONTROL_PLANE_URL: z.url().optional(),
@@ -112,6 +116,8 @@ export interface WorkerLimits {
 export interface RuntimeConfig {
   port: number;
   host: string;
+  /** The operator port serving GET /metrics. */
+  metrics: { port: number; host: string };
   secret: string;
   publicUrl: string;
   controlPlaneUrl: string | null;
@@ -166,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
   return {
     port: e.RUNTIME_PORT,
     host: e.RUNTIME_HOST,
+    metrics: { port: e.RUNTIME_METRICS_PORT, host: e.RUNTIME_METRICS_HOST ?? e.RUNTIME_HOST },
     secret: e.RUNTIME_SECRET,
     publicUrl: stripSlash(e.RUNTIME_PUBLIC_URL ?? `http://${publicHost}:${e.RUNTIME_PORT}`),
     controlPlaneUrl: e.CONTROL_PLANE_URL === undefined ? null : stripSlash(e.CONTROL_PLANE_URL),

@@ -78,7 +78,7 @@ export interface DevRuntime {
 export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRuntime> {
   const secret = randomBytes(24).toString('base64url');
   const config = loadConfig({
-    RUNTIME_SECRET: secret, RUNTIME_PORT: String(options.port), RUNTIME_HOST: options.host ?? '127.0.0.1', RUNTIME_DATA_DIR: options.dataDir,
+    RUNTIME_SECRET: secret, RUNTIME_PORT: String(options.port), RUNTIME_METRICS_PORT: '0', RUNTIME_HOST: options.host ?? '127.0.0.1', RUNTIME_DATA_DIR: options.dataDir,
     // One worker is plenty for one developer; `{slug}.localhost` resolves to loopback in browsers and curl.
     RUNTIME_WORKERS: '1', RUNTIME_HOSTED_APP_DOMAIN: 'localhost',
     ...(options.cpuMs === undefined ? {} : { RUNTIME_CPU_MS: String(options.cpuMs) }),

@@ -15,8 +15,8 @@ const logger = config.logFormat === 'pretty'
   ? pino(options, PinoPretty({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }))
   : pino(options);
 const node = createRuntimeNode({ config, logger });
-const { url } = await node.start();
-logger.info({ url, workers: config.workers }, 'runtime node listening');
+const { url, metricsUrl } = await node.start();
+logger.info({ url, metricsUrl, workers: config.workers }, 'runtime node listening');
 
 let stopping = false;
 const stop = (signal: string): void => {

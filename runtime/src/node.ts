@@ -25,6 +25,7 @@ import { createRunService } from './runs/service.ts';
 import { buildGuestSource } from './sandbox/guest-source.ts';
 import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
 import { workerEntry } from './supervisor/worker-entry.ts';
+import { createMetricsServer } from './ops/metrics-server.ts';
 import { assertSafeToolchain } from './preflight.ts';
 import { openRegistration } from './fleet/open.ts';
 import type { Registration } from './fleet/registration.ts';
@@ -42,7 +43,8 @@ export interface RuntimeNodeDeps {
 }
 
 export interface RuntimeNode {
-  start(): Promise<{ url: string }>;
+  /** Listens; answers where ingress and the internal API are served, and the operator port's `/metrics`. */
+  start(): Promise<{ url: string; metricsUrl: string }>;
   /**
    * Takes no new deliveries (they are refused with a 503 the control plane retries on another node),
    * fails readiness, marks the node draining in the fleet registry, and resolves once nothing is in
@@ -83,6 +85,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
 
   let supervisor: Supervisor | null = null;
   let server: Server | null = null;
+  const operator = createMetricsServer({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, logger });
   let registration: Registration | null = null;
   let draining = false;
   const inFlight = (): number => supervisor?.load().reduce((n, w) => n + w.inFlight, 0) ?? 0;
@@ -125,7 +128,8 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
         await registration.start();
         logger.info({ nodeId: config.fleet.nodeId, internalUrl }, 'runtime node joined the fleet');
       }
-      return { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}` };
+      const { url: metricsUrl } = await operator.start();
+      return { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, metricsUrl };
     },
     async drain(graceMs) {
       draining = true;
@@ -145,6 +149,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
           s.closeAllConnections();
         });
       }
+      await operator.stop();
       await supervisor?.stop();
       // After the workers: the last requests' lines are in the queue by now.
       await shipper?.stop();

@@ -38,7 +38,7 @@ export async function spawnRuntime(env: Record<string, string> = {}): Promise<Ru
   const dataDir = mkdtempSync(join(tmpdir(), 'runtime-bench-'));
   const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', MAIN], {
     // LOG_LEVEL stays at info whatever the caller asks: the node's address arrives as an info line.
-    env: { PATH: process.env.PATH, RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_DATA_DIR: dataDir, ...env, LOG_LEVEL: process.env.BENCH_DEBUG ? 'debug' : 'info' },
+    env: { PATH: process.env.PATH, RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_METRICS_PORT: '0', RUNTIME_DATA_DIR: dataDir, ...env, LOG_LEVEL: process.env.BENCH_DEBUG ? 'debug' : 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -68,7 +68,7 @@ describe('the runtime pool\'s seccomp profile', () => {
       node = spawn(command, args, {
         cwd: REPO,
         env: {
-          PATH: process.env.PATH, RUNTIME_SECRET: secret, RUNTIME_PORT: String(runtimePort), RUNTIME_HOST: '127.0.0.1', RUNTIME_WORKERS: '1',
+          PATH: process.env.PATH, RUNTIME_SECRET: secret, RUNTIME_PORT: String(runtimePort), RUNTIME_METRICS_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_WORKERS: '1',
           RUNTIME_DATA_DIR: dataDir, CONTROL_PLANE_URL: `http://127.0.0.1:${cpPort}`, LOG_LEVEL: 'info',
         },
         stdio: ['ignore', 'pipe', 'pipe'],

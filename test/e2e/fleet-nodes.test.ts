@@ -61,7 +61,7 @@ async function startNode(id: string): Promise<Node> {
   const child = spawnRuntimeNode({
     entry: ENTRY, url, logger,
     env: {
-      PATH: process.env.PATH ?? '', RUNTIME_SECRET: SECRET, RUNTIME_PORT: String(port), RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir,
+      PATH: process.env.PATH ?? '', RUNTIME_SECRET: SECRET, RUNTIME_PORT: String(port), RUNTIME_METRICS_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir,
       RUNTIME_WORKERS: '1', LOG_LEVEL: 'silent', RUNTIME_FLEET: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: PREFIX,
       RUNTIME_NODE_ID: id, RUNTIME_HEARTBEAT_MS: '200', RUNTIME_NODE_TTL_MS: '1000', RUNTIME_DRAIN_MS: '10000',
     },

@@ -85,7 +85,7 @@ beforeAll(async () => {
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   node = createRuntimeNode({
     config: loadConfig({
-      RUNTIME_SECRET: runtimeSecret, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1',
+      RUNTIME_SECRET: runtimeSecret, RUNTIME_PORT: '0', RUNTIME_METRICS_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1',
       CONTROL_PLANE_URL: controlPlaneUrl, RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS: 'allowed.test,denied.test',
       // Evaluating the SDK-built bundle on a loaded two-core machine.
       RUNTIME_STARTUP_CPU_MS: '500', LOG_LEVEL: 'silent',

@@ -38,6 +38,7 @@ let runtimeUrl: string;
 let ws: CreatedWorkspace;
 let appId: string;
 let configDir: string;
+let runtimeMetricsUrl: string;
 let workDir: string;
 
 beforeAll(async () => {
@@ -51,12 +52,12 @@ beforeAll(async () => {
   await mkdir(workDir);
   node = createRuntimeNode({
     config: loadConfig({
-      RUNTIME_SECRET: runtimeSecret, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: join(dataDir, 'runtime'), RUNTIME_WORKERS: '1',
+      RUNTIME_SECRET: runtimeSecret, RUNTIME_PORT: '0', RUNTIME_METRICS_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: join(dataDir, 'runtime'), RUNTIME_WORKERS: '1',
       CONTROL_PLANE_URL: controlPlaneUrl, RUNTIME_STARTUP_CPU_MS: '500', RUNTIME_DIRECTORY_TTL_MS: '10', LOG_LEVEL: 'silent',
     }),
     logger: pino({ level: 'silent' }),
   });
-  runtimeUrl = (await node.start()).url;
+  ({ url: runtimeUrl, metricsUrl: runtimeMetricsUrl } = await node.start());
   cleanups.push(() => node.stop());
   stack = await startStack({ env: { PORT: String(port), PUBLIC_URL: controlPlaneUrl, RUNTIME_URL: runtimeUrl, RUNTIME_SECRET: runtimeSecret } });
   cleanups.push(() => stack.stop());
@@ -118,7 +119,7 @@ function startCli(args: string[]): Cli {
 }
 
 async function metric(pattern: RegExp): Promise<number> {
-  return Number(pattern.exec(await (await fetch(`${runtimeUrl}/metrics`)).text())?.[1] ?? 0);
+  return Number(pattern.exec(await (await fetch(runtimeMetricsUrl)).text())?.[1] ?? 0);
 }
 
 describe('platform logs against a running stack', () => {

@@ -92,7 +92,7 @@ export function createFleet(options: { shared: Record<string, string> }): Fleet 
       return start(name, CONTROL_PLANE, { HOST: '127.0.0.1', METRICS_PORT: '0', ...env }, port ?? await freePort(), 'PORT');
     },
     async runtimeNode(name, env, port) {
-      return start(name, RUNTIME, { RUNTIME_HOST: '127.0.0.1', RUNTIME_NODE_ID: name, ...env }, port ?? await freePort(), 'RUNTIME_PORT');
+      return start(name, RUNTIME, { RUNTIME_HOST: '127.0.0.1', RUNTIME_METRICS_PORT: '0', RUNTIME_NODE_ID: name, ...env }, port ?? await freePort(), 'RUNTIME_PORT');
     },
     async stopAll() {
       await Promise.all(children.map((child) => new Promise<void>((resolve) => {

@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 async function metric(pattern: RegExp): Promise<number> {
-  const text = await (await fetch(`${rt.url}/metrics`)).text();
+  const text = await (await fetch(rt.metricsUrl)).text();
   return Number(pattern.exec(text)?.[1] ?? 0);
 }
 

@@ -39,7 +39,7 @@ async function cpuOf(n: number, id: string): Promise<number> {
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'runtime-cpu-'));
   node = spawn('taskset', ['-c', CORE, process.execPath, '--no-node-snapshot', '--conditions=source', MAIN], {
-    env: { PATH: process.env.PATH, RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_WORKERS: '2', RUNTIME_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH, RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_METRICS_PORT: '0', RUNTIME_WORKERS: '2', RUNTIME_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, fixture, startRuntime, type TestRuntime } from './support/runtime.ts';
 
 async function metric(rt: TestRuntime, pattern: RegExp): Promise<number> {
-  const m = pattern.exec(await (await fetch(`${rt.url}/metrics`)).text());
+  const m = pattern.exec(await (await fetch(rt.metricsUrl)).text());
   return m === null ? 0 : Number(m[1]);
 }
 const coldStarts = (rt: TestRuntime, app: string) => metric(rt, new RegExp(`runtime_cold_starts_total\\{app="${app}"\\} (\\d+)`));

@@ -50,7 +50,7 @@ describe('a worker that dies', () => {
     const nextSpare = await eventually(() => rt.node.supervisor!.processes().find((p) => p.role === 'spare')?.pid ?? undefined, 20_000);
     expect([...pidsBefore, sparePid]).not.toContain(nextSpare);
     expect(await (await rt.route('slow', '/?ms=1')).text()).toBe('slept 1');
-    const metrics = await (await fetch(`${rt.url}/metrics`)).text();
+    const metrics = await (await fetch(rt.metricsUrl)).text();
     expect(metrics).toMatch(/runtime_worker_restarts_total\{reason="crash"\} 1/);
     expect(metrics).toMatch(/runtime_requests_total\{app="app_slow",kind="route",outcome="crashed"\} 1/);
   });
@@ -74,6 +74,6 @@ describe('a worker past its memory ceiling', () => {
     expect(result.status).toBe(503);
     expect(result.body._tag).toBe('PlatformRuntimeMemoryLimitError');
     expect(failed).toEqual([]);
-    expect(await (await fetch(`${rt.url}/metrics`)).text()).toMatch(/runtime_worker_restarts_total\{reason="memory"\} 1/);
+    expect(await (await fetch(rt.metricsUrl)).text()).toMatch(/runtime_worker_restarts_total\{reason="memory"\} 1/);
   });
 });

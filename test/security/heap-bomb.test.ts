@@ -15,7 +15,7 @@ const VICTIM = (name: string) => `export default { fetch() { return new Response
 let rt: TestRuntime;
 
 async function metric(pattern: RegExp): Promise<number> {
-  const m = pattern.exec(await (await fetch(`${rt.url}/metrics`)).text());
+  const m = pattern.exec(await (await fetch(rt.metricsUrl)).text());
   return m === null ? 0 : Number(m[1]);
 }
 

@@ -272,7 +272,7 @@ describe('bounds', () => {
   });
 
   it('counts blocked attempts per app with bounded host labels', async () => {
-    const text = await (await fetch(`${rt.url}/metrics`)).text();
+    const text = await (await fetch(rt.metricsUrl)).text();
     expect(text).toMatch(/runtime_egress_blocked_total\{app="app_basic",host="_other",reason="ip-literal"\} \d+/);
     expect(text).toMatch(/runtime_egress_requests_total\{app="app_basic",host="api.allowed.test"\} \d+/);
     expect(text).not.toMatch(/host="not-listed/);

@@ -33,7 +33,7 @@ export async function startStackWithRuntime(options: { runtimeEnv?: Record<strin
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'runtime-for-apps-'));
   const config = loadConfig({
-    RUNTIME_SECRET: secret, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1',
+    RUNTIME_SECRET: secret, RUNTIME_PORT: '0', RUNTIME_METRICS_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1',
     CONTROL_PLANE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent', ...options.runtimeEnv,
   });
   const node = createRuntimeNode({ config, logger: pino({ level: 'silent' }) });

@@ -36,6 +36,8 @@ export function sha256(source: string | Uint8Array): string {
 
 export interface TestRuntime {
   url: string;
+  /** The operator port's `/metrics` (never on the ingress port). */
+  metricsUrl: string;
   node: RuntimeNode;
   client: RuntimeClient;
   directory: ReturnType<typeof createMemoryAppDirectory>;
@@ -54,10 +56,10 @@ export interface TestRuntime {
 
 export async function startRuntime(env: Record<string, string> = {}, deps: Partial<Parameters<typeof createRuntimeNode>[0]> = {}): Promise<TestRuntime> {
   const dataDir = mkdtempSync(join(tmpdir(), 'runtime-test-'));
-  const config = loadConfig({ RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_METRICS_PORT: '0', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1', LOG_LEVEL: 'silent', ...env });
   const directory = createMemoryAppDirectory();
   const node = createRuntimeNode({ config, logger: pino({ level: 'silent' }), directory, ...deps });
-  const { url } = await node.start();
+  const { url, metricsUrl } = await node.start();
   const client = createRuntimeClient({ url, secret: SECRET });
   const push = async (source: string): Promise<string> => {
     const sha = sha256(source);
@@ -66,6 +68,7 @@ export async function startRuntime(env: Record<string, string> = {}, deps: Parti
   };
   return {
     url,
+    metricsUrl,
     node,
     client,
     directory,

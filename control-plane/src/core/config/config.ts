@@ -309,6 +309,8 @@ export function runtimeChildEnv(config: Config): Record<string, string> {
     LOG_LEVEL: config.logLevel,
     LOG_FORMAT: logFormatOf(config),
     DATA_DIR: config.dataDir,
+    // METRICS_PORT=0 (a free port: tests, several stacks on one machine) frees the node's operator port too.
+    ...(config.metricsPort === 0 && env.RUNTIME_METRICS_PORT === undefined ? { RUNTIME_METRICS_PORT: '0' } : {}),
     // The same hosted-app domain in both processes: the control plane validates `<slug>.<domain>`
     // MCP URLs against it, the node routes those hosts to the app.
     ...(config.hostedAppDomain === null ? {} : { RUNTIME_HOSTED_APP_DOMAIN: config.hostedAppDomain }),

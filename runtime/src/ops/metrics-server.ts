@@ -1,16 +1,22 @@
 /**
- * @module core/http/metrics-server
- * The operator port: `GET /metrics` (Prometheus text format) on its own listener (METRICS_PORT),
- * never on the public API port. Metrics name apps, routes and failure rates; the public port is
- * reachable by anyone who can reach the API, the operator port only by what the deployment lets
- * reach it (not exposed by the Kubernetes Service or the compose balancer; scraped by pod address).
- * See docs/decisions/hardening.md.
+ * @module ops/metrics-server
+ * The operator port: `GET /metrics` (Prometheus text format) on its own listener, never on a
+ * public port. Used by the runtime node (RUNTIME_METRICS_PORT) and the control plane
+ * (METRICS_PORT, through `@platform/runtime/metrics-server`). Metrics name apps, routes, egress
+ * hosts and failure rates; a public port is reachable by anyone who can reach the API or a hosted
+ * app, the operator port only by what the deployment lets reach it (not exposed by the Kubernetes
+ * Services or the compose balancer; scraped by pod address). See docs/decisions/hardening.md.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { PlatformError } from '@platform/sandbox-lib';
-import type { Logger } from '../log/logger.ts';
+
+/** The two log calls it makes (pino's and the control plane's logger both fit). */
+interface OpsLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
 
 export interface MetricsServer {
   /** Listens; answers the URL `/metrics` is served at. */
@@ -25,7 +31,7 @@ const notFound = JSON.stringify(new PlatformError('PlatformApiNotFoundError', 'T
  * const metrics = createMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort, logger });
  * const { url } = await metrics.start(); // http://127.0.0.1:9464/metrics
  */
-export function createMetricsServer(deps: { registry: Registry; host: string; port: number; logger: Logger }): MetricsServer {
+export function createMetricsServer(deps: { registry: Registry; host: string; port: number; logger: OpsLogger }): MetricsServer {
   let server: Server | undefined;
   return {
     async start() {
