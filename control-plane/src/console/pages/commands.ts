@@ -92,6 +92,7 @@ interface Invocation {
   blockId: string | null;
   notice: { tone: string; text: string } | null;
   error: { message: string } | null;
+  dismissedAt: string | null;
 }
 
 /** The answer of a run, for the member who ran it: private content, its card, notice or failure, with share and dismiss. */
@@ -100,13 +101,16 @@ export async function invocationPanel(api: Api, invocationId: string | undefined
   const got = await api.get<{ invocation: Invocation }>(`/invocations/${invocationId}`);
   if (got.status !== 200) return '';
   const inv = got.body.invocation;
+  // Dismissed is gone for good: the run's link shows nothing any more.
+  if (inv.dismissedAt !== null) return '';
   // A public answer's card is in the conversation already; a private one's shows only here.
   const card = inv.blockId === null || inv.visibility !== 'private' ? '' : raw(await loadCard(api, inv.blockId));
   const text = inv.answer?.content === undefined ? '' : html`<p class="message-text">${docText(inv.answer.content)}</p>`;
   const status = inv.status === 'pending' ? html`<p role="status" data-poll-reload="true">The app is still working on it…</p>` : '';
   const notice = inv.notice === null ? '' : html`<p class="flash flash-info" role="status">${inv.notice.text}</p>`;
   const error = inv.error === null ? '' : html`<p class="flash flash-danger" role="alert">${inv.error.message}</p>`;
-  const privateControls = inv.visibility === 'private' && inv.status === 'answered' ? html`<div class="row">
+  // Only a live private answer can be shared or dismissed (past its 24 hours `answer` is null).
+  const privateControls = inv.visibility === 'private' && inv.status === 'answered' && inv.answer !== null ? html`<div class="row">
     <form method="post" action="/console/invocations/${inv.id}/share"><input type="hidden" name="back" value="${back}"><button type="submit">Share with the conversation</button></form>
     <form method="post" action="/console/invocations/${inv.id}/dismiss"><input type="hidden" name="back" value="${back}"><button type="submit">Dismiss</button></form></div>` : '';
   return html`<section class="invocation" aria-labelledby="inv-title"><h2 id="inv-title">${inv.kind === 'command' ? `/${inv.name}` : inv.name}${inv.visibility === 'private' ? ' · only you see this' : ''}</h2>
