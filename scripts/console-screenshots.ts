@@ -2,10 +2,13 @@
 //   node --no-node-snapshot --conditions=source scripts/console-screenshots.ts
 // Starts `npm start` on free ports with a fresh data directory (test/helpers/npm-start.ts), opens
 // the printed sign-in link in Debian's chromium, acts a little so the cards show their states
-// (a field error, an approval, a vote, a private answer, a validator's message in the playground),
-// and writes one PNG per page.
+// (a field error, an approval, a vote, a private answer, a validator's message in the playground,
+// a tree tried against a development app run the way `platform dev` runs one), and writes one PNG
+// per page.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { renderTree, ui } from '@platform/sandbox-lib';
+import { startPlaygroundDevApp } from '../test/fixtures/playground/dev-app.ts';
 import { launchBrowser, chromiumPath } from '../test/helpers/browser.ts';
 import { startPlatform } from '../test/helpers/npm-start.ts';
 
@@ -18,6 +21,8 @@ if (chromiumPath() === null) {
 await mkdir(OUT, { recursive: true });
 const platform = await startPlatform();
 const browser = await launchBrowser();
+// The owner's development app, so the playground offers "Try".
+const devApp = await startPlaygroundDevApp({ baseUrl: platform.url, apiKey: platform.credentials.owner.apiKey });
 try {
   const anonymous = await (await browser.newContext({ viewport: { width: 1100, height: 700 } })).newPage();
   await anonymous.goto(`${platform.url}/console/sign-in`);
@@ -64,8 +69,19 @@ try {
   await page.getByRole('button', { name: 'Check and draw' }).click();
   await page.locator('.pb-problem').waitFor();
   await shot('playground');
+
+  const tried = renderTree(ui.block({ summary: 'Ticket #7' }, [ui.header({ title: 'Ticket #7: login fails' }), ui.actions([ui.button({ label: 'Bump', action: 'bump' })])]));
+  await page.goto(`${platform.url}/console/apps/${devApp.appId}/playground`);
+  await tree.fill(JSON.stringify(tried.tree, null, 2));
+  await page.getByLabel('Action table (optional)').fill(JSON.stringify(tried.actions, null, 2));
+  await page.getByLabel('Post it in').selectOption(`conversation:${platform.credentials.conversationId}`);
+  await page.getByRole('button', { name: 'Try', exact: true }).click();
+  await page.locator('.tried').getByRole('button', { name: 'Bump' }).click();
+  await page.locator('.tried').getByRole('heading', { name: 'Bumped 1 times by Ada Owner' }).waitFor();
+  await shot('playground-try');
   console.log(`screenshots written to ${OUT}`);
 } finally {
   await browser.close();
+  await devApp.stop();
   await platform.stop();
 }

@@ -10,8 +10,9 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, browserSkipReason, launchBrowser } from '../helpers/browser.ts';
+import { browserSkipReason, launchBrowser } from '../helpers/browser.ts';
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
+import { apiCalls, cardByTitle, expectAccessible, signedIn } from './helpers.ts';
 
 const skip = browserSkipReason();
 if (skip !== null) console.warn(`console browser tests skipped: ${skip}`);
@@ -21,21 +22,11 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-const card = (title: string) => page.locator('[data-card]', { has: page.getByRole('heading', { name: title }) });
-
-/** Calls of the platform's APIs with the owner's key, as an author's tooling would make them. */
-function ownerCalls(p: Platform) {
-  return async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${p.url}${path}`, { method, headers: { authorization: `Bearer ${p.credentials.owner.apiKey}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const json = await res.json() as unknown;
-    expect(res.status, JSON.stringify(json)).toBeLessThan(300);
-    return json;
-  };
-}
+const card = (title: string) => cardByTitle(page, title);
 
 /** A self-hosted app subscribed to posts and replies whose endpoint cannot be reached, installed; then a message. */
 async function failingSelfHostedApp(p: Platform): Promise<string> {
-  const call = ownerCalls(p);
+  const call = apiCalls(p);
   const endpoint = { url: 'https://sink.example.net/platform' };
   const created = await call('POST', '/client/v1/apps', { name: 'Webhook sink', slug: 'webhook-sink', hosting: 'self', endpoint });
   const manifest = { schemaVersion: 1, name: 'Webhook sink', slug: 'webhook-sink', hosting: 'self', endpoint, scopes: ['conversations:read'], events: ['post.created', 'reply.created'] };
@@ -44,10 +35,6 @@ async function failingSelfHostedApp(p: Platform): Promise<string> {
   await call('POST', `/client/v1/apps/${created.app.id}/installs`, { version: consent.consent.version });
   await call('POST', `/client/v1/conversations/${p.credentials.conversationId}/messages`, { markdown: 'Shipping the sink test.' });
   return created.app.id as string;
-}
-
-async function expectAccessible(p: Page): Promise<void> {
-  expect(await axeViolations(p)).toEqual([]);
 }
 
 describe.skipIf(skip !== null)('the console in chromium', () => {
@@ -154,11 +141,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     expect(await answer.getByRole('button', { name: 'Dismiss' }).isVisible()).toBe(true);
 
     // Another member does not see it.
-    const other = await browser.newContext();
-    const max = await other.newPage();
-    await max.goto(`${platform.url}/console/sign-in`);
-    await max.getByLabel('Your API key').fill(platform.credentials.member.apiKey);
-    await max.getByRole('button', { name: 'Sign in' }).click();
+    const { context: other, page: max } = await signedIn(browser, platform, platform.credentials.member.apiKey);
     await max.goto(page.url());
     expect(await max.locator('.invocation').count()).toBe(0);
     await other.close();
@@ -273,7 +256,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
   });
 
   it('admins install an app through its consent screen, approve a version that widens access, suspend and resume it', async () => {
-    const owner = ownerCalls(platform);
+    const owner = apiCalls(platform);
     const endpoint = { url: 'https://inspector.example.net/platform' };
     const created = await owner('POST', '/client/v1/apps', { name: 'Inspector', slug: 'inspector', hosting: 'self', endpoint });
     const manifest = { schemaVersion: 1, name: 'Inspector', slug: 'inspector', hosting: 'self', endpoint, scopes: ['conversations:read'], events: ['post.created'] };

@@ -1,7 +1,8 @@
 /**
  * @module wiring/blocks
  * Wires the blocks area once: block definitions, rendering, the blocks API for apps, the member's
- * side (interactions and the member's insert), commands and message actions. Every delivery goes
+ * side (interactions and the member's insert), trees tried against a dev install (the playground),
+ * commands and message actions. Every delivery goes
  * through the deliveries area's interactive engine. Holds no logic of its own. `settled()` waits
  * for background renders and writes the queued delivery records (tests, shutdown).
  */
@@ -17,6 +18,7 @@ import { createBlockDefinitions } from '../blocks/definitions/definitions.ts';
 import { createMemberBlocks, type MemberBlocks } from '../blocks/interactions/member-insert.ts';
 import { createInteractionsService, type InteractionsService } from '../blocks/interactions/service.ts';
 import { createInvocationsService, type InvocationsService } from '../blocks/invocations/service.ts';
+import { createPlaygroundBlocks, type PlaygroundBlocks } from '../blocks/playground/service.ts';
 import { removeBlocksOfMessages } from '../blocks/records/removal.ts';
 import { createResultWriter } from '../blocks/records/result-writer.ts';
 import { createRenderer, type Renderer } from '../blocks/rendering/service.ts';
@@ -43,6 +45,7 @@ export interface BlocksArea {
   blocks: BlocksService;
   interactions: InteractionsService;
   members: MemberBlocks;
+  playground: PlaygroundBlocks;
   invocations: InvocationsService;
   renderer: Renderer;
   /** Resolves once no render is queued or running and every delivery record is written. */
@@ -74,6 +77,7 @@ export function createBlocksArea(deps: BlocksAreaDeps): BlocksArea {
     blocks: createBlocksService({ ...insertDeps, renderer }),
     interactions,
     members: createMemberBlocks(insertDeps, interactions),
+    playground: createPlaygroundBlocks(insertDeps, interactions),
     invocations: createInvocationsService({ ...insertDeps, tokens: deps.tokens }),
     renderer,
     async settled() {

@@ -13,6 +13,7 @@ import { registerOperatorMetricsClientRoutes } from '../apps/operator-metrics/cl
 import { registerTokenClientRoutes } from '../apps/tokens/client-routes.ts';
 import { registerInteractionClientRoutes } from '../blocks/interactions/client-routes.ts';
 import { registerInvocationClientRoutes } from '../blocks/invocations/client-routes.ts';
+import { registerPlaygroundClientRoutes } from '../blocks/playground/client-routes.ts';
 import { registerDeliveryPageClientRoutes } from '../deliveries/page/client-routes.ts';
 import { registerAppMessageClientRoutes } from '../messaging/app-messages/client-routes.ts';
 import { registerMemoryClientRoutes } from '../messaging/memories/client-routes.ts';
@@ -39,7 +40,7 @@ export interface ClientRouteParts {
   apps: Pick<AppsArea, 'apps' | 'domains' | 'installs' | 'tokens' | 'ciIdentities' | 'operatorMetrics'>;
   deliveries: Pick<DeliveriesArea, 'deliveries' | 'mail'>;
   messaging: MessagingArea;
-  blocks: Pick<BlocksArea, 'interactions' | 'members' | 'invocations'>;
+  blocks: Pick<BlocksArea, 'interactions' | 'members' | 'playground' | 'invocations'>;
 }
 
 /**
@@ -65,6 +66,7 @@ export function registerClientRoutes(api: ClientApi, p: ClientRouteParts): void 
   registerDeliveryPageClientRoutes(api, p.deliveries.deliveries);
   registerMailClientRoutes(api, p.deliveries.mail);
   registerInteractionClientRoutes(api, p.blocks.interactions, p.blocks.members);
+  registerPlaygroundClientRoutes(api, p.blocks.playground);
   registerNotificationClientRoutes(api, p.messaging.notifications);
   registerMemoryClientRoutes(api, p.messaging.memories);
   registerSearchClientRoutes(api, p.messaging.memberSearch);

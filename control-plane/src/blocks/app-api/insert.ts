@@ -7,7 +7,8 @@
  *
  * A member's insert through the interface (`POST /client/v1/blocks`, blocks/interactions/member-insert.ts)
  * takes the same path after its own checks, with the member as `actor` and author, for block
- * types the running version marks `insertable`.
+ * types the running version marks `insertable`. A tree tried in the console's playground
+ * (blocks/playground) is stored the same way (`storeBlock`), its first tree the author's.
  */
 import { PlatformError, invalidRequest, type BlockRecord } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../../core/auth/caller.ts';
@@ -19,11 +20,11 @@ import { findInstallTarget } from '../../deliveries/pipeline/install-target.ts';
 import type { EventActor, EventProducer } from '../../workspace/events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../../apps/guards/index.ts';
 import { checkTree, treeProblem, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
-import type { BlockDefinitions } from '../definitions/definitions.ts';
+import type { BlockDefinitions, BlockType } from '../definitions/definitions.ts';
 import { newBlockId, newBlockMessageId } from '../records/ids.ts';
 import { checkProps, checkState } from '../definitions/state.ts';
 import { insertBlock, insertBlockMessage, lockBlock, type Json, type NewBlock } from '../records/store.ts';
-import { insertTarget, resolvePlace, targetGone, type TargetBody } from '../../messaging/app-messages/targets.ts';
+import { insertTarget, resolvePlace, targetGone, type MessagePlace, type TargetBody } from '../../messaging/app-messages/targets.ts';
 import { blockRecord, deliveredBlock } from '../records/view.ts';
 
 export interface InsertDeps {
@@ -89,12 +90,33 @@ export async function insertBlockAs(deps: InsertDeps, caller: InstallCaller, bod
   if (outcome.kind === 'failed') throw failureError(outcome);
   if (outcome.kind !== 'result' || tree === undefined) throw failureError({ reason: 'response-invalid', message: 'block.insert cannot be deferred' });
 
+  return storeBlock(deps, caller, { type, typeName: body.type, props: body.props, state: outcome.result.state, tree, place, target: body }, member);
+}
+
+/** A new block with its first state and checked tree, and where its message goes. */
+export interface BlockToStore {
+  type: BlockType;
+  typeName: string;
+  props: Json;
+  state: Json;
+  tree: CheckedTree;
+  place: MessagePlace;
+  /** The target as the request named it (for its not-found error if it is deleted meanwhile). */
+  target: TargetBody;
+}
+
+/**
+ * Stores a block whose first tree is known: the message, the block and `block.created` commit
+ * together (the insert above, after `block.insert`; a tree tried in the playground, blocks/playground).
+ */
+export async function storeBlock(deps: InsertDeps, caller: InstallCaller, b: BlockToStore, member: EventActor | null): Promise<BlockRecord> {
   const at = new Date(deps.clock.now());
-  const staleAfter = type.definition.staleAfter;
+  const staleAfter = b.type.definition.staleAfter;
+  const { place } = b;
   const block: NewBlock = {
-    id: newBlockId(), workspaceId: caller.workspaceId, appId: caller.appId, installId: caller.installId, type: body.type,
-    circleId: place.circleId, messageId: newBlockMessageId(), props: body.props, state: outcome.result.state,
-    tree: tree.tree, actions: tree.actions, treeHash: tree.hash, summary: tree.summary,
+    id: newBlockId(), workspaceId: caller.workspaceId, appId: caller.appId, installId: caller.installId, type: b.typeName,
+    circleId: place.circleId, messageId: newBlockMessageId(), props: b.props, state: b.state,
+    tree: b.tree.tree, actions: b.tree.actions, treeHash: b.tree.hash, summary: b.tree.summary,
     renderDueAt: staleAfter === undefined ? null : new Date(at.getTime() + staleAfter * 1000), at,
   };
   // The app answered after up to 5 s: the target may have been deleted meanwhile.
@@ -108,7 +130,7 @@ export async function insertBlockAs(deps: InsertDeps, caller: InstallCaller, bod
     });
     return stored;
   }).catch((err: unknown) => {
-    throw isForeignKeyViolation(err) ? targetGone(body) : err;
+    throw isForeignKeyViolation(err) ? targetGone(b.target) : err;
   });
   deps.events.committed();
   return blockRecord(row);

@@ -51,7 +51,7 @@ async function memberInstall(db: Db, actor: Actor, body: MemberInsertBody): Prom
 }
 
 /** The circle of the target, checked the way posting there is (seen, writable, chat for a circle target). */
-async function postableCircle(db: Db, actor: Actor, target: MemberInsertBody['target']): Promise<CircleRow> {
+export async function postableCircle(db: Db, actor: Actor, target: MemberInsertBody['target']): Promise<CircleRow> {
   let circle: CircleRow;
   if (target.conversationId !== undefined) {
     circle = (await visibleConversation(db, actor, target.conversationId)).circle;

@@ -3,11 +3,11 @@
  * The member's side of commands and message actions in the client API: run one, and read a run
  * (its private answer, notice, failure card, or the pending indicator of a deferral). A failed
  * delivery is not an HTTP error: the run answers `status: failed` with its `error` (the failure card).
- * The member who ran it shares or dismisses a private answer.
+ * The member who ran it shares or dismisses a private answer. Any member lists what they can run.
  */
 import type { ClientApi } from '../../core/http/client-api.ts';
 import type { InvocationsService } from './service.ts';
-import { InvocationResponse, RunCommandRequest, RunMessageActionRequest, ShareResponse } from './schemas.ts';
+import { AvailableCommandsResponse, InvocationResponse, RunCommandRequest, RunMessageActionRequest, ShareResponse } from './schemas.ts';
 
 const errors = [
   { status: 403, description: 'PlatformApiForbiddenError: the app cannot reach the circle, or the circle is read-only' },
@@ -16,6 +16,14 @@ const errors = [
 ];
 
 export function registerInvocationClientRoutes(api: ClientApi, invocations: InvocationsService): void {
+  api.route({
+    operationId: 'listCommands', method: 'get', path: '/commands', tag: 'invocations', auth: 'member', status: 200,
+    summary: 'The slash commands and message actions you can run: those of the apps installed in your workspace, and of your own development apps',
+    description: 'One item per active install (suspended and uninstalled apps are left out, and so are apps that declare neither), '
+      + 'from the manifest of the version the install runs. Any member may read it; running one still checks the surface or message.',
+    response: AvailableCommandsResponse,
+  }, async ({ auth }) => invocations.available(auth));
+
   api.route({
     operationId: 'runCommand', method: 'post', path: '/commands/run', tag: 'invocations', auth: 'member', status: 200,
     summary: 'Run an app\'s command on a surface (a circle\'s conversation or chat, or a direct chat)',

@@ -4,7 +4,7 @@
  * receives and answers).
  */
 import { z } from 'zod';
-import { NOTICE_TONES } from '@platform/sandbox-lib';
+import { COMMAND_OPTION_TYPES, MESSAGE_ACTION_CONTEXTS, NOTICE_TONES } from '@platform/sandbox-lib';
 import { Id, Timestamp } from '../../core/http/common.ts';
 
 const InstallChoice = {
@@ -70,3 +70,25 @@ export const ShareResponse = z.object({
   invocation: InvocationView,
   error: z.object({ message: z.string() }).nullable(),
 });
+
+const CommandOptionView = z.object({
+  name: z.string(),
+  description: z.string(),
+  type: z.enum(COMMAND_OPTION_TYPES),
+  required: z.boolean(),
+  choices: z.array(z.object({ value: z.string(), label: z.string() })).nullable().describe('Only for `choice` options'),
+  objectKind: z.string().nullable().describe('Only for `appObject` options: the app\'s reference kind the value names'),
+});
+
+const AvailableApp = z.object({
+  installId: Id.describe('Run them with this install (`installId` of `POST /commands/run` and `/message-actions/run`)'),
+  installKind: z.enum(['workspace', 'dev']).describe('`dev`: your own development app\'s install'),
+  appId: Id,
+  name: z.string().describe('The app\'s name'),
+  version: z.number().int().describe('The version the install runs, whose manifest these come from'),
+  commands: z.array(z.object({ name: z.string(), description: z.string(), options: z.array(CommandOptionView).describe('Required options first') })),
+  messageActions: z.array(z.object({ id: z.string(), label: z.string(), icon: z.string().nullable(), context: z.enum(MESSAGE_ACTION_CONTEXTS) })),
+});
+export type AvailableApp = z.output<typeof AvailableApp>;
+
+export const AvailableCommandsResponse = z.object({ items: z.array(AvailableApp) });

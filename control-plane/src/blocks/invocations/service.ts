@@ -5,7 +5,8 @@
  * the run, delivers `command.run` / `messageAction.run` (30 s), and places the answer
  * (blocks/invocations/apply.ts), leaves the run pending for 15 minutes on a `202`, or shows a failure
  * card. The app finishes a deferred run once with `POST /v0/invocations/respond`. The member shares
- * or dismisses a private answer (blocks/invocations/private-answers.ts).
+ * or dismisses a private answer (blocks/invocations/private-answers.ts). What a member can run is
+ * listed from the installed versions' manifests (blocks/invocations/available.ts).
  */
 import { PlatformError, invalidRequest, type CommandDefinition, type InvocationAnswer, type InvocationRespondRequest, type MessageActionDefinition } from '@platform/sandbox-lib';
 import type { InstallCaller } from '../../core/auth/caller.ts';
@@ -22,6 +23,7 @@ import { newId } from '../../core/ids/ids.ts';
 import type { TokenService } from '../../apps/tokens/service.ts';
 import { TokenRejected } from '../../apps/tokens/service.ts';
 import { applyAnswer, DEFERRED_MS, type Place } from './apply.ts';
+import { availableCommands } from './available.ts';
 import { buildContext, type ContextLevel } from './context.ts';
 import { checkOptions, type OptionInput } from './options.ts';
 import type { InvocationView } from './schemas.ts';
@@ -97,6 +99,9 @@ export function createInvocationsService(deps: InvocationsDeps) {
   const privateAnswers = createPrivateAnswers(deps);
 
   return {
+    /** The commands and message actions the member is offered (blocks/invocations/available.ts). */
+    available: (actor: Actor) => availableCommands(db, actor),
+
     async runCommand(actor: Actor, body: { appId?: string | undefined; installId?: string | undefined; command: string; options: Record<string, OptionInput>; surface: SurfaceInput }) {
       const { target, manifest } = await install(actor, body);
       const command = ((manifest.commands ?? []) as CommandDefinition[]).find((c) => c.name === body.command);

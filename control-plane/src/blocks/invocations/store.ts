@@ -99,6 +99,29 @@ export async function findMemberInstall(db: Db, workspaceId: string, by: { insta
   return row === undefined ? undefined : { target: targetFromRow(row), manifest: row.manifest };
 }
 
+export interface RunnableInstall {
+  install_id: string;
+  kind: 'workspace' | 'dev';
+  app_id: string;
+  name: string;
+  version: number;
+  manifest: MemberInstall['manifest'];
+}
+
+/**
+ * Active installs whose commands and message actions a member is offered: the workspace's, and
+ * the dev installs of the member's own development apps (not other members' work in progress).
+ */
+export async function runnableInstalls(db: Db, workspaceId: string, memberId: string): Promise<RunnableInstall[]> {
+  const { rows } = await db.query<RunnableInstall>(
+    `select i.id as install_id, i.kind, i.app_id, a.name, i.version, v.manifest
+       from installs i join apps a on a.id = i.app_id join app_versions v on v.app_id = i.app_id and v.version = i.version
+      where i.workspace_id = $1 and i.status = 'active' and (i.kind = 'workspace' or a.owner_member_id = $2)
+      order by lower(a.name), i.id`,
+    [workspaceId, memberId]);
+  return rows;
+}
+
 /** A message with what its context needs: where it is, its text and author. */
 export interface ContextRow {
   id: string;

@@ -1,10 +1,10 @@
 /**
  * @module console/pages/commands
- * Slash commands and message actions of the installed apps, read from each app's manifest through
- * the tooling API (`GET /v0/apps/{id}/manifest`), and the form that runs one with its option
- * pickers: members and circles from the client API, choices from the manifest, app objects typed.
- * A run answers an invocation; its private answer (with share and dismiss) shows above the
- * messages until it is dismissed.
+ * Slash commands and message actions the member can run (`GET /client/v1/commands`: the installed
+ * apps' and the member's own development apps', from the version each install runs), and the form
+ * that runs one with its option pickers: members and circles from the client API, choices from the
+ * listing, app objects typed. A run answers an invocation; its private answer (with share and
+ * dismiss) shows above the messages until it is dismissed.
  */
 import { html, raw } from 'hono/html';
 import type { Api } from '../api.ts';
@@ -15,28 +15,23 @@ import { docText } from './text.ts';
 export interface CommandOption {
   name: string;
   type: 'string' | 'integer' | 'number' | 'boolean' | 'choice' | 'member' | 'circle' | 'appObject';
-  description?: string;
-  required?: boolean;
-  choices?: Array<{ value: string; label: string }>;
+  description: string;
+  required: boolean;
+  choices: Array<{ value: string; label: string }> | null;
 }
 
 export interface AppCommands {
+  installId: string;
   appId: string;
-  appName: string;
-  commands: Array<{ name: string; description?: string; options?: CommandOption[] }>;
+  name: string;
+  commands: Array<{ name: string; description: string; options: CommandOption[] }>;
   messageActions: Array<{ id: string; label: string }>;
 }
 
-/** Every active install's commands and message actions (apps whose manifest the member cannot read are left out). */
+/** What the member can run, per install (nothing when the listing fails: the page still shows the rest). */
 export async function appCommands(api: Api): Promise<AppCommands[]> {
-  const installs = await api.get<{ items: Array<{ appId: string; app: { name: string }; status: string }> }>('/installs');
-  const active = (installs.body?.items ?? []).filter((i) => i.status === 'active');
-  const found = await Promise.all(active.map(async (i) => {
-    const got = await api.v0.get<{ manifest: { commands?: AppCommands['commands']; messageActions?: AppCommands['messageActions'] } }>(`/apps/${i.appId}/manifest`);
-    if (got.status !== 200) return null;
-    return { appId: i.appId, appName: i.app.name, commands: got.body.manifest.commands ?? [], messageActions: got.body.manifest.messageActions ?? [] };
-  }));
-  return found.filter((f): f is AppCommands => f !== null);
+  const got = await api.get<{ items: AppCommands[] }>('/commands');
+  return got.status === 200 ? got.body.items : [];
 }
 
 interface Pickers {
@@ -46,29 +41,29 @@ interface Pickers {
 
 function optionField(cmd: string, o: CommandOption, pick: Pickers): Markup {
   const id = `opt-${cmd}-${o.name}`;
-  const label = html`<label for="${id}">${o.name}${o.required === true ? ' (required)' : ''}</label>`;
-  const help = o.description === undefined ? '' : html`<span class="muted">${o.description}</span>`;
+  const label = html`<label for="${id}">${o.name}${o.required ? ' (required)' : ''}</label>`;
+  const help = html`<span class="muted">${o.description}</span>`;
   const select = (items: Array<{ value: string; label: string }>) =>
-    html`<select id="${id}" name="opt.${o.name}"${raw(o.required === true ? ' required' : '')}><option value="">—</option>${items.map((i) => html`<option value="${i.value}">${i.label}</option>`)}</select>`;
+    html`<select id="${id}" name="opt.${o.name}"${raw(o.required ? ' required' : '')}><option value="">—</option>${items.map((i) => html`<option value="${i.value}">${i.label}</option>`)}</select>`;
   switch (o.type) {
     case 'choice': return html`<div class="field">${label}${select(o.choices ?? [])}${help}</div>`;
     case 'member': return html`<div class="field">${label}${select(pick.members.map((m) => ({ value: m.id, label: m.name })))}${help}</div>`;
     case 'circle': return html`<div class="field">${label}${select(pick.circles.map((c) => ({ value: c.id, label: c.name })))}${help}</div>`;
     case 'boolean': return html`<div class="field"><input type="checkbox" id="${id}" name="opt.${o.name}" value="true"> ${label}${help}</div>`;
-    default: return html`<div class="field">${label}<input id="${id}" name="opt.${o.name}" type="${o.type === 'string' || o.type === 'appObject' ? 'text' : 'number'}"${raw(o.required === true ? ' required' : '')}>${help}</div>`;
+    default: return html`<div class="field">${label}<input id="${id}" name="opt.${o.name}" type="${o.type === 'string' || o.type === 'appObject' ? 'text' : 'number'}"${raw(o.required ? ' required' : '')}>${help}</div>`;
   }
 }
 
 /** One form per command (a disclosure each, so the page stays short). */
 export async function commandForms(api: Api, apps: AppCommands[], action: string): Promise<Markup | ''> {
-  const all = apps.flatMap((a) => a.commands.map((c) => ({ ...c, appId: a.appId, appName: a.appName })));
+  const all = apps.flatMap((a) => a.commands.map((c) => ({ ...c, installId: a.installId, appName: a.name })));
   if (all.length === 0) return '';
   const [members, circles] = await Promise.all([api.get('/members'), api.get('/circles')]);
   const pick: Pickers = { members: members.body?.items ?? [], circles: circles.body?.items ?? [] };
   return html`<section aria-labelledby="commands-title" class="commands"><h2 id="commands-title">Commands</h2>${all.map((c) => html`
-    <details class="command"><summary>/${c.name} <span class="muted">${c.description ?? ''} · ${c.appName}</span></summary>
-    <form method="post" action="${action}" class="stack"><input type="hidden" name="appId" value="${c.appId}"><input type="hidden" name="command" value="${c.name}">
-    ${(c.options ?? []).map((o) => optionField(c.name, o, pick))}<button type="submit" class="primary">Run /${c.name}</button></form></details>`)}</section>`;
+    <details class="command"><summary>/${c.name} <span class="muted">${c.description} · ${c.appName}</span></summary>
+    <form method="post" action="${action}" class="stack"><input type="hidden" name="installId" value="${c.installId}"><input type="hidden" name="command" value="${c.name}">
+    ${c.options.map((o) => optionField(c.name, o, pick))}<button type="submit" class="primary">Run /${c.name}</button></form></details>`)}</section>`;
 }
 
 /** The options of a submitted command form, typed as the manifest says. */
@@ -97,6 +92,7 @@ interface Invocation {
   blockId: string | null;
   notice: { tone: string; text: string } | null;
   error: { message: string } | null;
+  dismissedAt: string | null;
 }
 
 /** The answer of a run, for the member who ran it: private content, its card, notice or failure, with share and dismiss. */
@@ -105,13 +101,16 @@ export async function invocationPanel(api: Api, invocationId: string | undefined
   const got = await api.get<{ invocation: Invocation }>(`/invocations/${invocationId}`);
   if (got.status !== 200) return '';
   const inv = got.body.invocation;
+  // Dismissed is gone for good: the run's link shows nothing any more.
+  if (inv.dismissedAt !== null) return '';
   // A public answer's card is in the conversation already; a private one's shows only here.
   const card = inv.blockId === null || inv.visibility !== 'private' ? '' : raw(await loadCard(api, inv.blockId));
   const text = inv.answer?.content === undefined ? '' : html`<p class="message-text">${docText(inv.answer.content)}</p>`;
   const status = inv.status === 'pending' ? html`<p role="status" data-poll-reload="true">The app is still working on it…</p>` : '';
   const notice = inv.notice === null ? '' : html`<p class="flash flash-info" role="status">${inv.notice.text}</p>`;
   const error = inv.error === null ? '' : html`<p class="flash flash-danger" role="alert">${inv.error.message}</p>`;
-  const privateControls = inv.visibility === 'private' && inv.status === 'answered' ? html`<div class="row">
+  // Only a live private answer can be shared or dismissed (past its 24 hours `answer` is null).
+  const privateControls = inv.visibility === 'private' && inv.status === 'answered' && inv.answer !== null ? html`<div class="row">
     <form method="post" action="/console/invocations/${inv.id}/share"><input type="hidden" name="back" value="${back}"><button type="submit">Share with the conversation</button></form>
     <form method="post" action="/console/invocations/${inv.id}/dismiss"><input type="hidden" name="back" value="${back}"><button type="submit">Dismiss</button></form></div>` : '';
   return html`<section class="invocation" aria-labelledby="inv-title"><h2 id="inv-title">${inv.kind === 'command' ? `/${inv.name}` : inv.name}${inv.visibility === 'private' ? ' · only you see this' : ''}</h2>

@@ -88,11 +88,11 @@ export function registerConversationPages(router: Hono<ConsoleEnv>, assets: Asse
     const fields = await c.req.parseBody();
     const conv = await api.get<{ conversation: Conversation }>(`/conversations/${id}`);
     if (conv.status !== 200) return failed(c, assets, conv);
-    const app = (await appCommands(api)).find((a) => a.appId === field(fields, 'appId'));
+    const app = (await appCommands(api)).find((a) => a.installId === field(fields, 'installId'));
     const command = app?.commands.find((k) => k.name === field(fields, 'command'));
     if (app === undefined || command === undefined) return conversation(c, assets, 'No such command among the installed apps.');
     const ran = await api.post<{ invocation: { id: string } }>('/commands/run', {
-      appId: app.appId, command: command.name, options: readOptions(fields, command.options ?? []),
+      installId: app.installId, command: command.name, options: readOptions(fields, command.options),
       surface: { kind: 'circle', circleId: conv.body.conversation.circleId, conversationId: id },
     });
     if (ran.status >= 400 || ran.body?.invocation?.id === undefined) return conversation(c, assets, messageOf(ran));
@@ -105,7 +105,7 @@ export function registerConversationPages(router: Hono<ConsoleEnv>, assets: Asse
     const fields = await c.req.parseBody();
     const message = await api.get<{ message: { conversationId: string | null; circleId: string | null } }>(`/messages/${messageId}`);
     if (message.status !== 200) return failed(c, assets, message);
-    const ran = await api.post<{ invocation: { id: string } }>('/message-actions/run', { appId: field(fields, 'appId'), actionId: field(fields, 'actionId'), messageId });
+    const ran = await api.post<{ invocation: { id: string } }>('/message-actions/run', { installId: field(fields, 'installId'), actionId: field(fields, 'actionId'), messageId });
     const where = message.body.message.conversationId === null ? `/console/circles/${message.body.message.circleId}` : `/console/conversations/${message.body.message.conversationId}`;
     if (ran.status >= 400) return failed(c, assets, ran, 'The message action failed');
     return c.redirect(`${where}?invocation=${ran.body.invocation.id}`, 303);

@@ -21,10 +21,10 @@ export interface MessageItem {
 }
 
 function actionsMenu(message: MessageItem, apps: AppCommands[]): Markup | '' {
-  const actions = apps.flatMap((a) => a.messageActions.map((m) => ({ appId: a.appId, appName: a.appName, ...m })));
+  const actions = apps.flatMap((a) => a.messageActions.map((m) => ({ installId: a.installId, appName: a.name, ...m })));
   if (actions.length === 0) return '';
   return html`<details class="message-actions"><summary>Message actions</summary><ul>${actions.map((m) => html`<li>
-    <form method="post" action="/console/messages/${message.id}/actions"><input type="hidden" name="appId" value="${m.appId}">
+    <form method="post" action="/console/messages/${message.id}/actions"><input type="hidden" name="installId" value="${m.installId}">
     <input type="hidden" name="actionId" value="${m.id}"><button type="submit" class="link-button">${m.label} <span class="muted">(${m.appName})</span></button></form></li>`)}</ul></details>`;
 }
 

@@ -23,7 +23,7 @@ async function list(c: Context<ConsoleEnv>, assets: Assets, flash: string | null
   const body = shown.length === 0 ? html`<p class="muted">No app has a stream in your circles.</p>` : html`${shown.map((g) => html`<section aria-labelledby="circle-${g.circle.id}">
     <h2 id="circle-${g.circle.id}">${g.circle.name}</h2><ul class="streams">${g.streams.map((s) => html`<li><strong>${s.name}</strong>
     ${s.revoked === null ? html`<span class="badge">active</span>` : html`<span class="badge badge-danger">revoked</span>`}
-    <form method="post" action="/console/streams/${s.id}/${s.revoked === null ? 'revoke' : 'unrevoke'}"><button type="submit"${s.revoked === null ? ' class="danger"' : ''}>${s.revoked === null ? 'Revoke' : 'Un-revoke'}<span class="sr-only">: ${s.name}</span></button></form></li>`)}</ul></section>`)}`;
+    <form method="post" action="/console/streams/${s.id}/${s.revoked === null ? 'revoke' : 'unrevoke'}"><button type="submit" class="${s.revoked === null ? 'danger' : ''}">${s.revoked === null ? 'Revoke' : 'Un-revoke'}<span class="sr-only">: ${s.name}</span></button></form></li>`)}</ul></section>`)}`;
   return c.html(page(assets, { title: 'App streams', section: 'streams', me: c.get('me'), body, flash: flash === null ? null : { tone: 'danger', text: flash } }), flash === null ? 200 : 422);
 }
 
