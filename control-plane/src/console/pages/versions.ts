@@ -53,7 +53,7 @@ function row(app: AuthorApp, v: VersionSummary, previous: VersionSummary | undef
     text: `This records a new production version copying version ${v.version}'s manifest and bundle. Installs move to it unless it adds access over the version they run; those wait for an admin's approval.`,
     action: appPath(app.id, '/versions/rollback'), fields: { version: String(v.version) }, confirm: `Roll back to v${v.version}`, opened,
   }) : '';
-  return html`<tr><th scope="row">v${v.version}</th><td>${targetBadge(v)}</td><td><time datetime="${v.createdAt}">${when(v.createdAt)}</time></td><td>${source(v)}</td>
+  return html`<tr><th scope="row">v${v.version}</th><td>${targetBadge(v)}</td><td class="num"><time datetime="${v.createdAt}">${when(v.createdAt)}</time></td><td>${source(v)}</td>
     <td>${v.added.length === 0 ? html`<span class="muted">nothing</span>` : html`<ul class="plain">${v.added.map((a) => html`<li>${a.kind}: <code>${a.detail}</code></li>`)}</ul>`}</td>
     <td>${previous === undefined ? '' : html`<a href="${appPath(app.id, `/versions/compare?from=${previous.version}&to=${v.version}`)}">Changes<span class="sr-only"> of v${v.version}</span> from v${previous.version}</a> `}${rollback}</td></tr>`;
 }
