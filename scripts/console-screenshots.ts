@@ -3,10 +3,12 @@
 // Starts `npm start` on free ports with a fresh data directory (test/helpers/npm-start.ts), opens
 // the printed sign-in link in Debian's chromium, acts a little so the cards show their states
 // (a field error, an approval, a vote, a private answer, a validator's message in the playground,
-// a tree tried against a development app run the way `platform dev` runs one), and writes one PNG
-// per page.
+// a tree tried against a development app run the way `platform dev` runs one) and the example app's
+// settings pages have something to show (a second version to diff, variables, a domain, a rotated
+// signing secret), and writes one PNG per page.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { renderTree, ui } from '@platform/sandbox-lib';
 import { startPlaygroundDevApp } from '../test/fixtures/playground/dev-app.ts';
 import { launchBrowser, chromiumPath } from '../test/helpers/browser.ts';
@@ -20,6 +22,38 @@ if (chromiumPath() === null) {
 }
 await mkdir(OUT, { recursive: true });
 const platform = await startPlatform();
+
+/** The owner's call of the platform's API, as an author's tooling makes it. */
+async function owner(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${platform.url}${path}`, { method, headers: { authorization: `Bearer ${platform.credentials.owner.apiKey}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}
+
+/** The example app's page, its versions and a diff (a preview widening its access), variables, a domain, a rotated secret. */
+async function appSettings(page: Page, appId: string, shot: (name: string) => Promise<unknown>): Promise<void> {
+  const { manifest } = await owner('GET', `/v0/apps/${appId}/manifest`);
+  const widened = { ...manifest, description: 'Deploy approvals, lunch polls and release notes', scopes: [...manifest.scopes, 'decisions:read'], events: [...manifest.events, 'decision.published'] };
+  const live = (await owner('GET', `/v0/apps/${appId}/versions`)).items.find((v: { live: boolean }) => v.live).version as number;
+  const preview = (await owner('PUT', `/v0/apps/${appId}/manifest`, { target: 'preview', manifest: widened })).version as number;
+  await owner('PUT', `/v0/apps/${appId}/env/production/DEPLOY_API_TOKEN`, { value: 'not-shown', secret: true });
+  await owner('PUT', `/v0/apps/${appId}/env/production/REGION`, { value: 'eu-west-1', secret: false });
+  await owner('POST', `/client/v1/apps/${appId}/domains`, { domain: 'deploy-desk.example.com' });
+  for (const [name, path] of [['app', ''], ['app-versions', '/versions'], ['app-version-diff', `/versions/compare?from=${live}&to=${preview}`], ['app-domains', '/domains']] as const) {
+    await page.goto(`${platform.url}/console/apps/${appId}${path}`);
+    await shot(name);
+  }
+  await page.goto(`${platform.url}/console/apps/${appId}/env`);
+  await page.getByLabel('Key').fill('2FA-KEY');
+  await page.getByRole('button', { name: 'Save variable' }).click();
+  await page.locator('#env-key-error').waitFor();
+  await shot('app-env');
+  await page.goto(`${platform.url}/console/apps/${appId}/credentials`);
+  await page.getByRole('button', { name: 'Rotate signing secret' }).click();
+  await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate' }).click();
+  await page.locator('#new-secret').waitFor();
+  await shot('app-credentials');
+}
 const browser = await launchBrowser();
 // The owner's development app, so the playground offers "Try".
 const devApp = await startPlaygroundDevApp({ baseUrl: platform.url, apiKey: platform.credentials.owner.apiKey });
@@ -63,6 +97,8 @@ try {
     await page.goto(`${platform.url}${path}`);
     await shot(name);
   }
+  await appSettings(page, appId, shot);
+
   await page.goto(`${platform.url}/console/playground`);
   const tree = page.getByLabel('Tree (catalog 1 JSON)');
   await tree.fill((await tree.inputValue()).replace('"label": "Approve"', '"label": "   "'));

@@ -56,7 +56,8 @@ function waitFor(child: ChildProcess, text: string, seen: { out: string }): Prom
 /** A bound on start-up, kept below the suites' hook timeouts, so a stuck start is stopped rather than orphaned. */
 const START_BOUND_MS = 100_000;
 
-export async function startPlatform(): Promise<Platform> {
+/** `env`: extra environment (such as DNS_SERVERS for a test's own DNS server), over the fresh clone's. */
+export async function startPlatform(options: { env?: Record<string, string> } = {}): Promise<Platform> {
   const dir = await mkdtemp(join(tmpdir(), 'platform-start-'));
   const [port, runtimePort] = [await freePort(), await freePort()];
   const env: Record<string, string> = {};
@@ -64,7 +65,8 @@ export async function startPlatform(): Promise<Platform> {
     // What a fresh clone has: no shared services, no configured secrets.
     if (v !== undefined && !['DATABASE_URL', 'REDIS_URL', 'OPERATOR_TOKEN', 'MASTER_KEY', 'RUNTIME_SECRET', 'PUBLIC_URL', 'RUNTIME_URL'].includes(k)) env[k] = v;
   }
-  Object.assign(env, { PORT: String(port), METRICS_PORT: '0', RUNTIME_PORT: String(runtimePort), DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'development' });
+  // METRICS_PORT 0: a free operator port, so two suites (or two worktrees) can start side by side.
+  Object.assign(env, { PORT: String(port), RUNTIME_PORT: String(runtimePort), METRICS_PORT: '0', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'development' }, options.env);
   const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', MAIN_ALL], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const seen = { out: '' };
   child.stdout!.on('data', (chunk: Buffer) => (seen.out += chunk.toString('utf8')));

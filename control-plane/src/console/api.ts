@@ -20,7 +20,7 @@ export interface Api {
   patch<T = any>(path: string, body?: unknown): Promise<Answer<T>>;
   del<T = any>(path: string): Promise<Answer<T>>;
   /** The tooling API (`/v0`), same key. */
-  v0: Pick<Api, 'get' | 'post'> & {
+  v0: Pick<Api, 'get' | 'post' | 'put' | 'del'> & {
     /** A GET whose answer is passed on as it comes (a stream, a download), with extra request headers. */
     raw(path: string, headers?: Record<string, string>): Promise<Response>;
   };

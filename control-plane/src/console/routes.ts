@@ -1,8 +1,9 @@
 /**
  * @module console/routes
  * The console at `/console`: pages for members (circles, conversations with live app cards,
- * commands, inbox, memories, search, app streams) app authors (my apps, the Deliveries page,
- * live logs, the playground) and admins (the app directory, consent, config, suspend, resume, uninstall, the operator page of per-app metrics), server-rendered, each family in its own file
+ * commands, inbox, memories, search, app streams) app authors (my apps, each app's page with its
+ * versions and manifest diffs, environment, domains and credentials, the Deliveries page, live logs,
+ * the playground) and admins (the app directory, consent, config, suspend, resume, uninstall, the operator page of per-app metrics), server-rendered, each family in its own file
  * under pages/. Every page and action calls the platform's own `/client/v1` and `/v0` through the
  * request function the composition root hands in; the console keeps no state and reads no store.
  */
@@ -16,7 +17,13 @@ import { sameOrigin } from './csrf.ts';
 import type { ConsoleEnv } from './env.ts';
 import type { Me } from './layout.ts';
 import { registerAdminPages } from './pages/admin.ts';
+import { registerAppAuthorPage } from './pages/app-author.ts';
 import { registerAppsPage } from './pages/apps.ts';
+import { registerCredentialsPage } from './pages/credentials.ts';
+import { registerDomainsPage } from './pages/domains.ts';
+import { registerEnvVarsPage } from './pages/env-vars.ts';
+import { registerVersionComparePage } from './pages/version-compare.ts';
+import { registerVersionsPage } from './pages/versions.ts';
 import { registerConversationPages } from './pages/conversations.ts';
 import { registerDeliveriesPage } from './pages/deliveries.ts';
 import { registerPlaygroundPage } from './pages/playground.ts';
@@ -85,6 +92,12 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerSearchPage(router, assets);
   registerStreamsPage(router, assets);
   registerAppsPage(router, assets);
+  registerAppAuthorPage(router, assets);
+  registerVersionsPage(router, assets);
+  registerVersionComparePage(router, assets);
+  registerEnvVarsPage(router, assets);
+  registerDomainsPage(router, assets);
+  registerCredentialsPage(router, assets);
   registerDeliveriesPage(router, assets);
   registerLogsPage(router, assets);
   registerPlaygroundPage(router, assets);

@@ -23,6 +23,7 @@ describe('OpenAPI documents of the apps routes', () => {
       'PUT /apps/dev syncDevApp',
       'PUT /apps/{app_id}/manifest syncManifest',
       'GET /apps/{app_id}/manifest getManifest',
+      'GET /apps/{app_id}/versions/{version} getVersion',
       'POST /apps/{app_id}/versions uploadVersion',
       'GET /apps/{app_id}/env/{target} listEnvVars',
       'PUT /apps/{app_id}/env/{target}/{key} setEnvVar',

@@ -1,7 +1,7 @@
 /**
  * @module apps/publish/history
- * An app's versions as its developer sees them (`GET /v0/apps/{app_id}/versions`) and rolling
- * production back (`POST /v0/apps/{app_id}/rollback`).
+ * An app's versions as its developer sees them (`GET /v0/apps/{app_id}/versions`, one with its
+ * manifest at `…/versions/{version}`) and rolling production back (`POST /v0/apps/{app_id}/rollback`).
  *
  * A rollback does not move a pointer: it records a new production version that copies an earlier
  * production version's manifest and bundle (`rollbackOf`), through the same `accept` as any publish.
@@ -15,7 +15,7 @@ import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
 import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';
 import * as store from '../versions/store.ts';
-import type { VersionList, VersionRecord } from './schemas.ts';
+import type { VersionDetail, VersionList, VersionRecord } from './schemas.ts';
 import type { VersionsService } from './service.ts';
 
 const conflict = (message: string) => new PlatformError('PlatformApiConflictError', message, { path: ['version'] });
@@ -30,6 +30,16 @@ function additions(rows: readonly store.VersionRow[], older: store.VersionRow | 
     if (row.target === 'production') before = row;
   }
   return out;
+}
+
+type Summary = VersionList['items'][number];
+
+function summary(row: store.VersionRow, added: Summary['added'], liveVersion: number | undefined): Summary {
+  return {
+    version: row.version, target: row.target, manifestSha256: row.manifest_hash, createdAt: iso(row.created_at),
+    bundle: row.bundle_sha256 === null ? null : { sha256: row.bundle_sha256, bytes: row.bundle_bytes ?? 0 },
+    added, rollbackOf: row.rollback_of ?? null, live: row.version === liveVersion,
+  };
 }
 
 export type VersionHistoryService = ReturnType<typeof createVersionHistoryService>;
@@ -48,13 +58,18 @@ export function createVersionHistoryService(deps: { db: Db; versions: Pick<Versi
       const added = additions(page, older);
       return {
         appId: app.id,
-        items: page.map((row) => ({
-          version: row.version, target: row.target, manifestSha256: row.manifest_hash, createdAt: iso(row.created_at),
-          bundle: row.bundle_sha256 === null ? null : { sha256: row.bundle_sha256, bytes: row.bundle_bytes ?? 0 },
-          added: added.get(row.version) ?? [], rollbackOf: row.rollback_of ?? null, live: row.version === live?.version,
-        })),
+        items: page.map((row) => summary(row, added.get(row.version) ?? [], live?.version)),
         nextBefore: rows.length > query.limit && oldest !== undefined ? oldest.version : null,
       };
+    },
+
+    /** One version as `list` shows it, with the manifest it was accepted with. */
+    async one(caller: ToolingCaller, appId: string, version: number): Promise<VersionDetail> {
+      const app = await manageableApp(db, caller, appId);
+      const row = await store.findVersion(db, app.id, version);
+      if (row === undefined) throw new PlatformError('PlatformApiNotFoundError', `The app has no version ${version}`, { path: ['version'] });
+      const [older, live] = await Promise.all([store.productionBefore(db, app.id, row.version), store.latestVersion(db, app.id, 'production')]);
+      return { appId: app.id, ...summary(row, additions([row], older).get(row.version) ?? [], live?.version), manifest: row.manifest };
     },
 
     /** Production back to `version` (default: the production version before the live one). */

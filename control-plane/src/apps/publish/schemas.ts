@@ -2,7 +2,8 @@
  * @module apps/publish/schemas
  * The version record every tooling endpoint answers: the contract's record (`appId`, `version`,
  * `target`, `manifestSha256`, `created`, `createdAt`, `added`) plus the manifest itself and, for an
- * uploaded version, its bundle. Upload query: `?target=preview|production`.
+ * uploaded version, its bundle. Upload query: `?target=preview|production`. One version as listed,
+ * with its manifest (`GET /v0/apps/{app_id}/versions/{version}`).
  */
 import { z } from 'zod';
 import { AppVersionRecordSchema, MANIFEST_TARGETS } from '@platform/sandbox-lib';
@@ -40,6 +41,15 @@ export const VersionListSchema = z.object({
   nextBefore: z.int().nullable().describe('Pass as `before` for older versions; null when there are none'),
 });
 export type VersionList = z.input<typeof VersionListSchema>;
+
+/** `GET /v0/apps/{app_id}/versions/{version}`: one version as listed, with its manifest (what `platform` and the console diff). */
+export const VersionParamsSchema = z.object({ version: z.coerce.number().int().min(1).max(2_147_483_647) });
+
+export const VersionDetailSchema = VersionSummarySchema.extend({
+  appId: z.string(),
+  manifest: z.record(z.string(), z.unknown()).describe('The manifest as accepted (defaults applied)'),
+}).meta({ id: 'AppVersionDetail' });
+export type VersionDetail = z.input<typeof VersionDetailSchema>;
 
 /** `POST /v0/apps/{app_id}/rollback`: without `version`, the production version before the live one. */
 export const RollbackRequestSchema = z.strictObject({

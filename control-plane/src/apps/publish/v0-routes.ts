@@ -2,12 +2,16 @@
  * @module apps/publish/v0-routes
  * Tooling endpoints of versions: `PUT` and `GET /v0/apps/{app_id}/manifest` (spec), the hosted
  * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle itself), the list
- * `GET /v0/apps/{app_id}/versions` and `POST /v0/apps/{app_id}/rollback` (ours).
+ * `GET /v0/apps/{app_id}/versions`, one version with its manifest `GET /v0/apps/{app_id}/versions/{version}`
+ * and `POST /v0/apps/{app_id}/rollback` (ours).
  */
 import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sandbox-lib';
+import { parseWith } from '../../core/http/read-json.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { VersionHistoryService } from './history.ts';
-import { RollbackRequestSchema, UploadQuerySchema, VersionListQuerySchema, VersionListSchema, VersionRecordSchema } from './schemas.ts';
+import {
+  RollbackRequestSchema, UploadQuerySchema, VersionDetailSchema, VersionListQuerySchema, VersionListSchema, VersionParamsSchema, VersionRecordSchema,
+} from './schemas.ts';
 import type { VersionsService } from './service.ts';
 
 const notFound = { status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not deploy it' };
@@ -53,6 +57,13 @@ export function registerPublishV0Routes(api: V0Api, versions: VersionsService, h
     summary: 'The app\'s versions, newest first, each with what it adds in access over the production version before it',
     query: VersionListQuerySchema, status: 200, response: VersionListSchema, errors: [notFound],
   }, async ({ auth, params, query }) => history.list(auth, params.app_id, query));
+
+  api.route({
+    operationId: 'getVersion', method: 'get', path: '/apps/{app_id}/versions/{version}', tag: 'tooling', auth: 'tooling',
+    summary: 'One version as the list shows it, with the manifest it was accepted with (what a diff of two versions reads)',
+    status: 200, response: VersionDetailSchema,
+    errors: [notFound, { status: 404, description: 'PlatformApiNotFoundError: the app has no such version' }],
+  }, async ({ auth, params }) => history.one(auth, params.app_id, parseWith(VersionParamsSchema, params).version));
 
   api.route({
     operationId: 'rollbackVersion', method: 'post', path: '/apps/{app_id}/rollback', tag: 'tooling', auth: 'tooling',

@@ -1,7 +1,8 @@
 /**
  * @module console/browser/console
  * The console's one client script: event delegation on the document for app cards (cards.ts),
- * confirm dialogs, disclosures and toggle buttons, tabs with arrow keys, copy buttons, the Logs
+ * confirm dialogs (of cards and of the app settings pages), disclosures and toggle buttons, tabs
+ * with arrow keys, copy buttons, the Logs
  * page following new lines (logs.ts), and the
  * one-time sign-in link (its key arrives in the URL fragment and is posted with the sign-in form,
  * then dropped from the address bar).
@@ -30,16 +31,37 @@ function selectTab(tab: HTMLElement, focus: boolean): void {
   if (focus) tab.focus();
 }
 
+/** Copies, and says so on the button for a moment (its accessible name tells a screen reader too). */
+async function copy(button: HTMLElement): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(button.dataset.copy ?? '');
+  } catch {
+    return; // no clipboard (an http origin other than localhost): the value is on the page to select
+  }
+  const first = button.firstChild;
+  if (!(first instanceof Text) || button.dataset.copied !== undefined) return;
+  button.dataset.copied = '';
+  first.data = 'Copied';
+  setTimeout(() => { first.data = 'Copy'; delete button.dataset.copied; }, 1500);
+}
+
+/** Outside app cards, the settings pages' confirm dialogs and copy buttons (their GET and link fallbacks are skipped). */
+const PAGE_CONTROLS = '[data-toggle], [role="tab"], [data-confirm], [data-cancel], [data-copy]';
+
 document.addEventListener('click', (event) => {
   const target = event.target as HTMLElement;
   const el = target.closest<HTMLElement>('[data-ref], [data-confirm], [data-cancel], [data-toggle], [role="tab"], [data-copy], [role="option"]');
-  if (el === null || el.closest('[data-card]') === null && !el.matches('[data-toggle], [role="tab"]')) return;
-  if (el.matches('[data-confirm]')) (document.getElementById(el.dataset.confirm ?? '') as HTMLDialogElement | null)?.showModal();
-  else if (el.matches('[data-cancel]')) (el.closest('dialog') as HTMLDialogElement | null)?.close();
-  else if (el.matches('[data-ref]')) void click(el);
+  if (el === null || el.closest('[data-card]') === null && !el.matches(PAGE_CONTROLS)) return;
+  if (el.matches('[data-confirm]')) {
+    event.preventDefault();
+    (document.getElementById(el.dataset.confirm ?? '') as HTMLDialogElement | null)?.showModal();
+  } else if (el.matches('[data-cancel]')) {
+    event.preventDefault();
+    (el.closest('dialog') as HTMLDialogElement | null)?.close();
+  } else if (el.matches('[data-ref]')) void click(el);
   else if (el.matches('[data-toggle]')) toggleSection(el);
   else if (el.matches('[role="tab"]')) selectTab(el, false);
-  else if (el.matches('[data-copy]')) void navigator.clipboard?.writeText(el.dataset.copy ?? '');
+  else if (el.matches('[data-copy]')) void copy(el);
   else if (el.matches('[role="option"]')) void pick(el);
 });
 

@@ -1,7 +1,8 @@
 /**
  * @module console/pages/apps
- * My apps: the apps the member owns in this workspace (`GET /apps`), each with its Deliveries page,
- * its Logs page (hosted apps) and the playground.
+ * My apps: the apps the member owns in this workspace (`GET /apps`), each with its own page
+ * (versions, environment, domains, credentials), its Deliveries page, its Logs page (hosted apps)
+ * and the playground.
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
@@ -18,7 +19,7 @@ export function registerAppsPage(router: Hono<ConsoleEnv>, assets: Assets): void
     const mine = (got.body?.items ?? []).filter((a) => a.ownerMemberId === c.get('me').member.id);
     const body = mine.length === 0 ? html`<p class="muted">You have no apps yet. <code>npx platform deploy --create</code> makes one.</p>`
       : html`<table class="table"><caption class="sr-only">Your apps</caption><thead><tr><th scope="col">App</th><th scope="col">Hosting</th><th scope="col">Pages</th></tr></thead><tbody>
-        ${mine.map((a) => html`<tr><td><strong>${a.name}</strong> <span class="muted">${a.slug}${a.development ? ' · development' : ''}</span></td><td>${a.hosting === 'platform' ? 'hosted' : 'self-hosted'}</td>
+        ${mine.map((a) => html`<tr><td><strong><a href="/console/apps/${a.id}">${a.name}</a></strong> <span class="muted">${a.slug}${a.development ? ' · development' : ''}</span></td><td>${a.hosting === 'platform' ? 'hosted' : 'self-hosted'}</td>
         <td><a href="/console/apps/${a.id}/deliveries">Deliveries<span class="sr-only"> of ${a.name}</span></a> · ${a.hosting === 'platform' ? html`<a href="/console/apps/${a.id}/logs">Logs<span class="sr-only"> of ${a.name}</span></a> · ` : ''}<a href="/console/apps/${a.id}/playground">Playground<span class="sr-only"> of ${a.name}</span></a></td></tr>`)}</tbody></table>`;
     return c.html(page(assets, { title: 'My apps', section: 'author', me: c.get('me'), body, flash: got.status === 200 ? null : { tone: 'danger', text: messageOf(got) } }));
   });

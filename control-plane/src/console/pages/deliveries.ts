@@ -43,7 +43,7 @@ async function list(c: C, assets: Assets) {
   if (got.status !== 200) return c.html(page(assets, { title: 'Deliveries', section: 'author', me: c.get('me'), body: html``, flash: { tone: 'danger', text: messageOf(got) } }), got.status === 404 ? 404 : 400);
   const paused = (installs.body?.items ?? []).filter((i) => i.paused !== null);
   const next = got.body.nextCursor === null ? null : `/console/apps/${appId}/deliveries?${new URLSearchParams({ ...Object.fromEntries(params), cursor: got.body.nextCursor })}`;
-  const body = html`${paused.map((i) => html`<div class="flash flash-danger" role="alert">Deliveries to install ${i.installId} are paused since ${when(i.paused!.at)}${i.paused!.reason === null ? '' : ` (${i.paused!.reason})`}.
+  const body = html`<p><a href="/console/apps/${appId}">App page</a></p>${paused.map((i) => html`<div class="flash flash-danger" role="alert">Deliveries to install ${i.installId} are paused since ${when(i.paused!.at)}${i.paused!.reason === null ? '' : ` (${i.paused!.reason})`}.
       <form method="post" action="/console/apps/${appId}/deliveries/resume" class="inline"><input type="hidden" name="installId" value="${i.installId}"><button type="submit">Resume</button></form></div>`)}
     ${filters(appId, q)}
     ${got.body.items.length === 0 ? html`<p class="muted">No deliveries match.</p>` : html`<table class="table"><caption class="sr-only">Deliveries, newest first</caption>

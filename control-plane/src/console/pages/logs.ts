@@ -65,7 +65,7 @@ async function list(c: C, assets: Assets) {
   const follow = new URLSearchParams(params);
   if (items[0] !== undefined) follow.set('after', items[0].id);
   const live = params.has('cursor') ? null : `/console/apps/${appId}/logs/stream?${follow}`;
-  const body = html`<p><a href="/console/apps/${appId}/deliveries">Deliveries</a> · <a href="/console/apps/${appId}/playground">Playground</a></p>
+  const body = html`<p><a href="/console/apps/${appId}">App page</a> · <a href="/console/apps/${appId}/deliveries">Deliveries</a> · <a href="/console/apps/${appId}/playground">Playground</a></p>
     ${filters(appId, q)}
     ${live === null ? '' : html`<p class="muted" role="status" id="log-follow">New lines appear at the top once the page is following.</p>`}
     <div role="log" aria-label="Log lines, newest first"><ol class="log-lines" id="log-lines"${live === null ? '' : html` data-log-stream="${live}" data-app-id="${appId}"`}>
