@@ -140,6 +140,13 @@ describe('GET /client/v1/commands', () => {
     const mine = (await listed()).find((a) => a.appId === synced.body.appId);
     expect(mine).toMatchObject({ installId: synced.body.devInstallId, installKind: 'dev', name: 'Draft', commands: [{ name: 'try' }] });
     expect((await listed(ws.client)).some((a) => a.appId === synced.body.appId)).toBe(false);
+    // Nor can another member run it, by install or by app.
+    const surface = { kind: 'circle', circleId, conversationId: null };
+    for (const by of [{ installId: synced.body.devInstallId }, { appId: synced.body.appId }]) {
+      const refused = await ws.client.post('/commands/run', { ...by, command: 'try', options: {}, surface });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(404);
+      expect(refused.body._tag).toBe('PlatformApiNotFoundError');
+    }
   });
 
   it('no credential: 401 PlatformAppTokenMissingError; a wrong one: 401 PlatformAppTokenInvalidError', async () => {

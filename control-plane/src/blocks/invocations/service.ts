@@ -49,7 +49,8 @@ export function createInvocationsService(deps: InvocationsDeps) {
   const now = () => new Date(clock.now());
 
   async function install(actor: Actor, by: { appId?: string | undefined; installId?: string | undefined }): Promise<store.MemberInstall> {
-    const found = await store.findMemberInstall(db, actor.workspaceId, by);
+    // Another member's dev install is their work in progress: not offered (GET /commands), not run.
+    const found = await store.findMemberInstall(db, actor.workspaceId, by, actor.memberId);
     if (found === undefined) throw notFound([by.installId === undefined ? 'appId' : 'installId'], 'No active install of that app in this workspace');
     return found;
   }

@@ -89,12 +89,17 @@ export interface MemberInstall {
 }
 
 /** An active install in the workspace, by id or by app (its workspace install first, else its development install). */
-export async function findMemberInstall(db: Db, workspaceId: string, by: { installId?: string | undefined; appId?: string | undefined }): Promise<MemberInstall | undefined> {
+/**
+ * An active install by id or app (its workspace install first). With `runner`, only installs that
+ * member may run: the workspace's, and dev installs of their own apps (as `runnableInstalls` lists).
+ */
+export async function findMemberInstall(db: Db, workspaceId: string, by: { installId?: string | undefined; appId?: string | undefined }, runner: string | null = null): Promise<MemberInstall | undefined> {
   const { rows } = await db.query<TargetColumns & { manifest: MemberInstall['manifest'] }>(
     `select ${TARGET_COLUMNS}, v.manifest from installs i join apps a on a.id = i.app_id join app_versions v on v.app_id = i.app_id and v.version = i.version
       where i.workspace_id = $1 and i.status = 'active' and (i.id = $2 or ($2::text is null and i.app_id = $3))
+        and ($4::text is null or i.kind = 'workspace' or a.owner_member_id = $4)
       order by case i.kind when 'workspace' then 0 else 1 end limit 1`,
-    [workspaceId, by.installId ?? null, by.appId ?? null]);
+    [workspaceId, by.installId ?? null, by.appId ?? null, runner]);
   const row = rows[0];
   return row === undefined ? undefined : { target: targetFromRow(row), manifest: row.manifest };
 }
