@@ -59,6 +59,8 @@ export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, 
   if (culprit === null || stopping) return;
   const { offences, ms } = deps.quarantine.offend(culprit.spec.key);
   deps.metrics.quarantines.inc({ app: culprit.meta.appId });
+  // Now, not at the next sweep: a scrape right after the offence sees it.
+  deps.metrics.quarantinedVersions.set(deps.quarantine.count());
   deps.startQuarantine();
   deps.logger.warn({ app: culprit.meta.appId, version: culprit.meta.version, key: culprit.spec.key, offences, minutes: ms / 60_000 }, 'app version quarantined');
   deps.reports.note(culprit, 'limit',
