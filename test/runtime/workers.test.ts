@@ -13,7 +13,7 @@ async function busyWorker(rt: TestRuntime): Promise<number> {
 describe('a worker that dies', () => {
   let rt: TestRuntime;
   beforeAll(async () => {
-    rt = await startRuntime({ RUNTIME_WORKERS: '2' });
+    rt = await startRuntime({ RUNTIME_WORKERS: '2', RUNTIME_SPARE_WORKERS: '1' });
     await rt.deploy('slow', fixture('slow'));
     await rt.deploy('neighbour', fixture('neighbour'));
   });
@@ -23,8 +23,12 @@ describe('a worker that dies', () => {
     const pidsBefore = rt.node.supervisor!.load().map((w) => w.pid);
     const sparePid = await eventually(() => rt.node.supervisor!.processes().find((p) => p.role === 'spare' && p.ready)?.pid ?? undefined, 20_000);
     // The slow request waits on a timer in its worker: the only busy one, so that is the one killed.
-    const pending = rt.route('slow', '/?ms=20000');
+    // It holds 16 MB meanwhile: its worker's resident memory growing is the sign that it entered
+    // guest code (killed before that, it would rightly run again elsewhere instead of failing).
+    const rssBefore = new Map(rt.node.supervisor!.load().map((w) => [w.pid, w.rssBytes ?? 0]));
+    const pending = rt.route('slow', '/?ms=20000&mb=16');
     const pid = await busyWorker(rt);
+    await eventually(() => ((rt.node.supervisor!.load().find((w) => w.pid === pid)?.rssBytes ?? 0) - (rssBefore.get(pid) ?? 0) > 12 * 1024 * 1024 ? true : undefined), 20_000);
     const { result, failed, served } = await whileServing(rt, 'neighbour', async () => {
       process.kill(pid, 'SIGKILL');
       const res = await pending;

@@ -75,8 +75,8 @@ describe('thrown values', () => {
   });
 
   it('a huge message is cut before it leaves the isolate', async () => {
-    const { status, requestId } = await attack('/throw-huge');
-    expect(status).toBe(500);
+    const { status, body, requestId } = await attack('/throw-huge');
+    expect(status, body).toBe(500);
     const lines = await logOf(requestId);
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l.message.length).toBeLessThan(12_000);

@@ -39,7 +39,7 @@ async function whileCalling<T>(during: () => Promise<T>, n = 4): Promise<{ resul
 
 beforeAll(async () => {
   // One ordinary worker: every victim request sent while the bomb runs waits on the bomb's worker.
-  rt = await startRuntime({ RUNTIME_WORKERS: '1' });
+  rt = await startRuntime({ RUNTIME_WORKERS: '1', RUNTIME_SPARE_WORKERS: '1' });
   await rt.deploy('bomber', BOMBER);
   await rt.deploy('bee', VICTIM('bee'));
   await rt.deploy('sea', VICTIM('sea'));

@@ -54,9 +54,13 @@ export interface TestRuntime {
   stop(): Promise<void>;
 }
 
+/**
+ * A runtime node in this process: one worker and no spare unless `env` asks (the suites that are
+ * about the spare do; the others need not start one more process each), operator port on a free port.
+ */
 export async function startRuntime(env: Record<string, string> = {}, deps: Partial<Parameters<typeof createRuntimeNode>[0]> = {}): Promise<TestRuntime> {
   const dataDir = mkdtempSync(join(tmpdir(), 'runtime-test-'));
-  const config = loadConfig({ RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_METRICS_PORT: '0', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ RUNTIME_SECRET: SECRET, RUNTIME_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_METRICS_PORT: '0', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1', RUNTIME_SPARE_WORKERS: '0', LOG_LEVEL: 'silent', ...env });
   const directory = createMemoryAppDirectory();
   const node = createRuntimeNode({ config, logger: pino({ level: 'silent' }), directory, ...deps });
   const { url, metricsUrl } = await node.start();
