@@ -298,7 +298,7 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos'
     const errors = () => [...controlPlanes, ...nodes].map((p) => {
       const lines = p.output().split('\n').filter((l) => l.trim() !== '');
       const errorLines = lines.filter((l) => /"level":(50|60)/.test(l) || !l.startsWith('{'));
-      return `${p.name} (${alive(p.pid)}):\n${errorLines.slice(-4).map((l) => l.slice(0, 1500)).join('\n')}`;
+      return `${p.name} (${alive(p.pid)}):\n${errorLines.slice(-30).map((l) => l.slice(0, 1500)).join('\n')}`;
     }).join('\n');
     let lastPosted = -1;
     // Progress on stderr every 5 s: what a failed run shows of where it stood.
