@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
 import { startTwin } from '../../helpers/fleet.ts';
 import { openSse } from '../../helpers/sse.ts';
-import { agentToken, createApp, deployToken, type CreatedApp } from './helpers.ts';
+import { agentToken, createApp, deployToken, selfManifest, sync, type CreatedApp } from './helpers.ts';
 
 let stack: Stack;
 let ws: CreatedWorkspace;
@@ -126,6 +126,66 @@ describe('GET /v0/apps/{app_id}/logs', () => {
     expect((await logsOf(appId, '', await agentToken(stack, ws.apiKey))).status).toBe(200);
     const otherApp = await createApp(other.client, { hosting: 'platform' });
     expect((await logsOf(appId, '', await deployToken(stack, otherApp.app.id, false))).status).toBe(404);
+  });
+});
+
+describe('preview-only readers (a preview-only deploy token, an agent builder token)', () => {
+  // Production lines carry what members sent the app; a credential that may deploy previews only
+  // reads the lines of preview versions only, in the list, the stream and profile downloads.
+  let scoped: CreatedApp;
+  let v: { production: number; preview: number };
+  const messages = (res: { body: { items: Array<{ message: string }> } }) => res.body.items.map((l) => l.message).sort();
+  beforeAll(async () => {
+    scoped = await createApp(ws.client, { hosting: 'self' });
+    const slug = scoped.app.slug;
+    v = {
+      production: (await sync(stack, ws.apiKey, scoped.app.id, selfManifest(slug), 'production')).version as number,
+      preview: (await sync(stack, ws.apiKey, scoped.app.id, selfManifest(slug, { description: 'Preview build' }), 'preview')).version as number,
+    };
+    const profile = JSON.stringify({ nodes: [], startTime: 0, endTime: 1, samples: [], timeDeltas: [] });
+    expect((await ship([
+      line({ appId: scoped.app.id, version: v.production, message: 'production line' }),
+      line({ appId: scoped.app.id, version: v.production, level: 'limit', status: 'error', message: 'production limit', profile }),
+      line({ appId: scoped.app.id, version: v.preview, message: 'preview line' }),
+      line({ appId: scoped.app.id, version: null, message: 'line of no version' }),
+    ])).status).toBe(204);
+  });
+
+  it('the list holds the preview versions\' lines only; the owner still reads every line', async () => {
+    const owner = await logsOf(scoped.app.id);
+    expect(messages(owner)).toEqual(['line of no version', 'preview line', 'production limit', 'production line']);
+    for (const credential of [await deployToken(stack, scoped.app.id, true), await agentToken(stack, ws.apiKey)]) {
+      const res = await logsOf(scoped.app.id, '', credential);
+      expect(res.status).toBe(200);
+      expect(messages(res)).toEqual(['preview line']);
+    }
+    expect(messages(await logsOf(scoped.app.id, '', await deployToken(stack, scoped.app.id, false)))).toHaveLength(4);
+  });
+
+  it('a production line\'s profile is 404 to them', async () => {
+    const limit = (await logsOf(scoped.app.id)).body.items.find((l: { message: string }) => l.message === 'production limit');
+    const get = (credential: string) => stack.fetch(limit.profile, { headers: { authorization: `Bearer ${credential}` } });
+    expect((await get(ws.apiKey)).status).toBe(200);
+    const refused = await get(await deployToken(stack, scoped.app.id, true));
+    expect(refused.status).toBe(404);
+    expect((await refused.json() as { _tag: string })._tag).toBe('PlatformApiNotFoundError');
+  });
+
+  it('the stream replays and passes on preview lines only, including a preview version made after it opened', async () => {
+    const first = (await logsOf(scoped.app.id)).body.items.at(-1).id as string;
+    const stream = await openSse(`${stack.url}/v0/apps/${scoped.app.id}/logs/stream?after=${Number(first) - 1}`, { authorization: `Bearer ${await deployToken(stack, scoped.app.id, true)}` });
+    try {
+      expect(JSON.parse((await stream.next('line')).data).message).toBe('preview line');
+      await stream.next('ready');
+      const later = (await sync(stack, ws.apiKey, scoped.app.id, selfManifest(scoped.app.slug, { description: 'Second preview' }), 'preview')).version as number;
+      await ship([
+        line({ appId: scoped.app.id, version: v.production, message: 'live production' }),
+        line({ appId: scoped.app.id, version: later, message: 'live newer preview' }),
+      ]);
+      expect(JSON.parse((await stream.next('line')).data).message).toBe('live newer preview');
+    } finally {
+      await stream.close();
+    }
   });
 });
 

@@ -4,13 +4,16 @@
  * lines read by its tooling, newest first with a cursor (`list`), and the live stream's two halves
  * (`replay` what was stored after an id, `subscribe` to what comes next). Readers need tooling
  * access to the app (`manageableApp`): another workspace's app, or one the caller may not manage,
- * is `PlatformAppNotFoundError`.
+ * is `PlatformAppNotFoundError`. Readers that may deploy previews only (a preview-only deploy
+ * token, an agent builder token) see only the lines of the app's preview versions: production
+ * lines carry what members sent the app.
  */
 import { invalidRequest, PlatformError } from '@platform/sandbox-lib';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Unsubscribe } from '../../core/kv/kv.ts';
 import { manageableApp, type ToolingCaller } from '../guards/access.ts';
+import type { LogScope } from './store.ts';
 import type { LogFeed } from './feed.ts';
 import type { LogFilters, LogLine, LogQuery, ShippedLine } from './schemas.ts';
 import * as store from './store.ts';
@@ -41,6 +44,18 @@ function decodeCursor(cursor: string | undefined): number | null {
   return Number(text.slice(1));
 }
 
+/** What `caller` may read of an app's lines. */
+export function scopeOf(caller: ToolingCaller): LogScope {
+  return caller.kind === 'agent' || (caller.kind === 'deploy' && caller.previewOnly) ? 'preview' : 'all';
+}
+
+/** A live stream's reader: which lines it may see (a version new since the stream opened is looked up once). */
+export interface StreamReader {
+  appId: string;
+  scope: LogScope;
+  visible(lines: LogLine[]): Promise<LogLine[]>;
+}
+
 export type AppLogsService = ReturnType<typeof createAppLogsService>;
 
 export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed }) {
@@ -62,7 +77,7 @@ export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed
 
     async list(caller: ToolingCaller, appId: string, query: LogQuery): Promise<{ items: LogLine[]; nextCursor: string | null }> {
       const app = await manageableApp(db, caller, appId);
-      const rows = await store.listLines(db, app.id, query, decodeCursor(query.cursor), query.limit + 1);
+      const rows = await store.listLines(db, app.id, query, decodeCursor(query.cursor), query.limit + 1, scopeOf(caller));
       const more = rows.length > query.limit;
       const shown = more ? rows.slice(0, query.limit) : rows;
       return { items: shown.map(lineView), nextCursor: more ? encodeCursor(shown.at(-1)!.seq) : null };
@@ -71,19 +86,30 @@ export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed
     /** The `.cpuprofile` JSON of one line (`PlatformApiNotFoundError` when the line has none). */
     async profile(caller: ToolingCaller, appId: string, lineId: string): Promise<{ appId: string; json: string }> {
       const app = await manageableApp(db, caller, appId);
-      const json = /^\d{1,15}$/.test(lineId) ? await store.findProfile(db, app.id, Number(lineId)) : null;
-      if (json === null) throw new PlatformError('PlatformApiNotFoundError', 'That log line has no CPU profile');
-      return { appId: app.id, json };
+      const found = /^\d{1,15}$/.test(lineId) ? await store.findProfile(db, app.id, Number(lineId)) : null;
+      const hidden = found !== null && scopeOf(caller) === 'preview' && (found.version === null || !(await store.previewVersions(db, app.id)).preview.has(found.version));
+      if (found === null || hidden) throw new PlatformError('PlatformApiNotFoundError', 'That log line has no CPU profile');
+      return { appId: app.id, json: found.profile };
     },
 
-    /** Checks access once, when a stream opens; the app's id. */
-    async authorize(caller: ToolingCaller, appId: string): Promise<string> {
-      return (await manageableApp(db, caller, appId)).id;
+    /** Checks access once, when a stream opens: the app, and which of its lines the stream may carry. */
+    async authorize(caller: ToolingCaller, appId: string): Promise<StreamReader> {
+      const app = await manageableApp(db, caller, appId);
+      const scope = scopeOf(caller);
+      let known: { preview: Set<number>; highest: number } | null = null;
+      const visible = async (lines: LogLine[]): Promise<LogLine[]> => {
+        if (scope === 'all') return lines;
+        // Versions keep their number and target: only a version newer than those read sends us back to the table.
+        if (known === null || lines.some((l) => l.version !== null && l.version > known!.highest)) known = await store.previewVersions(db, app.id);
+        const { preview } = known;
+        return lines.filter((l) => l.version !== null && preview.has(l.version));
+      };
+      return { appId: app.id, scope, visible };
     },
 
     /** Stored lines after `after`, oldest first (at most REPLAY_MAX: a stream resumes, it does not page). */
-    async replay(appId: string, filters: LogFilters, after: number): Promise<LogLine[]> {
-      return (await store.linesAfter(db, appId, filters, after, REPLAY_MAX)).map(lineView);
+    async replay(reader: StreamReader, filters: LogFilters, after: number): Promise<LogLine[]> {
+      return (await store.linesAfter(db, reader.appId, filters, after, REPLAY_MAX, reader.scope)).map(lineView);
     },
 
     subscribe(appId: string, handler: (lines: LogLine[]) => void): Promise<Unsubscribe> {

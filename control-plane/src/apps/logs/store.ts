@@ -6,6 +6,18 @@
 import type { Db } from '../../core/db/db.ts';
 import type { LogFilters, ShippedLine } from './schemas.ts';
 
+/**
+ * Which lines a reader may see: all of the app's, or only those of its preview versions (readers
+ * that may deploy previews only: production lines carry members' data).
+ */
+export type LogScope = 'all' | 'preview';
+
+/** The app's preview version numbers, and its highest version number of any target (0: none). */
+export async function previewVersions(db: Db, appId: string): Promise<{ preview: Set<number>; highest: number }> {
+  const { rows } = await db.query<{ version: number; target: string }>('select version, target from app_versions where app_id = $1', [appId]);
+  return { preview: new Set(rows.filter((r) => r.target === 'preview').map((r) => r.version)), highest: Math.max(0, ...rows.map((r) => r.version)) };
+}
+
 export interface LogRow {
   seq: number;
   app_id: string;
@@ -55,9 +67,10 @@ export async function insertLines(db: Db, node: string, lines: readonly ShippedL
   return rows;
 }
 
-function where(appId: string, filters: LogFilters, params: unknown[]): string {
+function where(appId: string, filters: LogFilters, params: unknown[], scope: LogScope): string {
   params.push(appId);
   const clauses = ['app_id = $1'];
+  if (scope === 'preview') clauses.push(`version in (select v.version from app_versions v where v.app_id = $1 and v.target = 'preview')`);
   const add = (sql: string, value: unknown) => {
     params.push(value);
     clauses.push(sql.replace('?', `$${params.length}`));
@@ -70,9 +83,9 @@ function where(appId: string, filters: LogFilters, params: unknown[]): string {
 }
 
 /** Newest first: `limit` lines with ids below `before` (all when null). */
-export async function listLines(db: Db, appId: string, filters: LogFilters, before: number | null, limit: number): Promise<LogRow[]> {
+export async function listLines(db: Db, appId: string, filters: LogFilters, before: number | null, limit: number, scope: LogScope): Promise<LogRow[]> {
   const params: unknown[] = [];
-  let sql = `select ${COLUMNS} from app_logs where ${where(appId, filters, params)}`;
+  let sql = `select ${COLUMNS} from app_logs where ${where(appId, filters, params, scope)}`;
   if (before !== null) {
     params.push(before);
     sql += ` and seq < $${params.length}`;
@@ -83,18 +96,19 @@ export async function listLines(db: Db, appId: string, filters: LogFilters, befo
 }
 
 /** Oldest first: at most `limit` lines with ids above `after`. */
-export async function linesAfter(db: Db, appId: string, filters: LogFilters, after: number, limit: number): Promise<LogRow[]> {
+export async function linesAfter(db: Db, appId: string, filters: LogFilters, after: number, limit: number, scope: LogScope): Promise<LogRow[]> {
   const params: unknown[] = [];
-  const sql = `select ${COLUMNS} from app_logs where ${where(appId, filters, params)}`;
+  const sql = `select ${COLUMNS} from app_logs where ${where(appId, filters, params, scope)}`;
   params.push(after, limit);
   const { rows } = await db.query<LogRow>(`${sql} and seq > $${params.length - 1} order by seq asc limit $${params.length}`, params);
   return rows;
 }
 
 /** The profile stored with one line of the app, or null. */
-export async function findProfile(db: Db, appId: string, seq: number): Promise<string | null> {
-  const { rows } = await db.query<{ profile: string | null }>('select profile from app_logs where app_id = $1 and seq = $2', [appId, seq]);
-  return rows[0]?.profile ?? null;
+export async function findProfile(db: Db, appId: string, seq: number): Promise<{ profile: string; version: number | null } | null> {
+  const { rows } = await db.query<{ profile: string | null; version: number | null }>('select profile, version from app_logs where app_id = $1 and seq = $2', [appId, seq]);
+  const row = rows[0];
+  return row === undefined || row.profile === null ? null : { profile: row.profile, version: row.version };
 }
 
 export const PRUNE_BATCH = 5_000;

@@ -5,14 +5,15 @@
  * as server-sent events (`event: line`, `id:` the line's id, `data:` the line as JSON), after an
  * `event: ready` that says the stream is subscribed; with `after` (or `Last-Event-ID`) the stored
  * lines after that id come first. Credentials: tooling (member API key of the app's owner or a
- * workspace admin, a deploy token for the app, an agent builder token for an app the member owns).
+ * workspace admin, a deploy token for the app, an agent builder token for an app the member owns);
+ * preview-only credentials read the lines of preview versions only.
  */
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { AppEnv } from '../../core/http/env.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import { LogPageSchema, LogQuerySchema, LogStreamQuerySchema, type LogLine, type LogStreamQuery } from './schemas.ts';
-import { matches, type AppLogsService } from './service.ts';
+import { matches, type AppLogsService, type StreamReader } from './service.ts';
 
 const errors = [{ status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not manage it' }];
 
@@ -24,7 +25,8 @@ export function registerAppLogV0Routes(api: V0Api, logs: AppLogsService): void {
     operationId: 'listAppLogs', method: 'get', path: '/apps/{app_id}/logs', tag: 'tooling', auth: 'tooling',
     summary: 'A hosted app\'s log lines, newest first (console output, errors with their stacks, limit events, one line per request)',
     description: 'Kept for APP_LOG_RETENTION_HOURS (72 by default). `nextCursor` fetches older lines. Filters: `status` (`error`: lines of failed '
-      + 'requests, and error and limit lines), `version`, `install`, `kind` (route, mcp, interactive, command, lifecycle).',
+      + 'requests, and error and limit lines), `version`, `install`, `kind` (route, mcp, interactive, command, lifecycle). '
+      + 'Credentials that may deploy previews only (a preview-only deploy token, an agent builder token) read the lines of preview versions only.',
     query: LogQuerySchema, status: 200, response: LogPageSchema, errors,
   }, async ({ auth, params, query }) => logs.list(auth, params.app_id, query));
 
@@ -50,30 +52,31 @@ export function registerAppLogV0Routes(api: V0Api, logs: AppLogsService): void {
       + 'With `after` or `Last-Event-ID`, stored lines after that id (at most 500) come first. Filters as in the list.',
     query: LogStreamQuerySchema, status: 200, produces: 'text/event-stream', errors,
   }, async ({ c, auth, params, query }) => {
-    const appId = await logs.authorize(auth, params.app_id);
+    const reader = await logs.authorize(auth, params.app_id);
     const after = query.after ?? lastEventId(c);
-    return streamSSE(c, (stream) => serve(stream, appId, query, after));
+    return streamSSE(c, (stream) => serve(stream, reader, query, after));
   });
 
   /** Subscribes, replays, says ready, then passes live lines on until the client or the server ends it. */
-  async function serve(stream: SSEStreamingApi, appId: string, filters: LogStreamQuery, after: string | undefined): Promise<void> {
+  async function serve(stream: SSEStreamingApi, reader: StreamReader, filters: LogStreamQuery, after: string | undefined): Promise<void> {
     let finish = (): void => {};
     const ended = new Promise<void>((resolve) => { finish = resolve; });
     // Writes go one after another: a live batch may arrive while the replay is being written. A
     // failed write means the client is gone: the stream ends.
     let writing: Promise<void> = Promise.resolve();
     const enqueue = (send: () => Promise<void>): void => { writing = writing.then(send).catch(finish); };
-    const write = (lines: LogLine[]): void => {
-      for (const line of lines) if (matches(line, filters)) enqueue(() => stream.writeSSE({ event: 'line', id: line.id, data: JSON.stringify(line) }));
-    };
+    // In the write queue, so that lines keep their order while the reader's check may read the database.
+    const write = (lines: LogLine[]): void => enqueue(async () => {
+      for (const line of await reader.visible(lines)) if (matches(line, filters)) await stream.writeSSE({ event: 'line', id: line.id, data: JSON.stringify(line) });
+    });
     // Live lines wait while the replay is read; those the replay also returned are sent once.
     let held: LogLine[] | null = [];
-    const unsubscribe = await logs.subscribe(appId, (lines) => (held === null ? write(lines) : held.push(...lines)));
+    const unsubscribe = await logs.subscribe(reader.appId, (lines) => (held === null ? write(lines) : held.push(...lines)));
     const untrack = logs.track(finish);
     stream.onAbort(finish);
     const keepalive = setInterval(() => enqueue(async () => { await stream.write(': keepalive\n\n'); }), KEEPALIVE_MS);
     try {
-      const replayed = after === undefined ? [] : await logs.replay(appId, filters, Number(after));
+      const replayed = after === undefined ? [] : await logs.replay(reader, filters, Number(after));
       write(replayed);
       const seen = new Set(replayed.map((l) => l.id));
       const pending = held.filter((l) => !seen.has(l.id));
