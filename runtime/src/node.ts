@@ -95,9 +95,10 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
     appLog,
     get supervisor() { return supervisor; },
     async start() {
-      const entry = await workerEntry(config.dataDir);
+      // Two esbuild builds at start: side by side, not one after the other.
+      const [entry, guestSource] = await Promise.all([workerEntry(config.dataDir), buildGuestSource()]);
       if (entry.problem !== null) logger.warn({ problem: entry.problem }, 'sandbox workers start from the TypeScript sources (slower): their bundle could not be built');
-      const sup = createSupervisor({ config, logger, metrics, logSink, egress, guestSource: await buildGuestSource(), workerEntry: entry.path, now });
+      const sup = createSupervisor({ config, logger, metrics, logSink, egress, guestSource, workerEntry: entry.path, now });
       supervisor = sup;
       await sup.start();
       shipper?.start();

@@ -9,9 +9,10 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, browserSkipReason, launchBrowser } from '../helpers/browser.ts';
+import { browserSkipReason, launchBrowser } from '../helpers/browser.ts';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.ts';
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
+import { apiCalls, expectAccessible } from './helpers.ts';
 
 const skip = browserSkipReason();
 if (skip !== null) console.warn(`console app settings browser tests skipped: ${skip}`);
@@ -26,18 +27,8 @@ const endpoint = { url: 'https://polls.example.net/platform' };
 const v1 = { schemaVersion: 1, name: 'Settings polls', slug: 'settings-polls', hosting: 'self', endpoint, scopes: ['conversations:read'], events: ['post.created'] };
 const v2 = { ...v1, description: 'Polls with decisions', scopes: ['conversations:read', 'decisions:read'], events: ['post.created', 'decision.published'] };
 
-async function owner(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${platform.url}${path}`, {
-    method, headers: { authorization: `Bearer ${platform.credentials.owner.apiKey}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = await res.json() as unknown;
-  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
-  return json;
-}
-
-async function expectAccessible(p: Page): Promise<void> {
-  expect(await axeViolations(p)).toEqual([]);
-}
+/** The platform's APIs with the owner's key (set once the platform runs). */
+let owner: ReturnType<typeof apiCalls>;
 
 /** The page's HTML as the server sent it and as the browser holds it now. */
 const everything = async () => `${await page.content()}${await (await page.request.get(page.url())).text()}`;
@@ -46,6 +37,7 @@ describe.skipIf(skip !== null)('an app\'s settings pages in chromium', () => {
   beforeAll(async () => {
     dns = await startDnsServer();
     platform = await startPlatform({ env: { DNS_SERVERS: dns.address } });
+    owner = apiCalls(platform);
     const created = await owner('POST', '/client/v1/apps', { name: 'Settings polls', slug: 'settings-polls', hosting: 'self', endpoint });
     appId = created.app.id as string;
     await owner('PUT', `/v0/apps/${appId}/manifest`, { target: 'production', manifest: v1 });
