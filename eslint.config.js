@@ -31,7 +31,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'runtime never imports the control plane (DESIGN §1).' },
-        { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**'], message: 'Import sandbox-lib through its package entry only.' },
+        { group: ['@platform/sdk/*', '**/sandbox-lib/**'], message: 'Import sandbox-lib through its package entry only.' },
         noCli,
       ] }],
     },
@@ -42,7 +42,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         // `@platform/runtime/metrics-server` is the operator port both kinds of process serve.
         { group: ['@platform/runtime/*', '**/runtime/src/**', '!@platform/runtime/fleet', '!@platform/runtime/metrics-server'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types), @platform/runtime/fleet (the registry record) and @platform/runtime/metrics-server (the operator port).' },
-        { group: ['@platform/sandbox-lib/*', '**/sandbox-lib/**', '!@platform/sandbox-lib/node', '!@platform/sandbox-lib/render'], message: 'Import sandbox-lib through its package entries only (`@platform/sandbox-lib`, `@platform/sandbox-lib/node`, `@platform/sandbox-lib/render`).' },
+        { group: ['@platform/sdk/*', '**/sandbox-lib/**', '!@platform/sdk/node', '!@platform/sdk/render'], message: 'Import sandbox-lib through its package entries only (`@platform/sdk`, `@platform/sdk/node`, `@platform/sdk/render`).' },
         noCli,
       ] }],
     },
@@ -53,7 +53,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'The CLI talks to the control plane over HTTP only.' },
         // `@platform/runtime/dev` is the runtime's entry for `platform dev` (a local node serving one app).
-        { group: ['@platform/sandbox-lib/*', '@platform/runtime/*', '**/sandbox-lib/**', '**/runtime/**', '!@platform/sandbox-lib/node', '!@platform/runtime/dev', '!@platform/sandbox-lib/render'], message: 'Import sandbox-lib and runtime through their package entries only.' },
+        { group: ['@platform/sdk/*', '@platform/runtime/*', '**/sandbox-lib/**', '**/runtime/**', '!@platform/sdk/node', '!@platform/runtime/dev', '!@platform/sdk/render'], message: 'Import sandbox-lib and runtime through their package entries only.' },
       ] }],
     },
   },

@@ -1,6 +1,6 @@
 // Builds our packages to plain JavaScript so that they work from any Node (the machine's own
-// Node 20 included) right after `npm ci`: `@platform/sandbox-lib` for `import ... from
-// '@platform/sandbox-lib'` in app projects, and `@platform/cli` for the `platform` bin.
+// Node 20 included) right after `npm ci`: `@platform/sdk` for `import ... from
+// '@platform/sdk'` in app projects, and `@platform/cli` for the `platform` bin.
 // Our own processes run the TypeScript sources directly (Node 24 strips types, `--conditions=source`).
 //
 // sandbox-lib is built module by module (dist/ mirrors src/, relative imports point at the .js

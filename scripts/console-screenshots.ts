@@ -9,7 +9,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { renderTree, ui } from '@platform/sandbox-lib';
+import { renderTree, ui } from '@platform/sdk';
 import { startPlaygroundDevApp } from '../test/fixtures/playground/dev-app.ts';
 import { launchBrowser, chromiumPath } from '../test/helpers/browser.ts';
 import { startPlatform } from '../test/helpers/npm-start.ts';

@@ -5,7 +5,7 @@
  * and checks it with `validateManifest`. Exit 1 when the build, the size or the manifest fails.
  */
 import { relative } from 'node:path';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { buildBundle, DEFAULT_OUTFILE, type Bundle } from './bundle.ts';
 import { describeManifestError, summarizeManifest } from './manifest-summary.ts';

@@ -12,7 +12,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { build, type BuildOptions, type Message } from 'esbuild';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { formatBytes } from './output.ts';
 
 export const DEFAULT_OUTFILE = '.platform/bundle.js';

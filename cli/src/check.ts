@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { validateTree, createPlatformClient } from '@platform/sandbox-lib';
+import { validateTree, createPlatformClient } from '@platform/sdk';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { resolveSession } from './config-store.ts';
 import { formatPath, print, reportingFailures } from './output.ts';

@@ -7,7 +7,7 @@
  * their manifest (`PUT /v0/apps/{app_id}/manifest`). `--manifest <file.json>` syncs a manifest
  * file instead of building. Prints the version record (`--json`: the record alone, as JSON).
  */
-import { createPlatformClient } from '@platform/sandbox-lib';
+import { createPlatformClient } from '@platform/sdk';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { buildApp, MINIFY_OPTIONS, minifyFrom } from './build.ts';
 import { resolveSession } from './config-store.ts';

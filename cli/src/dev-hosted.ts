@@ -15,7 +15,7 @@
  */
 import { join, resolve } from 'node:path';
 import { context, type BuildResult, type Plugin } from 'esbuild';
-import { LIMITS, createPlatformClient, relayPath, type RelayDelivery } from '@platform/sandbox-lib';
+import { LIMITS, createPlatformClient, relayPath, type RelayDelivery } from '@platform/sdk';
 import type { DevRuntime } from '@platform/runtime/dev';
 import { DEFAULT_OUTFILE, esbuildOptions, formatMessage } from './bundle.ts';
 import { devEnvironment } from './dev-env.ts';

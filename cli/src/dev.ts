@@ -11,7 +11,7 @@
  * Flags are the other commands' (`--url`, `--key`; the app module as the entry argument); the old
  * names `--base-url`, `--api-key`, `--app <module>` and `--target <url>` still work.
  */
-import { createPlatformClient, relayPath } from '@platform/sandbox-lib';
+import { createPlatformClient, relayPath } from '@platform/sdk';
 import { readCliEnv, resolveSession } from './config-store.ts';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { loadManifest } from './manifest-source.ts';

@@ -5,7 +5,7 @@
  * `env set KEY` without `=VALUE` reads the value from a hidden prompt or stdin, so a secret never
  * has to sit on the command line.
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { resolveSession } from './config-store.ts';
 import { print, reportingFailures } from './output.ts';

@@ -7,7 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PlatformClientError } from '@platform/sandbox-lib';
+import { PlatformClientError } from '@platform/sdk';
 import { UsageError } from './args.ts';
 import type { Session } from './config-store.ts';
 import type { LogLine, Printer } from './logs-output.ts';

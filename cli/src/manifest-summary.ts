@@ -3,7 +3,7 @@
  * The few lines `platform build` and `platform deploy` print about an app's computed manifest:
  * who it is, where it runs, what it defines and what it may reach.
  */
-import type { ManifestError } from '@platform/sandbox-lib';
+import type { ManifestError } from '@platform/sdk';
 import { formatPath } from './output.ts';
 
 const list = (values: readonly string[]) => (values.length === 0 ? '(none)' : values.join(', '));

@@ -4,7 +4,7 @@
  * failures shown with their `_tag`, message and path (plus the error's own fields, such as a
  * manifest `reason` or a size `limit`), so a user can search the spec for the tag.
  */
-import { isPlatformClientError, type PlatformClientError } from '@platform/sandbox-lib';
+import { isPlatformClientError, type PlatformClientError } from '@platform/sdk';
 
 /**
  * A command that cannot go on for a reason that is not how it was called (not logged in, no such

@@ -7,7 +7,7 @@
  * slug, verified domains, env values), so those rules are left to the upload.
  */
 import { execFile } from 'node:child_process';
-import { validateManifest, type ManifestError } from '@platform/sandbox-lib';
+import { validateManifest, type ManifestError } from '@platform/sdk';
 
 const LOAD_TIMEOUT_MS = 30_000;
 

@@ -6,7 +6,7 @@
  * for the same app replaces it (close code 4000) and it stops.
  */
 import WebSocket from 'ws';
-import { RelayServerMessageSchema, type RelayClientMessage, type RelayDelivery, type RelayReady } from '@platform/sandbox-lib';
+import { RelayServerMessageSchema, type RelayClientMessage, type RelayDelivery, type RelayReady } from '@platform/sdk';
 
 /** The largest answer passed back (the service reads at most 1 MB of an app's answer). */
 const MAX_ANSWER_BYTES = 1024 * 1024;

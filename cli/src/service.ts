@@ -5,7 +5,7 @@
  * the client API (`/client/v1/me`, `/client/v1/apps`). Failures throw the typed client's
  * `PlatformClientError`, so every command reports them the same way.
  */
-import { ErrorBodySchema, PlatformClientError } from '@platform/sandbox-lib';
+import { ErrorBodySchema, PlatformClientError } from '@platform/sdk';
 
 export type Target = 'preview' | 'production';
 

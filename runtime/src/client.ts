@@ -4,7 +4,7 @@
  * else of the runtime, so using it pulls in no isolate code. Wire formats: docs/runtime.md.
  */
 import type { AppLogEntry } from './logs/app-log.ts';
-import type { ErrorBody } from '@platform/sandbox-lib';
+import type { ErrorBody } from '@platform/sdk';
 
 export type RuntimeDeliveryKind = 'interactive' | 'command' | 'lifecycle' | 'mcp';
 export type RuntimeOutcome = 'ok' | 'error' | 'cpu_limit' | 'memory_limit' | 'deadline' | 'crashed';

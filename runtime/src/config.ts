@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism, hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -1,5 +1,5 @@
 /**
- * @module @platform/sandbox-lib
+ * @module @platform/sdk
  * The platform's contract as code (wire schemas, limits, error tags, validators, delivery signing)
  * and the SDK app authors build with. It imports nothing else of ours; the servers import it.
  */

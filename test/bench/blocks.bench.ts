@@ -26,7 +26,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createRuntimeClient } from '@platform/runtime';
-import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
+import { deliveryHeadersSync } from '@platform/sdk/node';
 import {
   agent, boardActionEnvelope, call, childPids, cpuMs, load, machineCpuMs, must, percentile, startPlatform, startSelfHostedBoard, type BenchPlatform,
 } from '../fixtures/blocks/bench-support.ts';

@@ -16,7 +16,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { EVENT_TYPES, generateSigningSecret } from '@platform/sandbox-lib';
+import { EVENT_TYPES, generateSigningSecret } from '@platform/sdk';
 import { createControlPlane, createLogger, createMemoryKv, createPgDb, loadConfig, migrate, systemClock, type Db } from '@platform/control-plane';
 import { sealSigningSecret } from '../../control-plane/src/apps/apps/signing.ts';
 import { createSecrets } from '../../control-plane/src/core/crypto/secrets.ts';

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { createRuntimeClient, type RuntimeClient, type RuntimeDeliveryKind } from '@platform/runtime';
-import { parseSigningSecret } from '@platform/sandbox-lib';
+import { parseSigningSecret } from '@platform/sdk';
 
 export const SECRET = 'bench-secret-0123456789abcdef';
 export const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { buildBundle, BuildError } from '../../cli/src/bundle.ts';
 import { runCli, tempProject, type TempProject } from './helpers.ts';
 
@@ -125,7 +125,7 @@ export default { manifest: { schemaVersion: 1, name: 'Big', slug: 'big-app', hos
 
   it('leaves the manifest check of defineApp to itself (the bundle does not carry it) and reports the problem', async () => {
     const dir = await project();
-    await writeFile(join(dir, 'app.ts'), `import { defineApp } from '@platform/sandbox-lib';
+    await writeFile(join(dir, 'app.ts'), `import { defineApp } from '@platform/sdk';
 export default defineApp({ name: 'Bad', slug: 'Bad Slug!', hosting: 'platform', routes: { 'GET /': () => new Response('ok') } });
 `);
     const run = await runCli(['build'], { cwd: dir });
@@ -137,7 +137,7 @@ export default defineApp({ name: 'Bad', slug: 'Bad Slug!', hosting: 'platform', 
   it('hints at the import that keeps zod small', async () => {
     const dir = await project();
     await writeFile(join(dir, 'app.ts'), `import { z } from 'zod';
-import { defineApp } from '@platform/sandbox-lib';
+import { defineApp } from '@platform/sdk';
 export default defineApp({ name: 'Zod', slug: 'zod-app', hosting: 'platform', env: { N: z.string().default('x') }, routes: { 'GET /': () => new Response('ok') } });
 `);
     const run = await runCli(['build'], { cwd: dir });

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveryHeaders } from '@platform/sandbox-lib';
+import { deliveryHeaders } from '@platform/sdk';
 import { buildBundle, type Bundle } from '../../cli/src/bundle.ts';
 import { tempProject, type TempProject } from './helpers.ts';
 

@@ -7,7 +7,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderTree, ui } from '@platform/sandbox-lib';
+import { renderTree, ui } from '@platform/sdk';
 import type { CreatedWorkspace, Stack } from '../helpers/stack.ts';
 import { startStackWithRuntime, type StackWithRuntime } from '../control-plane/apps/runtime.ts';
 import { runCli, tempProject, type TempProject } from './helpers.ts';

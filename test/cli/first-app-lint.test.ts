@@ -13,7 +13,7 @@ import { FIXTURES, REPO, runCli } from './helpers.ts';
 
 let dir: string;
 beforeAll(async () => {
-  // At the root, like my-first-app: @platform/sandbox-lib and zod resolve from the repository.
+  // At the root, like my-first-app: @platform/sdk and zod resolve from the repository.
   dir = await mkdtemp(join(REPO, 'first-app-lint-'));
   await cp(join(FIXTURES, 'hello/app.ts'), join(dir, 'app.ts'));
   const built = await runCli(['build'], { cwd: dir });

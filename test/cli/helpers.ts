@@ -2,7 +2,7 @@
  * Running the `platform` CLI's `main()` inside a test, as a user would from a project directory:
  * the working directory, the environment (`PLATFORM_*` only; the outer ones are cleared) and the
  * output streams are swapped for the call and restored after. Projects are temporary copies of
- * `test/fixtures/cli/*` with the repository's node_modules linked in, so `@platform/sandbox-lib`
+ * `test/fixtures/cli/*` with the repository's node_modules linked in, so `@platform/sdk`
  * and zod resolve as in an app author's project.
  */
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';

@@ -8,7 +8,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderTree, ui } from '@platform/sandbox-lib';
+import { renderTree, ui } from '@platform/sdk';
 import { browserSkipReason, launchBrowser } from '../helpers/browser.ts';
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
 import { startPlaygroundDevApp, type PlaygroundDevApp } from '../fixtures/playground/dev-app.ts';

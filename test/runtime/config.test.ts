@@ -1,6 +1,6 @@
 // Configuration: parsed once from the environment, defaults from the spec's limits, clear errors.
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { CONFIG_TABLE, loadConfig } from '@platform/runtime';
 
 describe('loadConfig', () => {

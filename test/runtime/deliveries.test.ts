@@ -2,7 +2,7 @@
 // holds no signing secret: none reaches the guest's env), the install token travels apart and is
 // added only to the app's own /v0 calls; strict input; the guest's answer passes through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyDelivery } from '@platform/sandbox-lib';
+import { verifyDelivery } from '@platform/sdk';
 import { RuntimeClientError, type ResolvedApp } from '@platform/runtime';
 import { SECRET, SIGNING_SECRET, fixture, startRuntime, startServer, type TestRuntime, type TestServer } from './support/runtime.ts';
 

@@ -1,6 +1,6 @@
 // Versioning rule 8: one row per kind of added access, and the changes that do not widen.
 import { describe, expect, it } from 'vitest';
-import { ManifestSchema, accessWidening, type Manifest } from '@platform/sandbox-lib';
+import { ManifestSchema, accessWidening, type Manifest } from '@platform/sdk';
 import { baseManifest, hints } from './manifest-fixtures.ts';
 
 const v1 = (): Manifest => ManifestSchema.parse({

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   API_ROUTES, AppVersionRecordSchema, BlockQueryRequestSchema, ErrorBodySchema, LIMITS, ManifestGetResponseSchema, ReplyRequestSchema,
   SearchObjectPutRequestSchema, StreamEventRequestSchema, lenientEnum, type RouteName,
-} from '@platform/sandbox-lib';
+} from '@platform/sdk';
 
 const doc = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] };
 const tree = { type: 'uiBlock', attrs: { catalog: 1, summary: 'S' }, content: [] };

@@ -1,6 +1,6 @@
 // Sample deliveries and answers of every interactive type, as the service would send and an app
 // would answer them.
-import type { EventType, InteractiveType } from '@platform/sandbox-lib';
+import type { EventType, InteractiveType } from '@platform/sdk';
 
 export const block = { id: 'blk_1', type: 'poll', props: { question: 'Lunch?' }, state: { open: true }, revision: 3, version: 7 };
 const tree = { type: 'uiBlock', attrs: { catalog: 1, summary: 'Lunch?' }, content: [{ type: 'uiActions', content: [{ type: 'uiButton', attrs: { buttonType: 'action', label: 'Close', action: { ref: 'a0' } } }] }] };

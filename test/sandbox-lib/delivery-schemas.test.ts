@@ -6,7 +6,7 @@ import {
   ActionResultSchema, DEFERRABLE_TYPES, EVENT_TYPES, EnvelopeSchema, INTERACTIVE_TYPES, InteractiveEnvelopeSchema, InvocationAnswerSchema,
   InvocationDeferralSchema, LIMITS, LifecycleEnvelopeSchema, OptionValueSchema, ReferenceResolutionSchema, SurfaceSchema, eventDataSchemas,
   interactiveDataSchemas, interactiveDeferralSchemas, interactiveEnvelopeSchemas, interactiveResultSchemas, lifecycleEnvelopeSchemas,
-} from '@platform/sandbox-lib';
+} from '@platform/sdk';
 import { SAMPLES, block, envelope } from './delivery-samples.ts';
 
 const viaJson = (value: unknown) => JSON.parse(JSON.stringify(value));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_TAGS, PlatformError, invalidRequest, isPlatformError } from '@platform/sandbox-lib';
+import { ERROR_TAGS, PlatformError, invalidRequest, isPlatformError } from '@platform/sdk';
 
 describe('error family', () => {
   it('serializes to the spec body with the tag status and fields', () => {

@@ -2,7 +2,7 @@
 // manifest 50,000 nodes and 2 MB; nesting at most 128; recursion, remote and dynamic references
 // and nested $id refused. Hostile shapes must answer quickly and never overflow the stack.
 import { describe, expect, it } from 'vitest';
-import { LIMITS, measureSchema, validateManifest } from '@platform/sandbox-lib';
+import { LIMITS, measureSchema, validateManifest } from '@platform/sdk';
 import { manifestWith } from './manifest-fixtures.ts';
 
 const M = LIMITS.manifest;

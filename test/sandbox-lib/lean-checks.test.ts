@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import {
   EVENT_TYPES, EnvelopeSchema, INTERACTIVE_TYPES, LIMITS, eventDataSchemas, interactiveDataSchemas, interactiveResultSchemas,
-} from '@platform/sandbox-lib';
+} from '@platform/sdk';
 import {
   blockResultChecks, envelopeCheck, eventDataChecks, interactiveDataChecks, pieceResultChecks, read, type Check,
 } from '../../sandbox-lib/src/delivery/lean/index.ts';

@@ -2,7 +2,7 @@
 // no leading zeros, `:443` not written since it is the default). What validation accepts, what it
 // refuses and with which message, and that adding a port (or a host on a new port) widens access.
 import { describe, expect, it } from 'vitest';
-import { ManifestSchema, accessWidening, parseEgressHost, validateManifest, type Manifest, type ManifestContext } from '@platform/sandbox-lib';
+import { ManifestSchema, accessWidening, parseEgressHost, validateManifest, type Manifest, type ManifestContext } from '@platform/sdk';
 import { baseManifest, manifestWith } from './manifest-fixtures.ts';
 
 describe('egressHosts entries with ports', () => {

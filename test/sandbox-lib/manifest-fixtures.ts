@@ -1,6 +1,6 @@
 // A small valid manifest to vary in table-driven tests: one change per row, so each row fails for
 // exactly the rule it names.
-import type { ManifestInput } from '@platform/sandbox-lib';
+import type { ManifestInput } from '@platform/sdk';
 
 export const hints = (readOnly: boolean, destructive = false) => ({ readOnly, destructive, idempotent: readOnly });
 

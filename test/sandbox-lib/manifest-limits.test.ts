@@ -1,7 +1,7 @@
 // Every manifest limit and identifier format at its boundary: the last value that passes and the
 // first that fails.
 import { describe, expect, it } from 'vitest';
-import { EnvVarValueSchema, LIMITS, validateManifest } from '@platform/sandbox-lib';
+import { EnvVarValueSchema, LIMITS, validateManifest } from '@platform/sdk';
 import { hints, manifestWith, range } from './manifest-fixtures.ts';
 
 const M = LIMITS.manifest;

@@ -1,6 +1,6 @@
 // Reference patterns: each PlatformAppPatternInvalidError reason at its boundary, and matching.
 import { describe, expect, it } from 'vitest';
-import { LIMITS, PATTERN_INVALID_REASONS, matchReferencePattern, parseReferencePattern, validateManifest } from '@platform/sandbox-lib';
+import { LIMITS, PATTERN_INVALID_REASONS, matchReferencePattern, parseReferencePattern, validateManifest } from '@platform/sdk';
 import { manifestWith } from './manifest-fixtures.ts';
 
 const R = LIMITS.references;

@@ -1,6 +1,6 @@
 // One failing and one passing row per reason of the spec's manifest table (and ours).
 import { describe, expect, it } from 'vitest';
-import { MANIFEST_INVALID_REASONS, validateManifest, type ManifestContext } from '@platform/sandbox-lib';
+import { MANIFEST_INVALID_REASONS, validateManifest, type ManifestContext } from '@platform/sdk';
 import { baseManifest, hints, manifestWith } from './manifest-fixtures.ts';
 
 type Row = [name: string, change: (m: any) => void, context: ManifestContext | undefined, expected: string | null, path?: Array<string | number>];

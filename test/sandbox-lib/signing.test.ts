@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { LIMITS, deliveryHeaders, generateSigningSecret, parseSigningSecret, signDelivery, verifyDelivery } from '@platform/sandbox-lib';
+import { LIMITS, deliveryHeaders, generateSigningSecret, parseSigningSecret, signDelivery, verifyDelivery } from '@platform/sdk';
 
 // Reference vector of the Standard Webhooks libraries ("sign function works" in
 // standard-webhooks/standard-webhooks libraries/javascript/src/webhook.test.ts, and TestWebhookSign

@@ -1,6 +1,6 @@
 // The spec's scope and event tables as data, and the scopes a manifest's pieces need.
 import { describe, expect, it } from 'vitest';
-import { EVENTS, EVENT_TYPES, SCOPES, SCOPE_NAMES, eventScope, isEventType, isScope, requiredScopes } from '@platform/sandbox-lib';
+import { EVENTS, EVENT_TYPES, SCOPES, SCOPE_NAMES, eventScope, isEventType, isScope, requiredScopes } from '@platform/sdk';
 
 describe('scopes', () => {
   it('are the ten of the spec, each saying what it allows', () => {

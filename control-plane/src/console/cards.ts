@@ -1,13 +1,13 @@
 /**
  * @module console/cards
  * App cards: a block as the client API shows the member (`GET /client/v1/blocks/{id}`), drawn by
- * the one renderer (`@platform/sandbox-lib/render`), and the four ways a member acts on it. The
+ * the one renderer (`@platform/sdk/render`), and the four ways a member acts on it. The
  * client script posts a click, submit, change or search here; the console forwards it to the
  * client API unchanged and answers the card redrawn with the outcome (notice, field errors, link
  * to open, inline error), which the script swaps in place.
  */
 import type { Hono } from 'hono';
-import { esc, renderBlock } from '@platform/sandbox-lib/render';
+import { esc, renderBlock } from '@platform/sdk/render';
 import type { Api } from './api.ts';
 import { messageOf } from './api.ts';
 import type { ConsoleEnv } from './env.ts';

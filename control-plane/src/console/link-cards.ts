@@ -6,7 +6,7 @@
  * the card answered replaces the old one, as for app cards (cards.ts).
  */
 import type { Hono } from 'hono';
-import { esc, renderBlock, safeHref } from '@platform/sandbox-lib/render';
+import { esc, renderBlock, safeHref } from '@platform/sdk/render';
 import { messageOf, type Api } from './api.ts';
 import type { Outcome } from './cards.ts';
 import type { ConsoleEnv } from './env.ts';

@@ -2,7 +2,7 @@
  * @module bundles/routes
  * `PUT /internal/v1/bundles/{sha256}`: push a bundle to this node (checked against its hash).
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import type { Hono } from 'hono';
 import { readBody } from '../http/body.ts';
 import type { BundleStore } from './store.ts';

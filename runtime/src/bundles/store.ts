@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LIMITS, PlatformError } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError } from '@platform/sdk';
 
 export const SHA256 = /^[0-9a-f]{64}$/;
 

@@ -6,7 +6,7 @@
  * stays the one source of what is valid and how a refusal reads. test/runtime/delivery-check.test.ts
  * checks the two agree on generated inputs.
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { DELIVERY_LIMITS, EGRESS_HOST, HEADER_NAME, HEADER_VALUE, SHA256, SIGNED_HEADERS, type DeliveryRequest } from './schemas.ts';
 
 type Obj = Record<string, unknown>;

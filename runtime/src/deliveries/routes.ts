@@ -5,7 +5,7 @@
  * version and answer with the guest's response, or the tagged error (docs/runtime.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import type { Logger } from 'pino';
 import { writeAnswer } from '../http/answer.ts';
 import { parseJson, readIncoming } from '../http/body.ts';

@@ -7,7 +7,7 @@
  * holds a signing secret. This zod schema is the source of truth; check.ts is its precompiled twin
  * for the hot path (test/runtime/delivery-check.test.ts proves they agree).
  */
-import { DELIVERY_HEADERS, LIMITS } from '@platform/sandbox-lib';
+import { DELIVERY_HEADERS, LIMITS } from '@platform/sdk';
 import { z } from 'zod';
 
 export const DELIVERY_LIMITS = {

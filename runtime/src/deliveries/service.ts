@@ -6,7 +6,7 @@
  * set: the runtime vouches for it, since it holds no secret to let the guest check a signature.
  * MCP requests are posted to `/mcp`.
  */
-import { DELIVERY_HEADERS, HOSTED_DELIVERY_PATH } from '@platform/sandbox-lib';
+import { DELIVERY_HEADERS, HOSTED_DELIVERY_PATH } from '@platform/sdk';
 import { deliveryLabel } from '../logs/request-label.ts';
 import type { RunResult } from '../supervisor/supervisor.ts';
 import type { RunService } from '../runs/service.ts';

@@ -9,7 +9,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { Socket } from 'node:net';
-import { checkAddress } from '@platform/sandbox-lib';
+import { checkAddress } from '@platform/sdk';
 import { Agent, buildConnector } from 'undici';
 import { normalizeHost } from './hosts.ts';
 

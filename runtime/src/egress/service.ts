@@ -7,7 +7,7 @@
  * authorization of its own, bodies capped and decompressed with the cap,
  * timeouts bounded by the request's deadline, and metrics per app and host.
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { Agent, request } from 'undici';
 import type { GuestFetchInit, GuestFetchResult } from '../shared/bridge.ts';
 import type { Metrics } from '../metrics/metrics.ts';

@@ -6,7 +6,7 @@
  * hashing both sides to hide it cost more than the rest of the check on every delivery.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { MiddlewareHandler } from 'hono';
 
 /** Throws the tagged error unless `header` carries the secret. */

@@ -6,7 +6,7 @@
  * through @hono/node-server's `incoming`.
  */
 import type { IncomingMessage } from 'node:http';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Context } from 'hono';
 
 function tooLarge(maxBytes: number): PlatformError {

@@ -5,7 +5,7 @@
  * `issues`; anything else is a 500 logged with its cause.
  */
 import type { ServerResponse } from 'node:http';
-import { PlatformError, invalidRequest, isPlatformError } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest, isPlatformError } from '@platform/sdk';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';

@@ -4,7 +4,7 @@
  * with the shared secret answers the app's latest production version (200, body as ResolvedApp)
  * or 404. Answers, found or not, are cached for `ttlMs`.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import { z } from 'zod';
 import type { AppDirectory, ResolvedApp } from './directory.ts';
 

@@ -7,7 +7,7 @@
  * deliveries come only through the internal API, signed by the control plane.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HOSTED_DELIVERY_PATH, LIMITS, PlatformError } from '@platform/sandbox-lib';
+import { HOSTED_DELIVERY_PATH, LIMITS, PlatformError } from '@platform/sdk';
 import type { Logger } from 'pino';
 import { writeAnswer } from '../http/answer.ts';
 import { readIncoming } from '../http/body.ts';

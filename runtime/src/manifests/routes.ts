@@ -5,7 +5,7 @@
  * fetchable from the control plane) or the bundle itself (`content-type: application/javascript`),
  * which is then kept like a pushed bundle.
  */
-import { LIMITS, PlatformError } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError } from '@platform/sdk';
 import type { Hono } from 'hono';
 import type { BundleStore } from '../bundles/store.ts';
 import { sha256Hex } from '../bundles/store.ts';

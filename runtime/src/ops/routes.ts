@@ -7,7 +7,7 @@
  * it is served on the operator port (ops/metrics-server.ts) and, for control planes (the operator
  * page), at `/internal/v1/metrics` behind the node secret. The rest is internal API.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Hono } from 'hono';
 import type { AppLog } from '../logs/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';

@@ -5,7 +5,7 @@
  * Both sides import these types; the worker trusts the supervisor, the supervisor re-checks what
  * the worker reports about guest output.
  */
-import type { ErrorTag } from '@platform/sandbox-lib';
+import type { ErrorTag } from '@platform/sdk';
 import type { LogLevel } from '../capabilities/types.ts';
 import type { WorkerLimits } from '../config.ts';
 import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';

@@ -5,7 +5,7 @@
  * and hands both to the supervisor. Deliveries, manifest reads and hosted ingress come through here.
  */
 import { randomBytes } from 'node:crypto';
-import { ENV_KEYS, LIMITS } from '@platform/sandbox-lib';
+import { ENV_KEYS, LIMITS } from '@platform/sdk';
 import type { RuntimeConfig } from '../config.ts';
 import type { BundleStore } from '../bundles/store.ts';
 import { normalizeHost } from '../egress/hosts.ts';

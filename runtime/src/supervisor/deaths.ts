@@ -3,7 +3,7 @@
  * What the supervisor does when a worker died: crash.ts decides which of its requests fail and which
  * run again; the culprit's version goes to quarantine, and its author reads why in the app log.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/metrics.ts';
 import { judgeCrash } from './crash.ts';

@@ -5,7 +5,7 @@
  * A request waits here, never in a worker's queue, while its app may not run another one or no
  * worker is ready; the sweep fails those past their deadline.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { ManifestJob, RunJob, RunReport } from '../protocol/messages.ts';
 import { abortEgress } from './egress-relay.ts';
 import { EMPTY_REPORT, type Pending, type RunResult } from './pending.ts';

@@ -4,7 +4,7 @@
  * another worker if its worker dies before entering it), where it is, and how it is answered. The
  * caller hears once: at the guest's response or at the end, whichever comes first.
  */
-import { ERROR_TAGS, PlatformError, type ErrorTag } from '@platform/sandbox-lib';
+import { ERROR_TAGS, PlatformError, type ErrorTag } from '@platform/sdk';
 import type { EgressContext } from '../egress/service.ts';
 import type { ManifestJob, ResponseHead, RunError, RunJob, RunReport, VersionSpec } from '../protocol/messages.ts';
 

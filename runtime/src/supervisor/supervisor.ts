@@ -7,7 +7,7 @@
  * deadline, is killed and replaced. Guest egress arrives here from the workers (egress-relay.ts),
  * since only the supervisor holds install tokens.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Logger } from 'pino';
 import type { RuntimeConfig } from '../config.ts';
 import type { Egress, EgressContext } from '../egress/service.ts';

@@ -1,5 +1,5 @@
 /**
- * @module @platform/sandbox-lib/node
+ * @module @platform/sdk/node
  * Node-only adapter (a separate entry: the main entry stays Web-standard for isolates): `serve` for
  * self-hosted apps, and the synchronous `node:crypto` delivery signer the servers use.
  */

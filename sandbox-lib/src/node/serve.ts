@@ -40,7 +40,7 @@ export interface Served {
 /**
  * Serves an app over HTTP.
  * @example
- * import { serve } from '@platform/sandbox-lib/node';
+ * import { serve } from '@platform/sdk/node';
  * const server = await serve(app, { port: 8787 });
  * console.log(`Deliveries go to ${server.url}/platform`);
  */

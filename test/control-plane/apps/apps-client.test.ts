@@ -4,7 +4,7 @@
  * setting that turns apps off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyDelivery, signDelivery } from '@platform/sandbox-lib';
+import { verifyDelivery, signDelivery } from '@platform/sdk';
 import { hashClientSecret } from '../../../control-plane/src/apps/credentials/client-secret.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
 import { basic } from '../credentials/fixtures.ts';

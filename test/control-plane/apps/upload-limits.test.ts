@@ -4,7 +4,7 @@
  * the first byte over it), the JavaScript content type, a non-empty body, and hosted apps only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
 import { createApp } from './helpers.ts';
 

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import type { CreatedWorkspace, Stack } from '../../helpers/stack.ts';
 import { createApp } from './helpers.ts';
 import { startStackWithRuntime, type StackWithRuntime } from './runtime.ts';

@@ -7,7 +7,7 @@
  * carry their tags.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderTree, ui } from '@platform/sandbox-lib';
+import { renderTree, ui } from '@platform/sdk';
 import { startPlaygroundDevApp, type PlaygroundDevApp } from '../../fixtures/playground/dev-app.ts';
 import { startStack, type ApiClient, type CreatedWorkspace, type Stack } from '../../helpers/stack.ts';
 

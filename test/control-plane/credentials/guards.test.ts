@@ -2,7 +2,7 @@
  * The guards every `/v0` route uses: the credential matrix of the tooling endpoints (a table, one
  * row per credential), scope checks, and the reach rule wired to the database.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../../control-plane/src/core/auth/caller.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyDelivery } from '@platform/sandbox-lib';
+import { verifyDelivery } from '@platform/sdk';
 import { newSigningSecret } from '../../../control-plane/src/apps/apps/signing.ts';
 import { createSecrets } from '../../../control-plane/src/core/crypto/secrets.ts';
 import { createDeliveryPipeline } from '../../../control-plane/src/deliveries/pipeline/pipeline.ts';

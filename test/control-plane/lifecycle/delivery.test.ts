@@ -4,7 +4,7 @@
  * redelivery, and recovery of a batch whose worker died.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, lifecycleEnvelopeSchemas, verifyDelivery, type EventType } from '@platform/sandbox-lib';
+import { EVENT_TYPES, lifecycleEnvelopeSchemas, verifyDelivery, type EventType } from '@platform/sdk';
 import { claimDue } from '../../../control-plane/src/deliveries/outbox/store.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';

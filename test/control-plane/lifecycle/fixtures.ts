@@ -5,7 +5,7 @@
  * install config are sealed the way the apps feature seals them.
  */
 import { randomBytes } from 'node:crypto';
-import { EVENT_TYPES, generateSigningSecret, validateManifest, type EventType } from '@platform/sandbox-lib';
+import { EVENT_TYPES, generateSigningSecret, validateManifest, type EventType } from '@platform/sdk';
 import { sealSigningSecret } from '../../../control-plane/src/apps/apps/signing.ts';
 import { sealConfig } from '../../../control-plane/src/apps/installs/config.ts';
 import type { Stack } from '../../helpers/stack.ts';

@@ -5,7 +5,7 @@
  * carrying `version` themselves (written by the installs feature, not added by the envelope).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventDataSchemas } from '@platform/sandbox-lib';
+import { eventDataSchemas } from '@platform/sdk';
 import { envelopeJson } from '../../../control-plane/src/deliveries/pipeline/envelope.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { eventsOf, seedApp, seedInstall, seedWorkspace } from './fixtures.ts';

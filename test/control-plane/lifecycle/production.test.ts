@@ -4,7 +4,7 @@
  * includes the circle; payloads match sandbox-lib's schemas and carry `version`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, eventDataSchemas, type EventType } from '@platform/sandbox-lib';
+import { EVENT_TYPES, eventDataSchemas, type EventType } from '@platform/sdk';
 import { recordEvent } from '../../../control-plane/src/workspace/events/index.ts';
 import { recordReconsentRequired } from '../../../control-plane/src/apps/installs/outbox.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';

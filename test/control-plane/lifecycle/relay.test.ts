@@ -6,11 +6,11 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineApp, isPlatformError, silentLogger, type Manifest } from '@platform/sandbox-lib';
+import { defineApp, isPlatformError, silentLogger, type Manifest } from '@platform/sdk';
 import { serve, type Served } from '../../../sandbox-lib/src/node/index.ts';
 import { startDev, type DevSession } from '../../../cli/src/dev.ts';
 import { createControlPlane, createLogger, type ControlPlane } from '@platform/control-plane';
-import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
+import { deliveryHeadersSync } from '@platform/sdk/node';
 import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/targets/target.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { deliveriesOf } from './fixtures.ts';

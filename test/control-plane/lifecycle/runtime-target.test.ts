@@ -6,8 +6,8 @@
  * token apart. No signing secret is sent.
  */
 import { describe, expect, it } from 'vitest';
-import { generateSigningSecret, verifyDelivery } from '@platform/sandbox-lib';
-import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
+import { generateSigningSecret, verifyDelivery } from '@platform/sdk';
+import { deliveryHeadersSync } from '@platform/sdk/node';
 import type { Db } from '@platform/control-plane';
 import { createRuntimeTarget } from '../../../control-plane/src/deliveries/targets/runtime.ts';
 import type { OutgoingDelivery } from '../../../control-plane/src/deliveries/targets/target.ts';

@@ -4,7 +4,7 @@
  * the members' reads (`GET /notifications`, `GET /memories`) in `/client/v1/openapi.json`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES } from '@platform/sandbox-lib';
+import { API_ROUTES } from '@platform/sdk';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSigningSecret, verifyDelivery } from '@platform/sandbox-lib';
-import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
+import { generateSigningSecret, verifyDelivery } from '@platform/sdk';
+import { deliveryHeadersSync } from '@platform/sdk/node';
 import { createGuardedAgent, postJson } from '../../../control-plane/src/deliveries/outbound/index.ts';
 
 // A real app endpoint on loopback; each path plays one behaviour of a (mis)behaving app.

@@ -1,5 +1,5 @@
 // The "Tracker" fixture app for the references suites, written with the authoring API and served
-// over HTTP with `serve` from `@platform/sandbox-lib/node`. Its `issue` links
+// over HTTP with `serve` from `@platform/sdk/node`. Its `issue` links
 // (`https://tracker.example.com/:org/issues/:id`) resolve by id, whatever the org, so two links
 // can name one object: a numeric id is granted (its title counts the resolves of that id), `block`
 // is granted with a block, `secret`/`login`/`gone` are denied, `later` is unavailable, `boom`
@@ -9,8 +9,8 @@
 // logged for tests to read. Issue `buttons` is granted with a block of buttons (`actionCard`);
 // clicks on it (`block.action` for a reference card) are answered raw by `cardAction` by action
 // name, except `assign`, which the authoring API runs (`defineReference({ actions })`).
-import { defineApp, defineReference, renderTree, ui, type App } from '@platform/sandbox-lib';
-import { serve, type Served } from '@platform/sandbox-lib/node';
+import { defineApp, defineReference, renderTree, ui, type App } from '@platform/sdk';
+import { serve, type Served } from '@platform/sdk/node';
 
 export type TrackerMode = 'normal' | 'garbage' | 'hang' | 'wrong-count' | 'bad-tree' | 'status-500' | 'too-many' | 'http-url';
 

@@ -4,7 +4,7 @@
  * targets and a stand-in control plane. Every test stops what it starts.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { DELIVERY_HEADERS, parseSigningSecret } from '@platform/sandbox-lib';
+import { DELIVERY_HEADERS, parseSigningSecret } from '@platform/sdk';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -2,7 +2,7 @@
 // control plane serves /v0: it checks what the client sends (method, path, body, credential) and
 // how it reads answers (lenient shapes, spec error bodies, failures of its own).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlatformClient, PlatformClientError, type PlatformClient } from '@platform/sandbox-lib';
+import { createPlatformClient, PlatformClientError, type PlatformClient } from '@platform/sdk';
 import { loopback, type Loopback, type Recorded } from './helpers.ts';
 
 const AT = '2025-01-02T03:04:05.000Z';

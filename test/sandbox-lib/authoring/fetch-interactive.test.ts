@@ -3,7 +3,7 @@
 // 202 deferrals, and wrong answers surfaced to the author as a 500 naming the field.
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deferred, defineApp, defineBlock, interactiveResultSchemas, readEnv, secretEnv, ui, ENV_KEYS, type InteractiveType } from '@platform/sandbox-lib';
+import { deferred, defineApp, defineBlock, interactiveResultSchemas, readEnv, secretEnv, ui, ENV_KEYS, type InteractiveType } from '@platform/sdk';
 import { validateTree } from '../../../sandbox-lib/src/catalog/index.ts';
 import { counterApp } from '../../fixtures/apps/counter.ts';
 import { actionData, captureLogger, COUNTER, envelope, loopback, MESSAGE, NOW_MS, NOW_S, SECRET, signedRequest, type Loopback } from './helpers.ts';

@@ -2,7 +2,7 @@
 // a repeated webhook-id runs once, a payload older than one already processed is ignored, and a
 // failing handler answers 500 so the service retries (and the retry runs again).
 import { describe, expect, it } from 'vitest';
-import { createSeenStore, defineApp, ENV_KEYS, silentLogger } from '@platform/sandbox-lib';
+import { createSeenStore, defineApp, ENV_KEYS, silentLogger } from '@platform/sdk';
 import { counterApp, type Seen } from '../../fixtures/apps/counter.ts';
 import { AUTHOR, COUNTER, envelope, NOW_MS, SECRET, signedRequest } from './helpers.ts';
 

@@ -2,7 +2,7 @@
 // a logger that keeps what it was told, and a loopback HTTP server answering canned JSON.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deliveryHeaders, generateSigningSecret, type Logger } from '@platform/sandbox-lib';
+import { deliveryHeaders, generateSigningSecret, type Logger } from '@platform/sdk';
 
 export const SECRET = generateSigningSecret();
 /** A fixed clock: signatures are made and checked at this instant. */

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   API_ROUTES, createLeanPlatformClient, createPlatformClient, ErrorBodySchema, isPlatformClientError, type PlatformClient,
-} from '@platform/sandbox-lib';
+} from '@platform/sdk';
 import { ROUTE_PATHS } from '../../../sandbox-lib/src/api/route-paths.ts';
 import { errorBodyCheck } from '../../../sandbox-lib/src/client/transport.ts';
 import { read } from '../../../sandbox-lib/src/delivery/lean/check.ts';

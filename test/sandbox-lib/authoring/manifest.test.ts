@@ -6,7 +6,7 @@ import { z } from 'zod';
 import {
   AppDefinitionError, AppManifestInvalidError, defineAction, defineApp, defineBlock, defineCommand, defineMcp, defineMessageAction, defineReference,
   defineTool, ENV_KEYS, secretEnv, silentLogger, validateManifest, type AppConfig, type Manifest,
-} from '@platform/sandbox-lib';
+} from '@platform/sdk';
 import { counterApp, counterBlock } from '../../fixtures/apps/counter.ts';
 
 const tree = { tree: { type: 'uiBlock' as const, attrs: { catalog: 1 as const, summary: 'x' } }, actions: {} };

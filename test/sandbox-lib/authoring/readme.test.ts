@@ -2,7 +2,7 @@
 // its manifest validates, and its button increments the counter through a signed delivery.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENV_KEYS, validateManifest } from '@platform/sandbox-lib';
+import { ENV_KEYS, validateManifest } from '@platform/sdk';
 import app from '../../fixtures/apps/readme-counter.ts';
 import { COUNTER, envelope, SECRET, signedRequest } from './helpers.ts';
 

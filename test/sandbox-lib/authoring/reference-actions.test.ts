@@ -4,7 +4,7 @@
 // button's args; a draft tree is rendered with its action table; `deferred()` is a 202; unknown
 // kinds and actions are 404s; definitions are checked.
 import { describe, expect, it } from 'vitest';
-import { deferred, defineApp, defineReference, interactiveResultSchemas, ui, ENV_KEYS, type ReferenceActionContext } from '@platform/sandbox-lib';
+import { deferred, defineApp, defineReference, interactiveResultSchemas, ui, ENV_KEYS, type ReferenceActionContext } from '@platform/sdk';
 import { validateTree } from '../../../sandbox-lib/src/catalog/index.ts';
 import { captureLogger, envelope, NOW_MS, SECRET, signedRequest } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 // Requests that are not deliveries: the app's routes (404 when none match, 405 with allow) and
 // its MCP server (JSON-RPC over HTTP at the path of the manifest's MCP URL).
 import { describe, expect, it } from 'vitest';
-import { compileRoutes, defineApp, defineMcp, defineTool, silentLogger } from '@platform/sandbox-lib';
+import { compileRoutes, defineApp, defineMcp, defineTool, silentLogger } from '@platform/sdk';
 import { counterApp } from '../../fixtures/apps/counter.ts';
 
 const app = counterApp({ logger: silentLogger });

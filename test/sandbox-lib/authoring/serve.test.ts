@@ -2,7 +2,7 @@
 // the app, a repeated header stays visible to signature checks, oversized bodies get 413.
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliveryHeaders, ENV_KEYS, silentLogger } from '@platform/sandbox-lib';
+import { deliveryHeaders, ENV_KEYS, silentLogger } from '@platform/sdk';
 import { serve, type Served } from '../../../sandbox-lib/src/node/index.ts';
 import { counterApp } from '../../fixtures/apps/counter.ts';
 import { actionData, envelope, SECRET } from './helpers.ts';

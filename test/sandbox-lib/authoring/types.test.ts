@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { defineAction, defineBlock, ui, type BlockAsDelivered, type HandlerContext } from '@platform/sandbox-lib';
+import { defineAction, defineBlock, ui, type BlockAsDelivered, type HandlerContext } from '@platform/sdk';
 
 const props = z.object({ question: z.string() });
 const state = z.object({ votes: z.int() });

@@ -3,7 +3,7 @@
 // requires the envelope to be the one vouched for. Anything else (no ctx, a route's ctx, a ctx
 // without a delivery id) is checked by signature as before: without a secret it is refused.
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '@platform/sandbox-lib';
+import { silentLogger } from '@platform/sdk';
 import { counterApp, type Seen } from '../../fixtures/apps/counter.ts';
 import { NOW_MS, envelope, signedRequest } from './helpers.ts';
 

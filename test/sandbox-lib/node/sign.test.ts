@@ -1,10 +1,10 @@
-// The servers sign deliveries with node:crypto for speed (`@platform/sandbox-lib/node`); the bytes
+// The servers sign deliveries with node:crypto for speed (`@platform/sdk/node`); the bytes
 // must be exactly those of the main entry's Standard Webhooks signer (and so of the reference
 // libraries it is checked against).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders, generateSigningSecret, signDelivery, verifyDelivery } from '@platform/sandbox-lib';
-import { deliveryHeadersSync, signDeliverySync } from '@platform/sandbox-lib/node';
+import { deliveryHeaders, generateSigningSecret, signDelivery, verifyDelivery } from '@platform/sdk';
+import { deliveryHeadersSync, signDeliverySync } from '@platform/sdk/node';
 
 describe('deliveryHeadersSync', () => {
   it('matches deliveryHeaders for any id, time, body and secret', async () => {

@@ -3,7 +3,7 @@
  * Who manages an app: its owner, and the owners and admins of its workspace. Anyone else is told
  * the app does not exist (the same answer as for an app that really does not).
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { findApp, type AppRow } from './store.ts';
 

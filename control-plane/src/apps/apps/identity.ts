@@ -4,7 +4,7 @@
  * manifest names them later (`reserved-name`, `endpoint-required`, `endpoint-unexpected`): the
  * check runs `validateManifest` on the smallest manifest that carries them.
  */
-import { PlatformError, checkHost, manifestErrorToPlatformError, validateManifest } from '@platform/sandbox-lib';
+import { PlatformError, checkHost, manifestErrorToPlatformError, validateManifest } from '@platform/sdk';
 import { RESERVED_APP_NAMES } from './reserved.ts';
 
 export interface AppIdentity {

@@ -4,7 +4,7 @@
  * credentials and their rotation, and the workspace's app setting.
  */
 import { z } from 'zod';
-import { AppSlugSchema, EndpointUrlSchema } from '@platform/sandbox-lib';
+import { AppSlugSchema, EndpointUrlSchema } from '@platform/sdk';
 import { Id, Timestamp, nameText } from '../../core/http/common.ts';
 
 export const APP_NAME_MAX = 80;

@@ -4,7 +4,7 @@
  * secret stored sealed), reading it, its credentials, rotating either secret, and the workspace
  * setting that turns apps off.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import { generateClientSecret } from '../credentials/client-secret.ts';
 import type { Secrets } from '../../core/crypto/secrets.ts';

@@ -4,7 +4,7 @@
  * hours, and every delivery in that window is signed with both (space-separated signatures), so
  * the app can switch to the new secret whenever it likes without dropping a delivery.
  */
-import { generateSigningSecret } from '@platform/sandbox-lib';
+import { generateSigningSecret } from '@platform/sdk';
 import type { Secrets } from '../../core/crypto/secrets.ts';
 import type { AppRow } from './store.ts';
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import { LIMITS, invalidRequest } from '@platform/sandbox-lib';
+import { LIMITS, invalidRequest } from '@platform/sdk';
 import { payloadTooLarge, readWithin } from '../../core/http/read-json.ts';
 
 export const BUNDLE_CONTENT_TYPES = ['application/javascript', 'text/javascript'] as const;

@@ -3,7 +3,7 @@
  * `validateTree` for tooling and installs, at most `checkTreesPerMinutePerCaller` requests a minute
  * per caller (the identity behind the credential, core/rate-limit/caller-key.ts).
  */
-import { LIMITS, validateTree, type TreeValidation } from '@platform/sandbox-lib';
+import { LIMITS, validateTree, type TreeValidation } from '@platform/sdk';
 import type { Caller } from '../../core/auth/caller.ts';
 import type { Kv } from '../../core/kv/kv.ts';
 import { callerKey } from '../../core/rate-limit/caller-key.ts';

@@ -4,7 +4,7 @@
  * true }`, or the first problem with the spec's message and its `path` in the tree (the tooling
  * location). Any tooling credential or an install token; 60 requests a minute per caller.
  */
-import { CheckTreesRequestSchema, CheckTreesResponseSchema, LIMITS } from '@platform/sandbox-lib';
+import { CheckTreesRequestSchema, CheckTreesResponseSchema, LIMITS } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { TreeChecker } from './service.ts';
 

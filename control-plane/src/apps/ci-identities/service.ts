@@ -9,7 +9,7 @@
  * production: `403 PlatformAppDeployTargetForbiddenError`.
  */
 import { decodeJwt } from 'jose';
-import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { assertCanManageApp } from '../guards/deploy.ts';

@@ -14,7 +14,7 @@
  * `PlatformAppInstallRevokedError` (403).
  */
 import type { Context } from 'hono';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { ApiKeysService } from '../../workspace/api-keys/service.ts';
 import type { Caller, InstallCaller, InteractionCaller } from '../../core/auth/caller.ts';
 import { API_KEY_PREFIX } from '../../core/crypto/api-keys.ts';

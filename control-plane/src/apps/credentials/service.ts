@@ -3,7 +3,7 @@
  * Minting install tokens with client credentials: the install must belong to the app whose
  * credentials were presented (else it does not exist for the caller) and be active.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { ClientCredentialsCaller } from '../../core/auth/caller.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { TokenService } from '../tokens/service.ts';

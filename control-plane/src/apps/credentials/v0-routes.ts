@@ -3,7 +3,7 @@
  * `POST /v0/apps/installs/{install_id}/access-tokens`: client credentials mint an install token.
  * `GET /v0/whoami` (ours): the caller behind any credential.
  */
-import { AccessTokenRequestSchema, AccessTokenResponseSchema } from '@platform/sandbox-lib';
+import { AccessTokenRequestSchema, AccessTokenResponseSchema } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import { WhoamiResponse } from './schemas.ts';
 import type { AccessTokenService } from './service.ts';

@@ -5,7 +5,7 @@
  * preview (its slug rewritten to the app's) and makes sure the member's `dev` install exists and
  * runs it.
  */
-import { PlatformError, manifestErrorToPlatformError, validateManifest, type Manifest } from '@platform/sandbox-lib';
+import { PlatformError, manifestErrorToPlatformError, validateManifest, type Manifest } from '@platform/sdk';
 import type { AgentCaller, DeployCaller, MemberCaller } from '../../core/auth/caller.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Secrets } from '../../core/crypto/secrets.ts';

@@ -2,7 +2,7 @@
  * @module apps/dev-apps/v0-routes
  * `PUT /v0/apps/dev` (spec: sync the development app).
  */
-import { DevSyncQuerySchema, DevSyncRequestSchema, DevSyncResponseSchema, LIMITS } from '@platform/sandbox-lib';
+import { DevSyncQuerySchema, DevSyncRequestSchema, DevSyncResponseSchema, LIMITS } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { DevAppsService } from './service.ts';
 

@@ -5,7 +5,7 @@
  * domain covers its subdomains (an MCP host under it needs nothing more).
  */
 import { randomBytes } from 'node:crypto';
-import { PlatformError, hostCovers, invalidRequest, isHostname, isPublicSuffix } from '@platform/sandbox-lib';
+import { PlatformError, hostCovers, invalidRequest, isHostname, isPublicSuffix } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { iso, isoOrNull } from '../../core/http/common.ts';

@@ -4,7 +4,7 @@
  * write-only: listing shows their keys, never their values.
  */
 import { z } from 'zod';
-import { EnvVarKeySchema, EnvVarValueSchema, MANIFEST_TARGETS } from '@platform/sandbox-lib';
+import { EnvVarKeySchema, EnvVarValueSchema, MANIFEST_TARGETS } from '@platform/sdk';
 
 export const EnvTargetSchema = z.enum(MANIFEST_TARGETS);
 

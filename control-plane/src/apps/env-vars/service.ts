@@ -5,7 +5,7 @@
  * control plane only towards the runtime (`valuesFor`). At most 128 per environment, values at
  * most 5 KB (the schema).
  */
-import { LIMITS, PlatformError } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Secrets } from '../../core/crypto/secrets.ts';
 import type { Db } from '../../core/db/db.ts';

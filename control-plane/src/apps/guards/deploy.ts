@@ -14,7 +14,7 @@
  * `target-forbidden` → `403 PlatformAppDeployTargetForbiddenError`. The `can…` functions return the
  * verdict (pure, table-tested); the `assert…` ones throw the spec's error and return the app.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Caller } from '../../core/auth/caller.ts';
 
 export type DeployTarget = 'preview' | 'production';

@@ -4,7 +4,7 @@
  * a target circle out of reach answers as if it did not exist, with the caller's own not-found
  * error (each endpoint has its tag: `PlatformAppCircleNotFoundError`, a conversation's, …).
  */
-import type { PlatformError } from '@platform/sandbox-lib';
+import type { PlatformError } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import type { Db } from '../../core/db/db.ts';
 import { canReach } from '../../workspace/reach/reach.ts';

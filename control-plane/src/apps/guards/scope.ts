@@ -3,7 +3,7 @@
  * Scope checks for `/v0` routes called with an install token. The scopes are the ones the install's
  * admin approved, read from the install row when the token was checked (apps/credentials/resolve.ts).
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 
 /**

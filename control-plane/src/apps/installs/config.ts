@@ -6,7 +6,7 @@
  * delivered decrypted in the envelope (`installConfigFor`).
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
+import { invalidRequest, type RequestIssue } from '@platform/sdk';
 import type { Secrets } from '../../core/crypto/secrets.ts';
 import type { InstallRow } from './store.ts';
 

@@ -3,7 +3,7 @@
  * The consent screen's data for one version: every scope it asks for with what the scope allows,
  * the rest of its access, what it adds over the version an install runs, and the install form.
  */
-import { SCOPES, isScope, type AccessWidening } from '@platform/sandbox-lib';
+import { SCOPES, isScope, type AccessWidening } from '@platform/sdk';
 import type { AppRow } from '../apps/store.ts';
 import type { VersionRow } from '../versions/store.ts';
 import { secretFieldPaths } from './config.ts';

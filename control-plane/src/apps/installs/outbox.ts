@@ -10,7 +10,7 @@
  * `at` the time it wrote to `updated_at` in the same transaction, so it grows with each change of
  * the install and matches what deliveries carried before it was stored here.
  */
-import type { AccessWidening } from '@platform/sandbox-lib';
+import type { AccessWidening } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { newEventId } from '../../workspace/events/ids.ts';
 import { insertOutboxEvent, type InstallRow } from './store.ts';

@@ -6,7 +6,7 @@
  * contract's `accessWidening` against the version the install runs) leaves the install on its
  * version, marks the new one pending and records `app.reconsentRequired`.
  */
-import { accessWidening } from '@platform/sandbox-lib';
+import { accessWidening } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { findVersion, type VersionRow } from '../versions/store.ts';
 import { recordReconsentRequired } from './outbox.ts';

@@ -4,7 +4,7 @@
  * admins), approving a pending version, the install config, uninstalling, suspending (operator).
  * Each install runs one version and holds the scopes approved for it.
  */
-import { PlatformError, accessWidening, type Manifest } from '@platform/sandbox-lib';
+import { PlatformError, accessWidening, type Manifest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Secrets } from '../../core/crypto/secrets.ts';
 import { isUniqueViolation, type Db } from '../../core/db/db.ts';

@@ -10,7 +10,7 @@
  *   published to live streams; 204.
  */
 import { Hono } from 'hono';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import { secretsEqual } from '../../core/crypto/api-keys.ts';
 import { bearerToken, tokenInvalid } from '../../core/http/bearer.ts';
 import type { AppEnv } from '../../core/http/env.ts';

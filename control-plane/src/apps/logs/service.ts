@@ -8,7 +8,7 @@
  * token, an agent builder token) see only the lines of the app's preview versions: production
  * lines carry what members sent the app.
  */
-import { invalidRequest, PlatformError } from '@platform/sandbox-lib';
+import { invalidRequest, PlatformError } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Unsubscribe } from '../../core/kv/kv.ts';

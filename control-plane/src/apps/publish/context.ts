@@ -4,7 +4,7 @@
  * recorded slug and hosting, its verified domains, which environment variables have a value in the
  * target, the service's reserved domains and names, whether the app is private.
  */
-import type { ManifestContext } from '@platform/sandbox-lib';
+import type { ManifestContext } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import type { AppRow } from '../apps/store.ts';
 import { RESERVED_APP_NAMES } from '../apps/reserved.ts';

@@ -10,7 +10,7 @@
  * adds no access over the version it runs, and otherwise stays put with `app.reconsentRequired`.
  * Version numbers only grow, so every delivery's `app.version` still says which code answered.
  */
-import { PlatformError, accessWidening } from '@platform/sandbox-lib';
+import { PlatformError, accessWidening } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
 import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';

@@ -6,7 +6,7 @@
  * deliveries that follow). The node evaluates it in a fresh isolate under its startup CPU budget.
  */
 import { createRuntimeClient, RuntimeClientError, type RuntimeClient } from '@platform/runtime';
-import { PlatformError, type ErrorTag } from '@platform/sandbox-lib';
+import { PlatformError, type ErrorTag } from '@platform/sdk';
 import type { BundleRef, ManifestReader } from './manifest-reader.ts';
 
 // Faults of the bundle itself, passed on to the uploader; anything else is the runtime's problem.

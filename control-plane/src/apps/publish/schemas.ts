@@ -6,7 +6,7 @@
  * with its manifest (`GET /v0/apps/{app_id}/versions/{version}`).
  */
 import { z } from 'zod';
-import { AppVersionRecordSchema, MANIFEST_TARGETS } from '@platform/sandbox-lib';
+import { AppVersionRecordSchema, MANIFEST_TARGETS } from '@platform/sdk';
 
 export const VersionRecordSchema = AppVersionRecordSchema.extend({
   manifest: z.record(z.string(), z.unknown()).describe('The manifest as accepted (defaults applied)'),

@@ -7,7 +7,7 @@
  * transaction that records it.
  */
 import type { Context } from 'hono';
-import { PlatformError, accessWidening, manifestErrorToPlatformError, validateManifest, type AccessWidening } from '@platform/sandbox-lib';
+import { PlatformError, accessWidening, manifestErrorToPlatformError, validateManifest, type AccessWidening } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';

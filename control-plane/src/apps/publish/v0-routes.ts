@@ -5,7 +5,7 @@
  * `GET /v0/apps/{app_id}/versions`, one version with its manifest `GET /v0/apps/{app_id}/versions/{version}`
  * and `POST /v0/apps/{app_id}/rollback` (ours).
  */
-import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sandbox-lib';
+import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sdk';
 import { parseWith } from '../../core/http/read-json.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { VersionHistoryService } from './history.ts';

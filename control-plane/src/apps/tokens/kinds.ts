@@ -4,7 +4,7 @@
  * audience claim. The audience differs per kind, so a token of one kind never verifies as another
  * even when someone swaps its prefix.
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 
 export const TOKEN_KINDS = {
   /** Spec: `platapp_`, one hour. */

@@ -5,7 +5,7 @@
  * the five-minute cache never misses a new key.
  */
 import type { Hono } from 'hono';
-import { JwksResponseSchema } from '@platform/sandbox-lib';
+import { JwksResponseSchema } from '@platform/sdk';
 import type { AppEnv } from '../../core/http/env.ts';
 import type { TokenService } from './service.ts';
 

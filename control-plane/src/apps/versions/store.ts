@@ -3,7 +3,7 @@
  * SQL of app versions (table of 005_apps.sql). Versions are numbered per app from 1, one at a time
  * under the app's row lock, and never change once written.
  */
-import type { Manifest } from '@platform/sandbox-lib';
+import type { Manifest } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 
 export type Target = 'preview' | 'production';

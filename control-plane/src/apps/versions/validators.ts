@@ -12,7 +12,7 @@
 import { Ajv2020, type AnySchema, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { PlatformError, type Manifest } from '@platform/sandbox-lib';
+import { PlatformError, type Manifest } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { findVersion } from './store.ts';
 import { createVersionCache } from './version-cache.ts';

@@ -10,7 +10,7 @@
  * types the running version marks `insertable`. A tree tried in the console's playground
  * (blocks/playground) is stored the same way (`storeBlock`), its first tree the author's.
  */
-import { PlatformError, invalidRequest, type BlockRecord } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest, type BlockRecord } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import { isForeignKeyViolation, type Db } from '../../core/db/db.ts';

@@ -5,7 +5,7 @@
  * scope; writes need `blocks:write` with an install token (or an interaction token for the block
  * the action ran on). Blocks of other installs answer as if absent.
  */
-import type { BlockRecord } from '@platform/sandbox-lib';
+import type { BlockRecord } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { decodeCursor, encodeCursor } from '../../core/http/common.ts';
 import type { InteractiveEngine } from '../../deliveries/interactive/engine.ts';

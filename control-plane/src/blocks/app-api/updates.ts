@@ -7,7 +7,7 @@
  * right after the commit (the tree showed the old state). Final blocks take no writes: a single
  * update answers `PlatformAppBlockFinalError`, the bulk update skips them.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { InstallCaller, InteractionCaller } from '../../core/auth/caller.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';

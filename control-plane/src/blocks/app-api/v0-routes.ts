@@ -3,7 +3,7 @@
  * The blocks endpoints of `/v0`, with the paths and shapes of `API_ROUTES`
  * (docs/decisions/contract.md): insert, query, read, update, replace, revalidate, bulk update.
  */
-import { API_ROUTES } from '@platform/sandbox-lib';
+import { API_ROUTES } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { BlocksService } from './service.ts';
 

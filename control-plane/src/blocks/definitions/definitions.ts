@@ -5,7 +5,7 @@
  * kept per `appId@version` (least recently used dropped first) and the database is read once.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import type { ActionDefinition, BlockDefinition, Manifest } from '@platform/sandbox-lib';
+import type { ActionDefinition, BlockDefinition, Manifest } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { findVersion } from '../../apps/versions/store.ts';
 import { createVersionCache } from '../../apps/versions/version-cache.ts';

@@ -5,7 +5,7 @@
  * errors into request issues with paths under the field they belong to.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { LIMITS, jsonSize, type RequestIssue } from '@platform/sandbox-lib';
+import { LIMITS, jsonSize, type RequestIssue } from '@platform/sdk';
 
 export type SchemaCheck = { ok: true } | { ok: false; issues: RequestIssue[]; message: string };
 

@@ -21,7 +21,7 @@
  * happens before anything is applied (as the engine's `check`, so a failure is recorded as
  * `response-invalid`): a state or tree that fails fails the whole action and nothing changes.
  */
-import type { ActionResult, Notice } from '@platform/sandbox-lib';
+import type { ActionResult, Notice } from '@platform/sdk';
 import type { BlockType } from '../definitions/definitions.ts';
 import type { Json, OpenLink } from '../records/store.ts';
 import { checkState } from '../definitions/state.ts';

@@ -6,7 +6,7 @@
  * A shared field named after one of the block type's viewer inputs must also fit that input's
  * declared values, and its pick is stored (blocks/interactions/inputs.ts).
  */
-import { LIMITS, graphemeLength, invalidRequest } from '@platform/sandbox-lib';
+import { LIMITS, graphemeLength, invalidRequest } from '@platform/sdk';
 import type { BlockType } from '../definitions/definitions.ts';
 import type { Db } from '../../core/db/db.ts';
 import { setPick } from './inputs.ts';

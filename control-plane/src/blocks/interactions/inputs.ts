@@ -12,7 +12,7 @@
  * named input has picks. Without counts at hand one query reads everything a click needs (the
  * tallies it delivers and the view it answers).
  */
-import type { InputDefinition } from '@platform/sandbox-lib';
+import type { InputDefinition } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import type { InputCounts } from '../records/store.ts';
 

@@ -9,7 +9,7 @@
  * committed together, with the member as `actor` and as the message's author. No scope is needed:
  * `blocks:write` is for the app's own inserts, and here the member acts.
  */
-import { PlatformError, type BlockRecord } from '@platform/sandbox-lib';
+import { PlatformError, type BlockRecord } from '@platform/sdk';
 import type { BlockView } from './schemas.ts';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { assertWritable, visibleCircle } from '../../workspace/circles/access.ts';

@@ -18,7 +18,7 @@
  * - A `202` answers `pending` and stores nothing (the app pushes later); a failure answers `failed`
  *   with the member's error text and leaves the card as it was.
  */
-import { PlatformError, invalidRequest, type ActionResult, type Notice } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest, type ActionResult, type Notice } from '@platform/sdk';
 import type { Actor } from '../../core/auth/actor.ts';
 import { newInvocationId } from '../records/ids.ts';
 import { memberText } from '../../deliveries/interactive/failures.ts';

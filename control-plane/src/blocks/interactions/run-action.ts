@@ -8,7 +8,7 @@
  * block (the app may update the block with its interaction token while it works); its result is
  * applied to the block as it is then, unless it became final meanwhile.
  */
-import { LIMITS, type ActionDefinition } from '@platform/sandbox-lib';
+import { LIMITS, type ActionDefinition } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Kv } from '../../core/kv/kv.ts';

@@ -5,7 +5,7 @@
  * the requests of a click, a form submission, a field change and a search-select query.
  */
 import { z } from 'zod';
-import { LIMITS, NOTICE_TONES } from '@platform/sandbox-lib';
+import { LIMITS, NOTICE_TONES } from '@platform/sdk';
 import { Id, Timestamp } from '../../core/http/common.ts';
 import { LinkCard } from '../../messaging/references/view.ts';
 

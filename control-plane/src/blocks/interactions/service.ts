@@ -7,7 +7,7 @@
  * A destructive action needs `confirmed: true`: clients show the tree's `confirm` first. Buttons
  * of a link card's block go the same way (blocks/interactions/reference-click.ts).
  */
-import { LIMITS, PlatformError, invalidRequest, jsonSize, type ActionDefinition } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError, invalidRequest, jsonSize, type ActionDefinition } from '@platform/sdk';
 import type { Actor } from '../../core/auth/actor.ts';
 import type { BlockDefinitions, BlockType } from '../definitions/definitions.ts';
 import type { Json } from '../records/store.ts';

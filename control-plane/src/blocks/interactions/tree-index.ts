@@ -9,7 +9,7 @@
  * Trees are validated before they are stored (≤ 12 levels, ≤ 250 components), so the recursive
  * walk is bounded.
  */
-import { hiddenFrom } from '@platform/sandbox-lib';
+import { hiddenFrom } from '@platform/sdk';
 
 export type Json = Record<string, unknown>;
 

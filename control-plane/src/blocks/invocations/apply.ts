@@ -9,7 +9,7 @@
  * - `notice` is shown to the invoking member only, either way.
  * Content is held to the rules of `POST /v0/replies`; an answer breaking them fails the run.
  */
-import { isPlatformError, LIMITS, type InvocationAnswer } from '@platform/sandbox-lib';
+import { isPlatformError, LIMITS, type InvocationAnswer } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { insertBlockAs, type InsertDeps } from '../app-api/insert.ts';
 import { replyDocument } from '../../messaging/app-messages/content.ts';

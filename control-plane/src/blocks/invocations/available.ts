@@ -6,7 +6,7 @@
  * apps' dev installs (another member's work in progress is not offered). Apps declaring neither are
  * left out. Manifests hold nothing secret, but only the fields named here are passed on.
  */
-import type { CommandDefinition, MessageActionDefinition } from '@platform/sandbox-lib';
+import type { CommandDefinition, MessageActionDefinition } from '@platform/sdk';
 import type { Actor } from '../../core/auth/actor.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { AvailableApp } from './schemas.ts';

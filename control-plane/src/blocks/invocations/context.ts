@@ -6,7 +6,7 @@
  * otherwise the chat or direct messages around it as `surrounding`. Arrays hold at most
  * CONTEXT_MESSAGES_MAX messages (the latest), each text at most CONTEXT_TEXT_MAX characters.
  */
-import type { ContextMessage } from '@platform/sandbox-lib';
+import type { ContextMessage } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { plainText } from '../../workspace/events/content.ts';
 import { conversationMessages, findConversationRow, surroundingOf, threadOf, type ContextRow } from './store.ts';

@@ -6,7 +6,7 @@
  * must be. Each value must fit its type; `member` and `circle` values name a member of the
  * workspace and a circle the member sees, and reach the app with their names (OptionValue).
  */
-import { invalidRequest, type CommandDefinition, type OptionValue } from '@platform/sandbox-lib';
+import { invalidRequest, type CommandDefinition, type OptionValue } from '@platform/sdk';
 import { findCircle } from '../../workspace/circles/store.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Actor } from '../../core/auth/actor.ts';

@@ -18,7 +18,7 @@
  * shared, exactly once: the row is claimed with one conditional update, so two shares at once post
  * once and a share racing a dismiss does one of them. Anyone else's run answers as absent.
  */
-import { PlatformError, type InvocationAnswer } from '@platform/sandbox-lib';
+import { PlatformError, type InvocationAnswer } from '@platform/sdk';
 import type { Actor } from '../../core/auth/actor.ts';
 import { assertWritable, visibleCircle } from '../../workspace/circles/access.ts';
 import { visibleConversation } from '../../workspace/conversations/access.ts';

@@ -4,7 +4,7 @@
  * receives and answers).
  */
 import { z } from 'zod';
-import { COMMAND_OPTION_TYPES, MESSAGE_ACTION_CONTEXTS, NOTICE_TONES } from '@platform/sandbox-lib';
+import { COMMAND_OPTION_TYPES, MESSAGE_ACTION_CONTEXTS, NOTICE_TONES } from '@platform/sdk';
 import { Id, Timestamp } from '../../core/http/common.ts';
 
 const InstallChoice = {

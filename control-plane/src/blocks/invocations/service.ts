@@ -8,7 +8,7 @@
  * or dismisses a private answer (blocks/invocations/private-answers.ts). What a member can run is
  * listed from the installed versions' manifests (blocks/invocations/available.ts).
  */
-import { PlatformError, invalidRequest, type CommandDefinition, type InvocationAnswer, type InvocationRespondRequest, type MessageActionDefinition } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest, type CommandDefinition, type InvocationAnswer, type InvocationRespondRequest, type MessageActionDefinition } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { newInvocationId } from '../records/ids.ts';
 import type { InsertDeps } from '../app-api/insert.ts';

@@ -3,7 +3,7 @@
  * `POST /v0/invocations/respond`: the app's one answer to a deferred command or message action,
  * with an install token; the body names the run by its interaction token.
  */
-import { API_ROUTES } from '@platform/sandbox-lib';
+import { API_ROUTES } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { InvocationsService } from './service.ts';
 

@@ -9,7 +9,7 @@
  * whose names must be actions of the type) and stored like one (blocks/app-api/insert.ts
  * `storeBlock`: the member's message, `block.created`), without asking the app for a tree.
  */
-import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sdk';
 import type { Actor } from '../../core/auth/actor.ts';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { findApp } from '../../apps/apps/store.ts';

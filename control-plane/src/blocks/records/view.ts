@@ -4,7 +4,7 @@
  * and where it is) and as deliveries carry it (`{ id, type, props, state, revision, version }`).
  * Neither ever carries the tree's action table.
  */
-import type { BlockRecord } from '@platform/sandbox-lib';
+import type { BlockRecord } from '@platform/sdk';
 import type { BlockRow } from './store.ts';
 
 export function blockRecord(row: BlockRow): BlockRecord {

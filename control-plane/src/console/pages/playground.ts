@@ -8,8 +8,8 @@
  */
 import type { Context, Hono } from 'hono';
 import { html, raw } from 'hono/html';
-import { renderTree, ui } from '@platform/sandbox-lib';
-import { renderBlock } from '@platform/sandbox-lib/render';
+import { renderTree, ui } from '@platform/sdk';
+import { renderBlock } from '@platform/sdk/render';
 import { messageOf } from '../api.ts';
 import type { Assets } from '../assets.ts';
 import type { ConsoleEnv } from '../env.ts';

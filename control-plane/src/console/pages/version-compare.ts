@@ -8,7 +8,7 @@
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { accessWidening } from '@platform/sandbox-lib';
+import { accessWidening } from '@platform/sdk';
 import type { Assets } from '../assets.ts';
 import type { ConsoleEnv } from '../env.ts';
 import type { Markup } from '../layout.ts';

@@ -2,7 +2,7 @@
  * @module core/auth/actor
  * Who is calling: the member behind an API key, and the role rules that follow from it.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];

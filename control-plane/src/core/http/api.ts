@@ -8,7 +8,7 @@
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Logger } from '../log/logger.ts';
 import type { AppEnv } from './env.ts';
 import { buildOpenApiDocument, type JsonSchema, type OpenApiOperation } from './openapi.ts';

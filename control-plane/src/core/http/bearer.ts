@@ -4,7 +4,7 @@
  * "invalid", so callers learn which of the two 401s they hit.
  */
 import type { Context } from 'hono';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 
 export function tokenMissing(): PlatformError {
   return new PlatformError('PlatformAppTokenMissingError', 'No credential: send authorization: Bearer <key>');

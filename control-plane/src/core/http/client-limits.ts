@@ -4,7 +4,7 @@
  * member, reply), so the numbers are ours (docs/decisions/control-plane-foundation.md); where the
  * spec has a matching row (person names, markdown length) we take it from LIMITS.
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 
 const KB = 1024;
 

@@ -3,7 +3,7 @@
  * Schema pieces every client-API feature uses: bounded visible text, timestamps, ids, pages.
  */
 import { z } from 'zod';
-import { invalidRequest } from '@platform/sandbox-lib';
+import { invalidRequest } from '@platform/sdk';
 import { CLIENT_LIMITS } from './client-limits.ts';
 import { stringProblem } from './request-strings.ts';
 import { graphemeLength, hasBidiControl, hasVisibleCharacter } from './text.ts';

@@ -7,7 +7,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { PlatformError, isPlatformError } from '@platform/sandbox-lib';
+import { PlatformError, isPlatformError } from '@platform/sdk';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppEnv } from './env.ts';
 

@@ -4,7 +4,7 @@
  * on the operator port (core/http/metrics-server.ts), not here.
  */
 import type { Hono } from 'hono';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Db } from '../db/db.ts';
 import type { AppEnv } from './env.ts';
 import { errorResponse } from './errors.ts';

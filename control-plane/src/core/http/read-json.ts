@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sdk';
 import { readCapped } from './capped-body.ts';
 import { jsonDepth } from './json.ts';
 import { assertCleanJson } from './request-strings.ts';

@@ -6,7 +6,7 @@
  * requests are validated (core/http/api.ts for path and query, core/http/read-json.ts for bodies),
  * before any schema or handler sees the value; each refusal is a 400 whose `path` names the string.
  */
-import { invalidRequest, type RequestIssue } from '@platform/sandbox-lib';
+import { invalidRequest, type RequestIssue } from '@platform/sdk';
 
 type Path = Array<string | number>;
 

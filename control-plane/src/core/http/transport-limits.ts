@@ -9,7 +9,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Logger } from '../log/logger.ts';
 import type { AppEnv } from './env.ts';
 import { errorResponse } from './errors.ts';

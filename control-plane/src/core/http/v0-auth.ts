@@ -6,7 +6,7 @@
  * token or a revoked install answers its own error whichever route it was sent to.
  */
 import type { Context } from 'hono';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { AgentCaller, Caller, CallerKind, ClientCredentialsCaller, DeployCaller, InstallCaller, InteractionCaller, MemberCaller } from '../auth/caller.ts';
 import type { AuthScheme } from './api.ts';
 import type { AppEnv } from './env.ts';

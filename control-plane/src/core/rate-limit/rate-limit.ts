@@ -10,7 +10,7 @@
  * seconds, rounded up) to the error response.
  */
 import type { MiddlewareHandler } from 'hono';
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Kv } from '../kv/kv.ts';
 
 export class RateLimitExceededError extends PlatformError {

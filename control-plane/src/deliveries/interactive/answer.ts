@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import {
   DEFERRABLE_TYPES, interactiveDeferralSchemas, interactiveResultSchemas, type InteractiveResult, type InteractiveType,
-} from '@platform/sandbox-lib';
+} from '@platform/sdk';
 import type { DeliveryFailure } from '../targets/target.ts';
 
 /** Why an interactive delivery failed: the target's reasons, then the ones reading the answer adds. */

@@ -9,7 +9,7 @@
  * delivery that was sent is recorded for the Deliveries page.
  */
 import { randomBytes } from 'node:crypto';
-import { LIMITS, isPlatformError, type InteractiveResult, type InteractiveType } from '@platform/sandbox-lib';
+import { LIMITS, isPlatformError, type InteractiveResult, type InteractiveType } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import { base32 } from '../../core/ids/ids.ts';
 import type { Logger } from '../../core/log/logger.ts';

@@ -4,7 +4,7 @@
  * error beside the last good tree (the app's own words never reach them: they may hold internals);
  * an app calling the API (a block insert) gets the error tag of the failure, with the reason.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { FailureReason } from './answer.ts';
 
 const MEMBER_TEXT: Record<FailureReason, string> = {

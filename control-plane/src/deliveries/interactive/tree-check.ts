@@ -7,7 +7,7 @@
  * as sent (jsonb reorders keys, so equality is judged on what the app sent).
  */
 import { createHash } from 'node:crypto';
-import { validateTree, type PathSegment } from '@platform/sandbox-lib';
+import { validateTree, type PathSegment } from '@platform/sdk';
 
 export interface CheckedTree {
   ok: true;

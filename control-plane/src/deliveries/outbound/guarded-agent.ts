@@ -13,7 +13,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent } from 'undici';
-import { checkAddress, checkHost } from '@platform/sandbox-lib';
+import { checkAddress, checkHost } from '@platform/sdk';
 
 export class OutboundRefusedError extends Error {
   readonly reason: string;

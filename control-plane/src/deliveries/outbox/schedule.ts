@@ -9,7 +9,7 @@
  * bounds, and deliveries that failed together (an app down for an hour) spread out instead of
  * returning at the same instant. Twenty attempts span at most about 68.5 hours.
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 
 const { backoffMinMs, backoffMaxMs, lifecycleAttempts, lifecycleAckMs, continuousFailurePauseMs } = LIMITS.deliveries;
 

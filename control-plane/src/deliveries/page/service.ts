@@ -5,7 +5,7 @@
  * payload, the delivery state of each install, resuming a paused install (what waited is due at
  * once, with a fresh retry schedule) and redelivering one delivery (same `webhook-id`).
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { managedApp, type MemberRef } from '../../apps/apps/access.ts';

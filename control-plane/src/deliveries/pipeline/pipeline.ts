@@ -7,7 +7,7 @@
  *    (apps/installs/config.ts) and an install token (for hosted apps the token travels apart: they
  *    never handle one, the runtime node adds it to their /v0 calls);
  * 2. signed with every live signing secret of the app (apps/apps/signing.ts), by sandbox-lib's
- *    Node signer (`@platform/sandbox-lib/node`);
+ *    Node signer (`@platform/sdk/node`);
  * 3. handed to the target that fits the app and the install (deliveries/targets/target.ts: the
  *    app's endpoint, the development relay, or a runtime node).
  *
@@ -20,8 +20,8 @@
  * Signing secrets: opening sealed secrets (AES-GCM) on every delivery adds up; what opened once
  * stays known, keyed by the sealed values and whether the previous secret still signs.
  */
-import type { DeliveryClass } from '@platform/sandbox-lib';
-import { deliveryHeadersSync } from '@platform/sandbox-lib/node';
+import type { DeliveryClass } from '@platform/sdk';
+import { deliveryHeadersSync } from '@platform/sdk/node';
 import { signingSecretsFor } from '../../apps/apps/signing.ts';
 import { installConfigFor } from '../../apps/installs/config.ts';
 import type { TokenService } from '../../apps/tokens/service.ts';

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { RelayClientMessageSchema, type RelayServerMessage } from '@platform/sandbox-lib';
+import { RelayClientMessageSchema, type RelayServerMessage } from '@platform/sdk';
 import type { DeliveryOutcome, OutgoingDelivery } from '../targets/target.ts';
 
 export interface RelayConnection {

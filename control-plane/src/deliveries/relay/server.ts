@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { PlatformError, isPlatformError, relayPath, type RelayReady } from '@platform/sandbox-lib';
+import { PlatformError, isPlatformError, relayPath, type RelayReady } from '@platform/sdk';
 import type { Caller } from '../../core/auth/caller.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Logger } from '../../core/log/logger.ts';

@@ -5,7 +5,7 @@
  * connected, an interactive delivery fails at once with `PlatformAppRelayNotConnectedError` (a
  * member is waiting); a lifecycle delivery fails its attempt and waits for its retry.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { DeliveryTarget } from '../targets/target.ts';
 import type { RelayHub } from './hub.ts';
 

@@ -12,7 +12,7 @@
  * `/v0` write the app makes answers `PlatformReplayReadOnlyError`; the answer itself is not applied
  * (no block state written, no message posted), and the replay is not recorded as a delivery.
  */
-import { LIMITS, PlatformError, isPlatformError, type InteractiveType } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError, isPlatformError, type InteractiveType } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { manageableApp, type ToolingCaller } from '../../apps/guards/access.ts';

@@ -9,7 +9,7 @@
  * - hosted app, `workspace` install → a runtime node (deliveries/targets/runtime.ts).
  */
 import type { Dispatcher } from 'undici';
-import type { DeliveryClass } from '@platform/sandbox-lib';
+import type { DeliveryClass } from '@platform/sdk';
 import type { Logger } from '../../core/log/logger.ts';
 import { postJson, type GuardOptions, type PostOutcome } from '../outbound/index.ts';
 

@@ -10,7 +10,7 @@
  *   visible text: an empty document, blank markdown), `invalid_document` (not an editor document),
  *   `unsupported_node` (mentions, files and images, which the spec refuses in stream content).
  */
-import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest } from '@platform/sdk';
 import { plainText } from '../../workspace/events/content.ts';
 import { toRequestIssues } from '../../core/http/read-json.ts';
 import { Document } from '../../workspace/messages/schemas.ts';

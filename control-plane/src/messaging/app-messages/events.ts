@@ -12,7 +12,7 @@
  *   API answered it), and an app that reacts to posts would otherwise answer itself in a loop.
  *   Other apps do receive them, and tell app messages apart by `author.kind`.
  */
-import type { EventType } from '@platform/sandbox-lib';
+import type { EventType } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { links, mentions } from '../../workspace/events/content.ts';
 import { eventBatch, findRecipients } from '../../workspace/events/index.ts';

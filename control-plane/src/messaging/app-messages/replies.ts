@@ -6,7 +6,7 @@
  * only in circles that use chat; 409 otherwise). Targets outside the install's reach answer as if
  * absent, each with its own tag, exactly as block inserts do (messaging/app-messages/targets.ts).
  */
-import { PlatformError, type ReplyRequest } from '@platform/sandbox-lib';
+import { PlatformError, type ReplyRequest } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { resolvePlace, targetGone } from './targets.ts';
 import type { Clock } from '../../core/clock/clock.ts';

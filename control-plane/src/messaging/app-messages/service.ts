@@ -5,7 +5,7 @@
  * messages with the app as author, through messaging/app-messages/post.ts, with the lifecycle events a
  * member's message causes.
  */
-import type { StreamEventRequest, ReplyRequest } from '@platform/sandbox-lib';
+import type { StreamEventRequest, ReplyRequest } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { createReachGuard } from '../../apps/guards/index.ts';
 import { postReply, type ReplyAnswer } from './replies.ts';

@@ -6,7 +6,7 @@
  * cannot undo it by posting again, and nothing already posted is removed either way
  * (docs/decisions/app-messages.md, docs/decisions/member-features.md).
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { requireAdmin, type Actor } from '../../core/auth/actor.ts';

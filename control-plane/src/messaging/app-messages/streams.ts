@@ -17,7 +17,7 @@
  *    with the answer, and a concurrent first use of the same key rolls this one back and answers
  *    the other's.
  */
-import { LIMITS, PlatformError, type StreamEventRequest } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError, type StreamEventRequest } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';

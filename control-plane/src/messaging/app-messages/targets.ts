@@ -11,7 +11,7 @@
  * of the API lands in a circle), `conversationId` when the message is filed in a conversation,
  * never `replyTo` (a reply arrives as its circle and, if it has one, its conversation).
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { findConversation } from '../../workspace/conversations/store.ts';
 import type { Db } from '../../core/db/db.ts';

@@ -3,7 +3,7 @@
  * `POST /v0/replies` and `POST /v0/streams/events`, with the paths and shapes of `API_ROUTES`
  * (docs/decisions/contract.md, docs/decisions/app-messages.md).
  */
-import { API_ROUTES } from '@platform/sandbox-lib';
+import { API_ROUTES } from '@platform/sdk';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { AppMessagesService } from './service.ts';

@@ -4,7 +4,7 @@
  * memory record). The app's side is sandbox-lib's `MemoryRequestSchema` / `MemoryResponseSchema`.
  */
 import { z } from 'zod';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
 import { Id, Timestamp, page, visibleText } from '../../core/http/common.ts';
 import { graphemeLength } from '../../core/http/text.ts';

@@ -8,7 +8,7 @@
  * owners and admins edit and delete it; one shown to a member alone is theirs to edit and delete.
  * A memory the member does not see answers as absent (docs/decisions/member-features.md).
  */
-import { LIMITS, PlatformError, type MemoryRequest } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError, type MemoryRequest } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import type { PageQuery } from '../../core/http/common.ts';
 import type { Clock } from '../../core/clock/clock.ts';

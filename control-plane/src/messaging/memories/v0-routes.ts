@@ -3,7 +3,7 @@
  * `POST /v0/memories` with the shapes of `API_ROUTES.memory`: `{ text 1–4,000, title? ≤ 200 }` →
  * `201 { id, createdAt }`.
  */
-import { API_ROUTES, LIMITS } from '@platform/sandbox-lib';
+import { API_ROUTES, LIMITS } from '@platform/sdk';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { MemoriesService } from './service.ts';

@@ -12,7 +12,7 @@ import type { Db } from '../../core/db/db.ts';
 import type { Kv } from '../../core/kv/kv.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import { rateLimit, RateLimitExceededError } from '../../core/rate-limit/rate-limit.ts';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { newNotificationId } from './ids.ts';
 import { mayNotify } from './recipients.ts';
 

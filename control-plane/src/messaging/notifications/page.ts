@@ -4,7 +4,7 @@
  * inbox here, workspace memories too). The cursor is the client API's opaque form
  * (core/http/common.ts) with `seq` in place of the id.
  */
-import { invalidRequest } from '@platform/sandbox-lib';
+import { invalidRequest } from '@platform/sdk';
 import { decodeCursor, encodeCursor } from '../../core/http/common.ts';
 
 export interface SeqKey {

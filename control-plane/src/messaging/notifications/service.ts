@@ -7,7 +7,7 @@
  * if absent), then the limit of 60 a minute per app, shared with `notify` of action results (one
  * budget under messaging/notifications/notify.ts's key). Refused requests are not counted and write nothing.
  */
-import { LIMITS, PlatformError, type NotificationRequest } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError, type NotificationRequest } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { newNotificationId } from './ids.ts';
 import type { PageQuery } from '../../core/http/common.ts';

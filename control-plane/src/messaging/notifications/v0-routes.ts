@@ -3,7 +3,7 @@
  * `POST /v0/notifications` with the shapes of `API_ROUTES.notification`: `{ memberId, text ≤ 280,
  * url? (https) }` → `201 { id }`.
  */
-import { API_ROUTES, LIMITS } from '@platform/sandbox-lib';
+import { API_ROUTES, LIMITS } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { NotificationsService } from './service.ts';
 

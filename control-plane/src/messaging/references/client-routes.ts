@@ -4,7 +4,7 @@
  * of up to 20 URLs pasted in a composer.
  */
 import { z } from 'zod';
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import type { ClientApi } from '../../core/http/client-api.ts';
 import { Id } from '../../core/http/common.ts';
 import type { MemberLinks } from './links.ts';

@@ -11,7 +11,7 @@
  *   in a circle the member can see (reach rule) or, without `circleId`, for workspace installs and
  *   the member's own development installs.
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 import { visibleCircle } from '../../workspace/circles/access.ts';
 import type { MessagesService } from '../../workspace/messages/service.ts';
 import type { Db } from '../../core/db/db.ts';

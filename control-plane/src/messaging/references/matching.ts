@@ -6,7 +6,7 @@
  * the first install (oldest first), kind and pattern (manifest order) whose pattern matches, with
  * `matchReferencePattern` as the events feature uses it. One link gives at most one card.
  */
-import { matchReferencePattern } from '@platform/sandbox-lib';
+import { matchReferencePattern } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { targetFromRow, type InstallTarget } from '../../deliveries/pipeline/install-target.ts';
 import { parseReferenceKinds, type ReferenceKindPatterns } from '../../workspace/events/fan-out.ts';

@@ -16,7 +16,7 @@
  * push stands and the card shows it. Two items of one answer naming one object: the later one's
  * fields are stored.
  */
-import { LIMITS, type ReferenceResolution } from '@platform/sandbox-lib';
+import { LIMITS, type ReferenceResolution } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { InteractiveEngine } from '../../deliveries/interactive/engine.ts';

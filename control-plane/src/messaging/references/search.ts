@@ -12,7 +12,7 @@
  * (docs/decisions/references.md).
  */
 import { z } from 'zod';
-import { LIMITS, PlatformError, ReferenceKindSchema, ReferenceSearchResultSchema } from '@platform/sandbox-lib';
+import { LIMITS, PlatformError, ReferenceKindSchema, ReferenceSearchResultSchema } from '@platform/sdk';
 import { Id } from '../../core/http/common.ts';
 import { CLIENT_LIMITS } from '../../core/http/client-limits.ts';
 import type { Db } from '../../core/db/db.ts';

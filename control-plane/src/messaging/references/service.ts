@@ -12,7 +12,7 @@
  *
  * The kind must be one of the installed version's reference kinds.
  */
-import { invalidRequest, type ReferencePushRequest } from '@platform/sandbox-lib';
+import { invalidRequest, type ReferencePushRequest } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';

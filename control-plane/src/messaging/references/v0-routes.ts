@@ -3,7 +3,7 @@
  * `PUT /v0/references` (push reference fields) and `POST /v0/references/revalidate` (ask for a new
  * resolve), with the paths and shapes of `API_ROUTES`; install token with `references:write`.
  */
-import { API_ROUTES } from '@platform/sandbox-lib';
+import { API_ROUTES } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { ReferencesService } from './service.ts';
 

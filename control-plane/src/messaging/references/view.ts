@@ -5,7 +5,7 @@
  * stays on the service like a block's.
  */
 import { z } from 'zod';
-import { treeForMember } from '@platform/sandbox-lib';
+import { treeForMember } from '@platform/sdk';
 import type { LinkMatch } from './matching.ts';
 import type { RecordRow } from './store.ts';
 

@@ -5,7 +5,7 @@
  * (least recently used dropped first) and a version's manifest is read once, not on every upsert
  * of a bulk sync.
  */
-import { PlatformError, type Manifest } from '@platform/sandbox-lib';
+import { PlatformError, type Manifest } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { installRevoked } from '../../apps/guards/index.ts';
 import { findVersion } from '../../apps/versions/store.ts';

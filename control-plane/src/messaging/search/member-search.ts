@@ -5,7 +5,7 @@
  * circle they see). Pages are counted by position: results are ranked, not a feed, so the cursor
  * carries the offset of the next page.
  */
-import { invalidRequest } from '@platform/sandbox-lib';
+import { invalidRequest } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import type { Actor } from '../../core/auth/actor.ts';
 import type { MemberSearchQuery, SearchResult } from './schemas.ts';

@@ -4,7 +4,7 @@
  * app side (`/v0/search/objects`) uses sandbox-lib's shapes.
  */
 import { z } from 'zod';
-import { LIMITS, ReferenceKindSchema } from '@platform/sandbox-lib';
+import { LIMITS, ReferenceKindSchema } from '@platform/sdk';
 import { Id, Timestamp } from '../../core/http/common.ts';
 import { graphemeLength } from '../../core/http/text.ts';
 

@@ -7,7 +7,7 @@
  * answers the stored object with `applied: false`. Rules the spec leaves open:
  * docs/decisions/search.md.
  */
-import { PlatformError, type SearchObjectPutRequest } from '@platform/sandbox-lib';
+import { PlatformError, type SearchObjectPutRequest } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';

@@ -3,7 +3,7 @@
  * `PUT` and `DELETE /v0/search/objects` with the paths and shapes of `API_ROUTES`: an install adds,
  * updates and removes its own search objects (install token with `search:write`).
  */
-import { API_ROUTES } from '@platform/sandbox-lib';
+import { API_ROUTES } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { SearchService } from './service.ts';
 

@@ -8,7 +8,7 @@
 //   answering privately (share or dismiss it);
 // - a `remind` message action answering privately.
 import { z } from 'zod';
-import { defineApp, defineBlock, defineCommand, defineMessageAction, ui } from '@platform/sandbox-lib';
+import { defineApp, defineBlock, defineCommand, defineMessageAction, ui } from '@platform/sdk';
 
 const doc = (text: string) => ({ type: 'doc' as const, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
 

@@ -2,7 +2,7 @@
  * @module workspace/api-keys/service
  * Issuing, listing, revoking and checking member API keys.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from '../../core/crypto/api-keys.ts';
 import type { Db } from '../../core/db/db.ts';

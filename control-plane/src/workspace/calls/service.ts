@@ -5,7 +5,7 @@
  * the next version).
  */
 import { randomBytes } from 'node:crypto';
-import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { base32 } from '../../core/ids/ids.ts';

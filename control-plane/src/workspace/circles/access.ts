@@ -3,7 +3,7 @@
  * Who sees and who writes in a circle. A member sees public circles and the private circles they
  * belong to; anything else answers as if it did not exist. Nobody posts in a read-only circle.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import type { Actor } from '../../core/auth/actor.ts';
 import { findCircle, type CircleRow } from './store.ts';

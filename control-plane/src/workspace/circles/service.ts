@@ -3,7 +3,7 @@
  * Circles: creating, listing, membership, connecting to another workspace and ending that
  * connection, and inviting apps into private circles.
  */
-import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { newId } from '../../core/ids/ids.ts';

@@ -2,7 +2,7 @@
  * @module workspace/conversations/access
  * A conversation is visible when its circle is; otherwise it answers as absent.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import { canSee } from '../circles/access.ts';
 import { findCircle, type CircleRow } from '../circles/store.ts';
 import type { Db } from '../../core/db/db.ts';

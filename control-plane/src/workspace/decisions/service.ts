@@ -4,7 +4,7 @@
  * (`decision.updated`, version + 1), read and list them. Events commit with the change.
  */
 import { randomBytes } from 'node:crypto';
-import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { base32 } from '../../core/ids/ids.ts';

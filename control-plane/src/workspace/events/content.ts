@@ -10,7 +10,7 @@
  *
  * Work is bounded: at most `MAX_LINKS` links and `MAX_MENTIONS` mentions per message are read.
  */
-import { LIMITS } from '@platform/sandbox-lib';
+import { LIMITS } from '@platform/sdk';
 
 export const MAX_LINKS = 100;
 export const MAX_MENTIONS = 50;

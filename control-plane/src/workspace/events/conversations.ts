@@ -5,7 +5,7 @@
  * `conversation.updated`. One request changing the title and reaching agreement records both, with
  * the same version. A change that changes nothing records nothing and keeps the version.
  */
-import type { EventType } from '@platform/sandbox-lib';
+import type { EventType } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { findRecipients } from './fan-out.ts';
 import { eventBatch, type EventActor } from './record.ts';

@@ -7,7 +7,7 @@
  * connected ones; dev installs only circles their developer belongs to). An event outside any
  * circle (install events, a block in a preview) has no reach check.
  */
-import { EVENTS, parseReferencePattern, type EventType, type ReferencePattern } from '@platform/sandbox-lib';
+import { EVENTS, parseReferencePattern, type EventType, type ReferencePattern } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { canReach } from '../reach/reach.ts';
 import { candidateInstalls, circleForReach, type CandidateRow } from './store.ts';

@@ -14,7 +14,7 @@
  *
  * Direct messages are in no circle and cause no event.
  */
-import { matchReferencePattern, type EventType } from '@platform/sandbox-lib';
+import { matchReferencePattern, type EventType } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { links, mentions } from './content.ts';
 import { findRecipients, type Recipient } from './fan-out.ts';

@@ -4,7 +4,7 @@
  * commits (or not) with the change that caused it. The 008 trigger creates each row's delivery and
  * wakes the workers on commit.
  */
-import type { EventType } from '@platform/sandbox-lib';
+import type { EventType } from '@platform/sdk';
 import { newEventId } from './ids.ts';
 import type { Db } from '../../core/db/db.ts';
 import { findRecipients, type Recipient } from './fan-out.ts';

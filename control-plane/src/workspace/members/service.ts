@@ -2,7 +2,7 @@
  * @module workspace/members/service
  * Members and roles. Owners and admins add members; only an owner can make another owner.
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import type { ApiKeysService } from '../api-keys/service.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';

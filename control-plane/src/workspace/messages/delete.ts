@@ -8,7 +8,7 @@
  * with `block.removed` (blocks/records/removal.ts, handed in by the composition root as `removeCarried`:
  * the workspace area knows no blocks).
  */
-import { PlatformError } from '@platform/sandbox-lib';
+import { PlatformError } from '@platform/sdk';
 import { assertWritable } from '../circles/access.ts';
 import type { CircleRow } from '../circles/store.ts';
 import type { Clock } from '../../core/clock/clock.ts';

@@ -4,7 +4,7 @@
  * message), chat messages in circles that use chat, filing a chat message into a conversation,
  * and direct messages between two members.
  */
-import { PlatformError, invalidRequest } from '@platform/sandbox-lib';
+import { PlatformError, invalidRequest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { newId } from '../../core/ids/ids.ts';
