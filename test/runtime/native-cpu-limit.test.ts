@@ -23,16 +23,16 @@ function probe(scenario: string, options: { pin?: boolean; args?: string[] } = {
 }
 
 describe('isolated-vm CPU time limit (runtime/native patch)', () => {
-  it('counts CPU, not wall time: two ~40 ms computations at once on one core both pass a 50 ms limit; a ~60 ms one is stopped', async () => {
-    const run = await probe('pinned-pair', { pin: true });
-    const { pair, over } = run.lines[0] as { pair: Array<{ ok: boolean; cpuMs: number; wallMs: number }>; over: { ok: boolean; message: string; cpuMs: number } };
-    for (const side of pair) {
+  it('counts CPU, not wall time: four ~20 ms computations at once on one core all pass a 50 ms limit; one of ~150 ms is stopped at 50', async () => {
+    const run = await probe('pinned-share', { pin: true });
+    const { sharing, over } = run.lines[0] as { sharing: Array<{ ok: boolean; cpuMs: number; wallMs: number }>; over: { ok: boolean; message: string; cpuMs: number } };
+    for (const side of sharing) {
       expect(side.ok).toBe(true);
-      expect(side.cpuMs).toBeGreaterThan(30);
+      expect(side.cpuMs).toBeGreaterThan(10);
       expect(side.cpuMs).toBeLessThan(50);
     }
-    // Both ran on the one core at once: at least one of them waited for it well past 50 ms.
-    expect(Math.max(...pair.map((s) => s.wallMs))).toBeGreaterThan(60);
+    // All ran on the one core at once: at least one of them waited for it well past 50 ms.
+    expect(Math.max(...sharing.map((s) => s.wallMs))).toBeGreaterThan(60);
     expect(over.ok).toBe(false);
     expect(over.message).toBe('Script execution exceeded its CPU time limit.');
     expect(over.cpuMs).toBeGreaterThanOrEqual(50);
