@@ -4,13 +4,15 @@
  * (`platform: 'neutral'` resolves like a Web worker: `worker`/`browser` conditions, then the
  * `browser`, `module` and `main` fields), at most `LIMITS.manifest.hostedBundleBytes`. The size
  * is checked before anything is written or evaluated; a refusal names the inputs that weigh most.
- * Minified unless asked not to, with a source map written beside it (`bundle.js.map`, not
- * uploaded) so stack traces of the minified code can be mapped back to the app's sources.
+ * Minified unless asked not to, with a source map written beside it (`bundle.js.map`) that names
+ * the app's files as the project does (`app.ts`, `lib/util.ts`, `node_modules/…`); `platform
+ * deploy` uploads it without the sources' text, so every stack the author sees names their files,
+ * lines and functions.
  * `__PLATFORM_BUNDLE__` is defined `true`: the SDK then leaves the manifest check to this CLI and
  * the service instead of carrying it in the bundle (docs/decisions/authoring.md).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { build, type BuildOptions, type Message } from 'esbuild';
 import { LIMITS } from '@platform/sdk';
 import { formatBytes } from './output.ts';
@@ -39,6 +41,8 @@ export interface Bundle {
   minified: boolean;
   /** Absolute path of the source map written beside the bundle. */
   mapPath: string;
+  /** The source map as uploaded: the project's file names, without the sources' text. */
+  sourceMap: Uint8Array;
   /** Ways to make the bundle smaller that the build noticed. */
   hints: string[];
   /** The modules in the bundle with the bytes each takes, largest first (paths as esbuild names them). */
@@ -104,6 +108,24 @@ export function esbuildOptions(o: { cwd: string; entry: string; outfile: string;
 }
 
 /**
+ * esbuild names a map's sources relative to the map's folder (`../app.ts` from `.platform/`); the
+ * author knows them relative to the project (`app.ts`), which is how stacks should name them.
+ * `upload` leaves out `sourcesContent`: mapping a position needs none of it (the runtime drops it),
+ * it is most of the map's size, and the service then keeps no copy of the app's source text.
+ * @example projectSourceMap(mapText, { cwd: '/work/hello', outfile: '/work/hello/.platform/bundle.js' }).upload
+ */
+export function projectSourceMap(mapText: string, o: { cwd: string; outfile: string }): { text: string; upload: Uint8Array } {
+  const map = JSON.parse(mapText) as { sources?: unknown; sourcesContent?: unknown; sourceRoot?: unknown };
+  if (Array.isArray(map.sources)) {
+    const from = dirname(o.outfile);
+    map.sources = map.sources.map((s: unknown) => (typeof s === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(s) ? relative(o.cwd, resolve(from, s)).split(sep).join('/') : s));
+  }
+  const text = JSON.stringify(map);
+  const { sourcesContent: _content, ...withoutContent } = map;
+  return { text, upload: new TextEncoder().encode(JSON.stringify(withoutContent)) };
+}
+
+/**
  * @example const { outfile, bytes } = await buildBundle({ entry: 'app.ts' });
  */
 export async function buildBundle(options: BundleOptions): Promise<Bundle> {
@@ -135,11 +157,12 @@ export async function buildBundle(options: BundleOptions): Promise<Bundle> {
       ...(minify ? [] : ['Try without --no-minify, or leave large dependencies out.']),
     ].join('\n'));
   }
+  const projectMap = projectSourceMap(map.text, { cwd, outfile });
   await mkdir(dirname(outfile), { recursive: true });
   await writeFile(outfile, output.contents);
-  await writeFile(map.path, map.contents);
+  await writeFile(map.path, projectMap.text);
   return {
-    path: outfile, outfile: relative(cwd, outfile) || outfile, code: output.contents, bytes, minified: minify, mapPath: map.path,
+    path: outfile, outfile: relative(cwd, outfile) || outfile, code: output.contents, bytes, minified: minify, mapPath: map.path, sourceMap: projectMap.upload,
     hints: sizeHints(meta?.inputs ?? {}),
     inputs: Object.entries(meta?.inputs ?? {}).map(([path, input]) => ({ path, bytes: input.bytesInOutput })).sort((a, b) => b.bytes - a.bytes),
   };

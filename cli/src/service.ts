@@ -49,7 +49,8 @@ export interface VersionRecord {
   createdAt: string;
   added: Array<{ kind: string; detail: string }>;
   manifest?: Record<string, unknown>;
-  bundle?: { sha256: string; bytes: number };
+  /** `sourceMap`: the map uploaded with it, null without one. */
+  bundle?: { sha256: string; bytes: number; sourceMap?: { sha256: string; bytes: number } | null };
   /** The earlier version a rollback copies. */
   rollbackOf?: number | null;
 }
@@ -148,10 +149,11 @@ export function createServiceClient(options: ServiceOptions) {
     createApp: (input: { name: string; slug: string; hosting: 'self' | 'platform'; endpoint?: { url: string } }) =>
       call<CreatedApp>({ method: 'POST', path: '/client/v1/apps', json: input }),
     /** `POST /v0/apps/{app_id}/versions?target=`: the bundle streamed as the body. */
-    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number) =>
+    /** The bundle as `application/javascript`, or with its source map as `multipart/form-data` (upload-body.ts). */
+    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number, contentType = 'application/javascript') =>
       call<VersionRecord>({
         method: 'POST', path: `${app(appId)}/versions?target=${target}`, body,
-        headers: { 'content-type': 'application/javascript', 'content-length': String(bytes) },
+        headers: { 'content-type': contentType, 'content-length': String(bytes) },
       }),
     listEnv: (appId: string, target: Target) => call<{ target: Target; items: EnvVar[] }>({ method: 'GET', path: `${app(appId)}/env/${target}` }),
     setEnv: (appId: string, target: Target, key: string, input: { value: string; secret?: boolean }) =>

@@ -49,7 +49,7 @@ async function startWorker(): Promise<Worker> {
       const sha = createHash('sha256').update(source).digest('hex');
       const bundlePath = join(dir, `${sha}.js`);
       writeFileSync(bundlePath, source);
-      const spec: VersionSpec = { vid: version, key: `app_script@${version}:${sha}`, appId: 'app_script', sha256: sha, bundlePath, env: {}, redact: [] };
+      const spec: VersionSpec = { vid: version, key: `app_script@${version}:${sha}`, appId: 'app_script', sha256: sha, bundlePath, sourceMapPath: null, env: {}, redact: [] };
       const job: RunJob = {
         seq: ++seq, id: `req_${seq}`, vid: version, kind: 'route', cpuBudgetMs: 200, deadlineMs: 10_000, maxResponseBytes: 1_000_000,
         method: 'GET', url: 'https://app.example/', headers: '', deliveryId: null,
