@@ -64,7 +64,8 @@ export function frameText(f: StackFrame): string {
  */
 export function errorLines(error: LogError, message: string): string[] {
   const head = safe(`${error.name}: ${error.message}`);
-  const lines = message === `${error.name}: ${error.message}` || message.endsWith(`: ${error.name}: ${error.message}`) ? [] : head.split('\n');
+  // `Error: boom`, `Uncaught Error: boom`, `waitUntil: Error: boom`: the message says it already.
+  const lines = message.endsWith(`${error.name}: ${error.message}`) ? [] : head.split('\n');
   const frames = error.frames.map((f) => `  ${frameText(f)}`);
   const unmapped = error.frames.some((f) => f.raw === null && f.file === BUNDLE_FILE);
   return [...lines, ...frames, ...(unmapped ? ['  (positions in the uploaded bundle: this version has no source map the node could use)'] : [])];

@@ -67,7 +67,7 @@ function form(parts: Array<[string, Uint8Array, string]>): FormData {
 async function upload(appId: string, body: FormData | Uint8Array, target: 'preview' | 'production' = 'preview'): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { authorization: `Bearer ${ws.apiKey}` };
   if (!(body instanceof FormData)) headers['content-type'] = 'application/javascript';
-  const res = await fetch(`${stack.url}/v0/apps/${appId}/versions?target=${target}`, { method: 'POST', headers, body: body as BodyInit });
+  const res = await fetch(`${stack.url}/v0/apps/${appId}/versions?target=${target}`, { method: 'POST', headers, body: body as RequestInit['body'] });
   return { status: res.status, body: await res.json() };
 }
 
