@@ -79,6 +79,8 @@ export interface ReplayResult {
   class: 'lifecycle' | 'interactive';
   type: string;
   installId: string;
+  /** `platform`: a runtime node ran it, and its log lines are the app's (older services do not say). */
+  hosting?: 'platform' | 'self';
   version: number;
   recorded: ReplayAnswer & { version: number | null; attempt: number | null };
   replayed: ReplayAnswer & { durationMs: number };
