@@ -4,10 +4,10 @@
  * (`platform: 'neutral'` resolves like a Web worker: `worker`/`browser` conditions, then the
  * `browser`, `module` and `main` fields), at most `LIMITS.manifest.hostedBundleBytes`. The size
  * is checked before anything is written or evaluated; a refusal names the inputs that weigh most.
- * Minified unless asked not to, with a source map written beside it (`bundle.js.map`) that names
- * the app's files as the project does (`app.ts`, `lib/util.ts`, `node_modules/…`); `platform
- * deploy` uploads it without the sources' text, so every stack the author sees names their files,
- * lines and functions.
+ * Minified unless asked not to, with a source map written beside it (`bundle.js.map`, as esbuild
+ * writes it, for any tool that reads maps); `platform deploy` uploads it with the app's files named
+ * as the project names them (`app.ts`, `lib/util.ts`, `node_modules/…`) and without their text, so
+ * every stack the author sees names their files, lines and functions.
  * `__PLATFORM_BUNDLE__` is defined `true`: the SDK then leaves the manifest check to this CLI and
  * the service instead of carrying it in the bundle (docs/decisions/authoring.md).
  */
@@ -108,21 +108,20 @@ export function esbuildOptions(o: { cwd: string; entry: string; outfile: string;
 }
 
 /**
- * esbuild names a map's sources relative to the map's folder (`../app.ts` from `.platform/`); the
- * author knows them relative to the project (`app.ts`), which is how stacks should name them.
- * `upload` leaves out `sourcesContent`: mapping a position needs none of it (the runtime drops it),
- * it is most of the map's size, and the service then keeps no copy of the app's source text.
- * @example projectSourceMap(mapText, { cwd: '/work/hello', outfile: '/work/hello/.platform/bundle.js' }).upload
+ * The source map as it is uploaded: esbuild names its sources relative to the map's folder
+ * (`../app.ts` from `.platform/`), the author knows them relative to the project (`app.ts`), which
+ * is how stacks should name them; and without `sourcesContent`: mapping a position needs none of it
+ * (the runtime drops it), it is most of the map's size, and the service keeps no copy of the app's
+ * source text.
+ * @example uploadedSourceMap(mapText, { cwd: '/work/hello', outfile: '/work/hello/.platform/bundle.js' })
  */
-export function projectSourceMap(mapText: string, o: { cwd: string; outfile: string }): { text: string; upload: Uint8Array } {
-  const map = JSON.parse(mapText) as { sources?: unknown; sourcesContent?: unknown; sourceRoot?: unknown };
+export function uploadedSourceMap(mapText: string, o: { cwd: string; outfile: string }): Uint8Array {
+  const { sourcesContent: _content, ...map } = JSON.parse(mapText) as { sources?: unknown; sourcesContent?: unknown };
   if (Array.isArray(map.sources)) {
     const from = dirname(o.outfile);
     map.sources = map.sources.map((s: unknown) => (typeof s === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(s) ? relative(o.cwd, resolve(from, s)).split(sep).join('/') : s));
   }
-  const text = JSON.stringify(map);
-  const { sourcesContent: _content, ...withoutContent } = map;
-  return { text, upload: new TextEncoder().encode(JSON.stringify(withoutContent)) };
+  return new TextEncoder().encode(JSON.stringify(map));
 }
 
 /**
@@ -157,12 +156,12 @@ export async function buildBundle(options: BundleOptions): Promise<Bundle> {
       ...(minify ? [] : ['Try without --no-minify, or leave large dependencies out.']),
     ].join('\n'));
   }
-  const projectMap = projectSourceMap(map.text, { cwd, outfile });
   await mkdir(dirname(outfile), { recursive: true });
   await writeFile(outfile, output.contents);
-  await writeFile(map.path, projectMap.text);
+  await writeFile(map.path, map.contents);
   return {
-    path: outfile, outfile: relative(cwd, outfile) || outfile, code: output.contents, bytes, minified: minify, mapPath: map.path, sourceMap: projectMap.upload,
+    path: outfile, outfile: relative(cwd, outfile) || outfile, code: output.contents, bytes, minified: minify, mapPath: map.path,
+    sourceMap: uploadedSourceMap(map.text, { cwd, outfile }),
     hints: sizeHints(meta?.inputs ?? {}),
     inputs: Object.entries(meta?.inputs ?? {}).map(([path, input]) => ({ path, bytes: input.bytesInOutput })).sort((a, b) => b.bytes - a.bytes),
   };

@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { context, type BuildResult, type Plugin } from 'esbuild';
 import { LIMITS, createPlatformClient, relayPath, type RelayDelivery } from '@platform/sdk';
 import type { DevRuntime } from '@platform/runtime/dev';
-import { DEFAULT_OUTFILE, esbuildOptions, formatMessage, projectSourceMap } from './bundle.ts';
+import { DEFAULT_OUTFILE, esbuildOptions, formatMessage, uploadedSourceMap } from './bundle.ts';
 import { devEnvironment } from './dev-env.ts';
 import { errorLines } from './logs-output.ts';
 import { describeManifestError } from './manifest-summary.ts';
@@ -123,7 +123,7 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
       const map = result.outputFiles?.find((f) => f.path === `${outfile}.map`)?.text;
       let served: Synced | null = null;
       if (result.errors.length > 0 || code === undefined) print(`Build failed:\n${result.errors.map(formatMessage).join('\n')}`);
-      else served = await serve(code, map === undefined ? undefined : projectSourceMap(map, { cwd: o.cwd, outfile }).upload);
+      else served = await serve(code, map === undefined ? undefined : uploadedSourceMap(map, { cwd: o.cwd, outfile }));
       if (served !== null) {
         if (current !== null) print(`Reloaded ${entry}: version ${served.version} (${formatBytes(code!.byteLength)})`);
         current = served;
