@@ -131,9 +131,9 @@ describe('platform logs against a running stack', () => {
 
     const res = await route('/boom');
     expect(res.status).toBe(500);
-    const output = await cli.waitFor('stdout', /explodeForTheLogs[\s\S]*GET \/boom → 500 error/);
+    const output = await cli.waitFor('stdout', /explodeForTheLogs[\s\S]*GET \/apps\/e2e-logs\/boom → 500 error/);
     expect(output).toContain('the boom route failed on purpose');
-    expect(output).toMatch(/ERROR\s+Request failed/);
+    expect(output).toMatch(/ERROR\s+Request failed: GET \/apps\/e2e-logs\/boom/);
     // Piped, not a terminal: no colour codes.
     expect(output).not.toMatch(/\u001b\[/);
 
@@ -155,10 +155,10 @@ describe('platform logs against a running stack', () => {
     const cli = startCli(['logs', SLUG, '--status', 'error', '--json', '--limit', '20']);
     const { code, stdout, stderr } = await cli.exited;
     expect(code, stderr).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { level: string; status: string; message: string; request: { httpStatus: number; label: string } | null });
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { level: string; status: string; message: string; request: { httpStatus: number; label: string } | null; error: { frames: Array<{ function: string | null }> } | null });
     expect(lines.every((l) => l.status === 'error')).toBe(true);
-    expect(lines.find((l) => l.level === 'request')?.request).toMatchObject({ label: 'GET /boom', httpStatus: 500 });
-    expect(lines.some((l) => l.level === 'error' && l.message.includes('explodeForTheLogs'))).toBe(true);
+    expect(lines.find((l) => l.level === 'request')?.request).toMatchObject({ label: 'GET /apps/e2e-logs/boom', httpStatus: 500 });
+    expect(lines.some((l) => l.level === 'error' && l.error?.frames[0]?.function === 'explodeForTheLogs')).toBe(true);
     expect(stdout).not.toContain(SECRET_VALUE);
   });
 
@@ -167,7 +167,7 @@ describe('platform logs against a running stack', () => {
     expect((await route('/spin')).status).toBe(503);
     const listed = await startCli(['logs', appId, '--status', 'error', '--limit', '10']).exited;
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/LIMIT\s+The request used more than its 50 ms CPU budget and was stopped at:/);
+    expect(listed.stdout).toMatch(/LIMIT\s+The request used more than its 50 ms CPU budget and was stopped\./);
     const lineId = /CPU profile: platform logs --profile (\d+)/.exec(listed.stdout)?.[1];
     expect(lineId, listed.stdout).toBeDefined();
 
