@@ -38,7 +38,6 @@ const LEVEL_STYLE: Record<string, Style> = { error: 'red', limit: ['red', 'bold'
 const STACK_LINES = 12;
 const BUNDLE_FILE = 'app:///bundle.js';
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const safe = (text: string): string => text.replace(CONTROL, '?');
 

@@ -7,10 +7,8 @@
  * the guest, the frames of that stop's CPU profile (`platform logs --profile`), and a bundle that
  * throws while it loads (refused at `platform deploy`, before anything is uploaded).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,20 +16,14 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogLine } from '@platform/sdk';
 import { createRuntimeNode, loadConfig, type RuntimeNode } from '@platform/runtime';
+import { spawnCli, type CliProcess } from '../helpers/cli-process.ts';
+import { freePort } from '../helpers/npm-start.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../helpers/stack.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(REPO, 'test/fixtures/stacks');
 // The lines of test/fixtures/stacks/*.ts the tests name.
 const LINES = { explode: 7, spin: 12, spinStarts: 10, readSettings: 6 } as const;
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const cleanups: Array<() => Promise<unknown>> = [];
 let stack: Stack;
@@ -49,36 +41,11 @@ async function project(fixture: string): Promise<string> {
   return dir;
 }
 
-interface Cli {
-  child: ChildProcessWithoutNullStreams;
-  waitFor(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<string>;
-  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
 /** The CLI in its own process, as `platform …` runs it, in `cwd`. */
-function cli(cwd: string, args: string[]): Cli {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', join(REPO, 'cli/src/main.ts'), ...args], {
-    cwd, env: { PATH: process.env.PATH ?? '', HOME: home, PLATFORM_CONFIG_DIR: home, PLATFORM_URL: stack.url, PLATFORM_API_KEY: ws.apiKey },
-  });
-  const out = { stdout: '', stderr: '' };
-  const waiting: Array<() => void> = [];
-  const wake = () => { for (const w of waiting.splice(0)) w(); };
-  child.stdout.on('data', (c: Buffer) => { out.stdout += c.toString(); wake(); });
-  child.stderr.on('data', (c: Buffer) => { out.stderr += c.toString(); wake(); });
-  let done = false;
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => { done = true; wake(); resolve({ code, ...out }); }));
-  cleanups.push(async () => { if (child.exitCode === null) child.kill('SIGKILL'); });
-  return {
-    child,
-    exited,
-    async waitFor(stream, pattern) {
-      for (;;) {
-        if (pattern.test(out[stream])) return out[stream];
-        if (done) throw new Error(`the CLI exited before its ${stream} matched ${pattern}:\n${out.stdout}\n${out.stderr}`);
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      }
-    },
-  };
+function cli(cwd: string, args: string[]): CliProcess {
+  const run = spawnCli({ cwd, args, env: { HOME: home, PLATFORM_CONFIG_DIR: home, PLATFORM_URL: stack.url, PLATFORM_API_KEY: ws.apiKey } });
+  cleanups.push(async () => { if (run.child.exitCode === null) run.child.kill('SIGKILL'); });
+  return run;
 }
 
 let app: string;

@@ -19,7 +19,6 @@ import { LOG_ERROR_LIMITS, type LogError, type StackFrame } from '@platform/sdk'
 type StackPosition = Omit<StackFrame, 'raw'>;
 import { BUNDLE_URL, parseStack, type RawFrame } from './parse.ts';
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const clean = (text: string, max: number): string => text.replace(CONTROL, '?').slice(0, max);
 
