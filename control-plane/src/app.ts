@@ -57,6 +57,8 @@ export interface ControlPlaneDeps {
   lifecycle?: DeliveriesOptions;
   /** The runtime nodes (default: from config, the node at RUNTIME_URL or the fleet registry). */
   runtimeNodes?: RuntimeNodes;
+  /** Where `npm start` writes the demo's API keys; the console's sign-in page names it. */
+  credentialsFile?: string;
 }
 
 export interface ControlPlane {
@@ -133,7 +135,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   app.route(v0Api.basePath, v0Api.router);
   registerTokenWellKnownRoutes(app, apps.tokens);
   // The console calls the two APIs above through this app's own request function.
-  app.route(CONSOLE_BASE, createConsole({ request: (path, init) => Promise.resolve(app.request(path, init)), publicUrl: config.publicUrl }));
+  app.route(CONSOLE_BASE, createConsole({ request: (path, init) => Promise.resolve(app.request(path, init)), publicUrl: config.publicUrl, credentialsFile: deps.credentialsFile ?? null }));
   app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, production: apps.production, logs: apps.logs }));
 
   let server: ServerType | undefined;
