@@ -214,7 +214,7 @@ describe.skipIf(skip !== null)('member features in chromium', () => {
     expect(await page.locator('details.command[open]').nth(0).getByLabel('name (required)').inputValue()).toBe('');
     const actions = page.locator('.message').first().locator('.message-actions');
     await actions.locator('summary').click();
-    expect(await actions.getByRole('button', { name: /^Wave back/ }).allTextContents()).toEqual(['Wave back (Greeter)', 'Wave back (Greeter (development)) dev']);
+    expect(await actions.getByRole('button', { name: /^Wave back/ }).allTextContents()).toEqual(['Wave back (Greeter)', 'Wave back (Greeter, development) dev']);
     await expectAccessible(page);
 
     // Max is offered the workspace's only (another member's work in progress is not his to run).

@@ -8,7 +8,7 @@ import type { Api } from '../api.ts';
 import { loadCard } from '../cards.ts';
 import { linkCardsHtml } from '../link-cards.ts';
 import type { Markup } from '../layout.ts';
-import { devBadge, installLabel, type AppCommands } from './commands.ts';
+import { devBadge, type AppCommands } from './commands.ts';
 import { docText } from './text.ts';
 
 export interface MessageItem {
@@ -21,7 +21,8 @@ export interface MessageItem {
 }
 
 function actionsMenu(message: MessageItem, apps: AppCommands[]): Markup | '' {
-  const actions = apps.flatMap((a) => a.messageActions.map((m) => ({ installId: a.installId, appName: installLabel(a), badge: devBadge(a), ...m })));
+  // "Remind me (Hello)", and the author's own development install "Remind me (Hello, development) dev".
+  const actions = apps.flatMap((a) => a.messageActions.map((m) => ({ installId: a.installId, appName: a.installKind === 'dev' ? `${a.name}, development` : a.name, badge: devBadge(a), ...m })));
   if (actions.length === 0) return '';
   return html`<details class="message-actions"><summary>Message actions</summary><ul>${actions.map((m) => html`<li>
     <form method="post" action="/console/messages/${message.id}/actions"><input type="hidden" name="installId" value="${m.installId}">

@@ -46,10 +46,12 @@ function menuItem(action: DevBlock['actions'][number]): Draft {
 export function sampleFor(block: Pick<DevBlock, 'type' | 'title' | 'actions'>): RenderedTree {
   const shown = block.actions.slice(0, buttonsPerActions);
   const more = block.actions.slice(buttonsPerActions, buttonsPerActions + itemsPerMenu);
-  const bar = shown.length === 0 ? [] : [ui.actions([...shown.map(button), ...(more.length === 0 ? [] : [ui.menu({ label: 'More' }, more.map(menuItem))])])];
+  // Every block has one actions bar; a type without actions gets a button that needs none.
+  const bar = shown.length === 0 ? [ui.copyButton({ label: 'Copy the type', copyText: block.type })]
+    : [...shown.map(button), ...(more.length === 0 ? [] : [ui.menu({ label: 'More' }, more.map(menuItem))])];
   return renderTree(ui.block({ summary: `${block.title}: a sample to try` }, [
     ui.header({ title: block.title }, [ui.badge({ label: 'sample' })]),
-    ui.text(['A sample tree of ', ui.code(block.type), bar.length === 0 ? '; the type has no actions to try.' : ' with a button for each action: Try it, then click one.']),
-    ...bar,
+    ui.text(['A sample tree of ', ui.code(block.type), shown.length === 0 ? '; the type has no actions to try.' : ' with a button for each action: Try it, then click one.']),
+    ui.actions(bar),
   ]));
 }
