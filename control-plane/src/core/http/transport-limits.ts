@@ -4,12 +4,13 @@
  * error: a URL longer than `MAX_URL_BYTES` (`414`, a middleware) and a request line plus headers
  * over Node's `maxHeaderSize` (`431`). Node's HTTP parser refuses the latter itself and, left alone,
  * writes a bare status line; the server's `clientError` event lets us write the tagged body
- * instead (and a tagged `400` for the other malformed requests the parser refuses).
+ * instead (and a tagged `400` for the other malformed requests the parser refuses), after the answers
+ * to the pipelined requests before the bad bytes.
  */
 import type { Server } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import { PlatformError } from '@platform/sdk';
+import { answerClientErrorsInOrder } from '@platform/sdk/node';
 import type { Logger } from '../log/logger.ts';
 import type { AppEnv } from './env.ts';
 import { errorResponse } from './errors.ts';
@@ -43,16 +44,13 @@ const MALFORMED = rawResponse(400, 'Bad Request', new PlatformError(
   'PlatformApiInvalidRequestError', 'The request is not well-formed HTTP', { fields: { issues: [] } }));
 
 /**
+ * Malformed bytes get the tagged refusal after the answers their connection already owes
+ * (pipelined requests before them are answered in order: `answerClientErrorsInOrder`).
  * @example onClientError(server, logger)
  */
 export function onClientError(server: Server, logger: Logger): void {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    // A connection reset or timed out has nobody to answer; one already answering is left alone.
-    if (err.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
-      socket.destroy();
-      return;
-    }
-    logger.debug({ code: err.code }, 'client error');
-    socket.end(err.code === 'HPE_HEADER_OVERFLOW' ? HEADERS_TOO_LARGE : MALFORMED);
+  answerClientErrorsInOrder(server, {
+    refusal: (err) => (err.code === 'HPE_HEADER_OVERFLOW' ? HEADERS_TOO_LARGE : MALFORMED),
+    onRefusal: (err) => logger.debug({ code: err.code }, 'client error'),
   });
 }
