@@ -5,6 +5,7 @@
  * filters both take.
  */
 import { z } from 'zod';
+import { COUNTER_MAX } from '@platform/sdk';
 
 export const LOG_LEVELS = ['log', 'info', 'warn', 'error', 'debug', 'limit', 'request'] as const;
 export const LOG_KINDS = ['route', 'mcp', 'interactive', 'command', 'lifecycle'] as const;
@@ -67,7 +68,7 @@ export const LogPageSchema = z.object({ items: z.array(LogLineSchema), nextCurso
 
 const Filters = {
   status: z.enum(['ok', 'error']).optional(),
-  version: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
+  version: z.coerce.number().int().min(0).max(COUNTER_MAX).optional(),
   install: z.string().min(1).max(100).optional(),
   kind: z.enum(LOG_KINDS).optional(),
 };

@@ -5,10 +5,11 @@
  * `GET /v0/apps/{app_id}/versions`, one version with its manifest `GET /v0/apps/{app_id}/versions/{version}`
  * and `POST /v0/apps/{app_id}/rollback` (ours).
  */
-import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sdk';
+import { ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sdk';
 import { parseWith } from '../../core/http/read-json.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { VersionHistoryService } from './history.ts';
+import { MANIFEST_BODY } from './manifest-body.ts';
 import {
   RollbackRequestSchema, UploadQuerySchema, VersionDetailSchema, VersionListQuerySchema, VersionListSchema, VersionParamsSchema, VersionRecordSchema,
 } from './schemas.ts';
@@ -26,7 +27,7 @@ export function registerPublishV0Routes(api: V0Api, versions: VersionsService, h
     operationId: 'syncManifest', method: 'put', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
     summary: 'Record a version from a manifest (self-hosted apps; previews of hosted apps)',
     description: 'A manifest identical to the latest version\'s (same target) answers that version with `created: false`.',
-    body: ManifestSyncRequestSchema, maxBytes: LIMITS.manifest.manifestSchemaBytes * 2, status: 200, response: VersionRecordSchema,
+    body: ManifestSyncRequestSchema, ...MANIFEST_BODY, status: 200, response: VersionRecordSchema,
     errors: [notFound, targetForbidden, invalid],
   }, async ({ auth, params, body }) => versions.syncManifest(auth, params.app_id, body));
 
