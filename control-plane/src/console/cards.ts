@@ -31,11 +31,15 @@ export interface Outcome {
   openUrl?: string | null;
 }
 
+/** Where the console's pages load a copied image: our own origin (the service's `/assets/{id}`). */
+export const assetUrl = (assetId: string): string => `/assets/${encodeURIComponent(assetId)}`;
+
 /** The card's markup: the app's name, then the block. The client script replaces `[data-card]` whole. */
 export function cardHtml(view: BlockView, outcome: Outcome = {}): string {
   const block = renderBlock(view.tree, {
     idPrefix: `b-${view.id}`, blockId: view.id, revision: view.revision, pending: view.pending, error: view.error, final: view.final,
     inputs: view.inputs, fieldErrors: outcome.fieldErrors ?? null, notice: outcome.notice ?? null, openUrl: outcome.openUrl ?? view.openLink?.url ?? null,
+    assetUrl, remoteImages: false,
   });
   const app = `<p class="card-app">${esc(view.app.name)}</p>`;
   return `<div class="card" data-card="${esc(view.id)}"${view.pending === null ? '' : ' data-pending="true"'}>${app}${block}</div>`;

@@ -50,8 +50,9 @@ export interface ConsoleDeps {
 }
 
 // Scripts only from the console's own origin; inline styles are allowed for the renderer's tally
-// widths (numbers it computes); images from https for app cards.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; "
+// widths (numbers it computes); images only from our origin: the service copies every image an app
+// names (docs/decisions/assets.md), so a member's browser never loads one from an app's server.
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
   + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**

@@ -13,7 +13,7 @@ export const Install = z
   .object({
     id: Id,
     appId: Id,
-    app: z.object({ id: Id, slug: z.string(), name: z.string() }),
+    app: z.object({ id: Id, slug: z.string(), name: z.string(), icon: z.string().nullable().describe('The app\'s icon, an asset id served at `/assets/{id}`; null: none') }),
     workspaceId: Id,
     kind: z.enum(['workspace', 'dev']),
     version: z.int().describe('The version the install runs'),

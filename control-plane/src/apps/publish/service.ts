@@ -6,12 +6,14 @@
  * the latest version instead of recording a new one. A new version rolls out to installs in the
  * transaction that records it.
  */
+import type { AssetService } from '../assets/service.ts';
+import { missingAsset } from './manifest-assets.ts';
 import type { Context } from 'hono';
 import { PlatformError, accessWidening, manifestErrorToPlatformError, validateManifest, type AccessWidening } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
-import { lockApp, type AppRow } from '../apps/store.ts';
+import { lockApp, setAppIcon, type AppRow } from '../apps/store.ts';
 import type { BundleStore } from '../bundles/service.ts';
 import { readBundle } from '../bundles/upload.ts';
 import { rollOutVersion } from '../installs/rollout.ts';
@@ -36,6 +38,8 @@ export interface VersionsDeps {
   bundles: BundleStore;
   reader: ManifestReader;
   validators: SchemaValidatorCache;
+  /** The icons a manifest names must be stored assets. */
+  assets: Pick<AssetService, 'existing'>;
 }
 
 export type VersionsService = ReturnType<typeof createVersionsService>;
@@ -71,6 +75,8 @@ export function createVersionsService(deps: VersionsDeps) {
     options: { rollbackOf?: number } = {}): Promise<AcceptedVersion> {
     const result = validateManifest(manifest, await manifestContextFor(db, deps.domains, app, target));
     if (!result.valid) throw manifestErrorToPlatformError(result.error);
+    const missing = await missingAsset(deps.assets, result.manifest);
+    if (missing !== null) throw missing;
     let validators;
     try {
       validators = compileVersionValidators(result.manifest);
@@ -93,6 +99,8 @@ export function createVersionsService(deps: VersionsDeps) {
       };
       await store.insertVersion(tx, row);
       await rollOutVersion(tx, row, at);
+      // The icon members see: production's (a development app has previews only).
+      if (target === 'production' || app.dev_base_slug !== null) await setAppIcon(tx, app.id, result.manifest.icon ?? null);
       return { row, created: true };
     });
     if (accepted.created) deps.validators.remember(app.id, accepted.row.version, validators);

@@ -26,7 +26,7 @@ export const InputView = z.object({
 export const BlockView = z.object({
   id: Id,
   type: z.string(),
-  app: z.object({ id: Id, slug: z.string(), name: z.string() }),
+  app: z.object({ id: Id, slug: z.string(), name: z.string(), icon: z.string().nullable().describe('The app\'s icon, an asset id served at `/assets/{id}`; null: none') }),
   messageId: Id.nullable(),
   circleId: Id.nullable(),
   conversationId: Id.nullable(),

@@ -16,7 +16,7 @@ import type { InstallCaller } from '../../core/auth/caller.ts';
 import { findApp } from '../../apps/apps/store.ts';
 import { findInstall } from '../../apps/installs/store.ts';
 import { resolvePlace } from '../../messaging/app-messages/targets.ts';
-import { checkTree, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
+import { checkTree, withCopiedImages, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
 import { storeBlock, typeUnknown, type InsertDeps } from '../app-api/insert.ts';
 import type { BlockType } from '../definitions/definitions.ts';
 import { checkProps, checkState } from '../definitions/state.ts';
@@ -80,7 +80,9 @@ export function createPlaygroundBlocks(deps: InsertDeps, interactions: { view(ac
       // Written by hand: what the author leaves out starts at the schemas' defaults, as a new block's
       // state does in the SDK (zod reads `{}` with its defaults), so the type's own sample can be tried.
       const filled = { ...body, props: type.withDefaults('props', body.props), state: type.withDefaults('state', body.state) };
-      const tree = checked(type, filled);
+      const copied = await withCopiedImages(deps.images, checked(type, filled));
+      if (!copied.ok) throw invalidRequest([{ path: ['tree', ...copied.path], message: copied.message, code: 'invalid_tree' }], copied.message);
+      const tree = copied;
       const circle = await postableCircle(deps.db, actor, body.target);
       await deps.reach.assertReachable(caller, circle.id, () =>
         new PlatformError('PlatformApiForbiddenError', 'Your development install does not reach this circle (it reaches public circles you belong to, and private ones it was invited to)', { path: ['target'] }));

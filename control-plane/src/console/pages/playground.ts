@@ -62,7 +62,7 @@ async function show(c: Context<ConsoleEnv>, assets: Assets, input: Input, trying
   const verdict = note !== '' ? html`<p class="flash flash-danger" role="alert">${note}</p>`
     : problem === null ? html`<p class="flash flash-success" role="status">Valid: apps can send this tree.</p>`
       : html`<div class="flash flash-danger" role="alert"><p>${problem.message}</p><p class="muted">at <code>${problem.path.join(' › ') || '(root)'}</code></p></div>`;
-  const drawing = typeof parsed === 'object' && parsed !== null ? raw(renderBlock(parsed, { idPrefix: 'playground', problem })) : '';
+  const drawing = typeof parsed === 'object' && parsed !== null ? raw(renderBlock(parsed, { idPrefix: 'playground', problem, remoteImages: false })) : '';
   const tried = !trying ? { ok: true, markup: '' } : note === '' && problem === null ? await tryTree(api, choices, { ...input, tree: parsed, actions: checked.actions })
     : { ok: false, markup: html`<p class="flash flash-danger" role="alert">Not tried: fix the tree first.</p>` };
   const body = html`<div class="columns"><form method="post" action="${actionOf(c)}" class="stack playground-form">
