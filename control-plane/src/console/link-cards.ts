@@ -8,7 +8,8 @@
 import type { Hono } from 'hono';
 import { esc, renderBlock, safeHref } from '@platform/sdk/render';
 import { messageOf, type Api } from './api.ts';
-import { assetUrl, type Outcome } from './cards.ts';
+import { assetUrl } from './asset-url.ts';
+import type { Outcome } from './cards.ts';
 import type { ConsoleEnv } from './env.ts';
 
 export interface LinkCard {

@@ -73,7 +73,7 @@ describe('a tree with images', () => {
     const ids = await Promise.all([first, second, third].map(async (r) => sourcesOf(await w.storedTree(r.body.id))[0]));
     expect(new Set(ids).size).toBe(1);
     const { rows } = await w.stack.db.query('select count(*)::int as n from assets where id = $1', [ids[0]]);
-    expect(rows[0].n).toBe(1);
+    expect(rows[0]!.n).toBe(1);
   });
 
   it('an action result\'s tree has its images copied too; one that fails keeps the previous tree with an inline error', async () => {

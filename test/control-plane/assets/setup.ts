@@ -14,6 +14,7 @@ export interface AssetsWorld {
   images: ImageServer;
   gallery: GalleryServer;
   ws: CreatedWorkspace;
+  circleId: string;
   conversationId: string;
   appId: string;
   installId: string;
@@ -53,7 +54,7 @@ export async function startAssetsWorld(options: StackOptions = {}): Promise<Asse
     const conversationId: string = conversation.body.conversation.id;
     const served = gallery;
     return {
-      stack, images, gallery: served, ws, conversationId, appId, installId, app,
+      stack, images, gallery: served, ws, circleId: circle.body.circle.id, conversationId, appId, installId, app,
       insert: async (props) => (await app()).post('/blocks', { type: 'gallery', props, conversationId }),
       async storedTree(blockId) {
         const { rows } = await stack.db.query<{ tree: unknown }>('select tree from blocks where id = $1', [blockId]);

@@ -5,7 +5,7 @@
  * version is recorded. One that names nothing is `422 PlatformAppManifestInvalidError` reason
  * `invalid` at its path, so no member's client is sent an icon that does not exist.
  */
-import { manifestErrorToPlatformError, type Manifest, type PlatformError } from '@platform/sdk';
+import { isAssetId, manifestErrorToPlatformError, type Manifest, type PlatformError } from '@platform/sdk';
 import type { AssetService } from '../assets/service.ts';
 
 /** Every asset id a manifest names, with its path. */
@@ -30,4 +30,15 @@ export async function missingAsset(assets: Pick<AssetService, 'existing'>, manif
     _tag: 'PlatformAppManifestInvalidError', reason: 'invalid', path: first.path,
     message: `No uploaded asset has the id "${first.id}": upload the image first (POST /v0/assets) and name the id it answers`,
   });
+}
+
+/**
+ * A hosted app's manifest (computed by its code) with the icon `platform deploy` uploaded: taken
+ * when the code names no icon or names a file rather than an asset id.
+ * @example withUploadedIcon({ name: 'Polls', icon: 'icon.png' }, 'ast_…') // { name: 'Polls', icon: 'ast_…' }
+ */
+export function withUploadedIcon(manifest: unknown, icon: string | undefined): unknown {
+  if (icon === undefined || typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) return manifest;
+  const named = (manifest as { icon?: unknown }).icon;
+  return isAssetId(named) ? manifest : { ...manifest, icon };
 }

@@ -6,7 +6,7 @@
  * with its manifest (`GET /v0/apps/{app_id}/versions/{version}`).
  */
 import { z } from 'zod';
-import { AppVersionRecordSchema, COUNTER_MAX, MANIFEST_TARGETS } from '@platform/sdk';
+import { ASSET_ID_PATTERN, AppVersionRecordSchema, COUNTER_MAX, MANIFEST_TARGETS } from '@platform/sdk';
 
 export const VersionRecordSchema = AppVersionRecordSchema.extend({
   manifest: z.record(z.string(), z.unknown()).describe('The manifest as accepted (defaults applied)'),
@@ -15,7 +15,11 @@ export const VersionRecordSchema = AppVersionRecordSchema.extend({
 }).meta({ id: 'AppVersion' });
 export type VersionRecord = z.input<typeof VersionRecordSchema>;
 
-export const UploadQuerySchema = z.strictObject({ target: z.enum(MANIFEST_TARGETS) });
+export const UploadQuerySchema = z.strictObject({
+  target: z.enum(MANIFEST_TARGETS),
+  icon: z.string().regex(ASSET_ID_PATTERN).optional()
+    .describe('An uploaded asset id: the version\'s icon when the code names none or names a file (`platform deploy` uploads the icon beside the app)'),
+});
 
 /** `GET /v0/apps/{app_id}/versions`: newest first, `before` a version number (the next page). */
 export const VersionListQuerySchema = z.strictObject({

@@ -7,7 +7,7 @@
  * transaction that records it.
  */
 import type { AssetService } from '../assets/service.ts';
-import { missingAsset } from './manifest-assets.ts';
+import { missingAsset, withUploadedIcon } from './manifest-assets.ts';
 import type { Context } from 'hono';
 import { PlatformError, accessWidening, manifestErrorToPlatformError, validateManifest, type AccessWidening } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
@@ -122,7 +122,8 @@ export function createVersionsService(deps: VersionsDeps) {
     },
 
     /** `POST /v0/apps/{app_id}/versions?target=`: the body is the bundle; the manifest is the one its code computes. */
-    async upload(caller: ToolingCaller, appId: string, target: store.Target, c: Context): Promise<VersionRecord> {
+    /** `icon`: an uploaded asset id the version's manifest takes when its code names none (or names a file). */
+    async upload(caller: ToolingCaller, appId: string, target: store.Target, c: Context, icon?: string): Promise<VersionRecord> {
       const app = await deployableApp(db, caller, appId, target);
       if (app.hosting !== 'platform') {
         throw new PlatformError('PlatformAppManifestInvalidError', 'Only hosted apps (hosting "platform") upload bundles',
@@ -131,11 +132,12 @@ export function createVersionsService(deps: VersionsDeps) {
       const bundle = await readBundle(c);
       const latest = await store.latestVersion(db, app.id);
       // The same code to the same target again: its manifest is the same too, so nothing runs.
-      if (latest !== undefined && latest.target === target && latest.bundle_sha256 === bundle.sha256) {
+      if (latest !== undefined && latest.target === target && latest.bundle_sha256 === bundle.sha256
+        && (icon === undefined || (latest.manifest as { icon?: unknown }).icon === icon)) {
         return record({ row: latest, created: false });
       }
       await deps.bundles.put(bundle.sha256, bundle.bytes);
-      const manifest = await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes });
+      const manifest = withUploadedIcon(await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes }), icon);
       return record(await accept(app, target, manifest, { sha256: bundle.sha256, bytes: bundle.bytes.byteLength }));
     },
 

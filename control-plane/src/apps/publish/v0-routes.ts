@@ -51,7 +51,7 @@ export function registerPublishV0Routes(api: V0Api, versions: VersionsService, h
       { status: 422, description: 'PlatformAppBundleInvalidError: the code did not load or computed no manifest' },
       { status: 503, description: 'PlatformRuntimeCpuLimitError / PlatformRuntimeMemoryLimitError while evaluating, or no runtime node answered' },
     ],
-  }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c));
+  }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c, query.icon));
 
   api.route({
     operationId: 'listVersions', method: 'get', path: '/apps/{app_id}/versions', tag: 'tooling', auth: 'tooling',
