@@ -43,8 +43,12 @@ async function signedIn(apiKey: string): Promise<Page> {
 }
 
 /** Each image's source and whether the browser drew it (decoded with a size). */
+type Img = { src: string; complete: boolean; naturalWidth: number };
 const drawn = (page: Page, selector: string) => page.locator(selector).evaluateAll((imgs) =>
-  (imgs as HTMLImageElement[]).map((img) => ({ src: img.src, loaded: img.complete && img.naturalWidth > 0 })));
+  (imgs as unknown as Img[]).map((img) => ({ src: img.src, loaded: img.complete && img.naturalWidth > 0 })));
+/** Resolves once every image `selector` finds has finished loading (or failed). */
+const settled = (page: Page, selector: string) =>
+  page.waitForFunction(`[...document.querySelectorAll(${JSON.stringify(selector)})].every((i) => i.complete)`);
 
 describe.skipIf(skip !== null)('copied images in the console', () => {
   it('a card draws its image and avatars from our /assets/{id}, and loads nothing from the app\'s image server', async () => {
@@ -60,7 +64,7 @@ describe.skipIf(skip !== null)('copied images in the console', () => {
     await page.goto(`${w.stack.url}/console/conversations/${w.conversationId}`);
     const card = page.locator('[data-card]', { has: page.getByRole('heading', { name: 'Screenshots' }) });
     await card.getByRole('img', { name: 'The new screen' }).waitFor();
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-card] img')].every((i) => (i as HTMLImageElement).complete));
+    await settled(page, '[data-card] img');
     const images = await drawn(page, '[data-card] img.pb-image, [data-card] img.pb-avatar');
     expect(images).toHaveLength(2);
     for (const image of images) {
@@ -87,7 +91,7 @@ describe.skipIf(skip !== null)('copied images in the console', () => {
       await page.goto(`${w.stack.url}${path}`);
       const row = page.getByRole('row', { name: /Notes/ });
       await row.locator('img.app-icon').waitFor();
-      await page.waitForFunction(() => [...document.querySelectorAll('img.app-icon')].every((i) => (i as HTMLImageElement).complete));
+      await settled(page, 'img.app-icon');
       const [icon] = await drawn(page, 'tr:has-text("Notes") img.app-icon');
       expect(icon).toEqual({ src: `${w.stack.url}/assets/${notes.icon}`, loaded: true });
     }

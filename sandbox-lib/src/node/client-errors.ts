@@ -10,10 +10,28 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { PlatformError } from '../errors/index.ts';
+
+/** Node's default `maxHeaderSize`: the request line and headers together. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+function rawResponse(status: number, reason: string, error: PlatformError): string {
+  const body = JSON.stringify(error.toBody());
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
+const HEADERS_TOO_LARGE = rawResponse(431, 'Request Header Fields Too Large', new PlatformError(
+  'PlatformApiHeadersTooLargeError', `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`, { fields: { limit: MAX_HEADER_BYTES } }));
+
+const MALFORMED = rawResponse(400, 'Bad Request', new PlatformError(
+  'PlatformApiInvalidRequestError', 'The request is not well-formed HTTP', { fields: { issues: [] } }));
+
+/** The spec's error body for bytes the parser refused: `431` for headers over 16 KB, else `400`. */
+export const taggedRefusal = (err: NodeJS.ErrnoException): string => (err.code === 'HPE_HEADER_OVERFLOW' ? HEADERS_TOO_LARGE : MALFORMED);
 
 export interface ClientErrorOptions {
-  /** The raw HTTP response (status line, headers, body) for a parse error, by Node's error. */
-  refusal(err: NodeJS.ErrnoException): string;
+  /** The raw HTTP response (status line, headers, body) for a parse error, by Node's error (default `taggedRefusal`). */
+  refusal?(err: NodeJS.ErrnoException): string;
   /** Told of each refusal (for a debug log line). */
   onRefusal?(err: NodeJS.ErrnoException): void;
 }
@@ -34,9 +52,10 @@ type ServerSocket = Duplex & { parser?: { incoming?: IncomingMessage | null } | 
 /**
  * Registers the server's `clientError` handling (replacing Node's default).
  * @example
- * answerClientErrorsInOrder(server, { refusal: () => 'HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n' });
+ * answerClientErrorsInOrder(server, { onRefusal: (err) => logger.debug({ code: err.code }, 'client error') });
  */
-export function answerClientErrorsInOrder(server: Server, options: ClientErrorOptions): void {
+export function answerClientErrorsInOrder(server: Server, options: ClientErrorOptions = {}): void {
+  const refusalOf = options.refusal ?? taggedRefusal;
   const owed = new WeakMap<Duplex, Owed>();
   const stateOf = (socket: Duplex): Owed => {
     let state = owed.get(socket);
@@ -63,7 +82,7 @@ export function answerClientErrorsInOrder(server: Server, options: ClientErrorOp
     // The parser reports every later chunk again: the first report decides.
     if (state.refusal !== null) return;
     options.onRefusal?.(err);
-    state.refusal = options.refusal(err);
+    state.refusal = refusalOf(err);
     const incoming = socket.parser?.incoming;
     if (incoming != null && !incoming.complete && state.open.has(incoming)) state.broken = incoming;
     refuseWhenDue(socket, state);

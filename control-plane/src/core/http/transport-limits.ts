@@ -19,7 +19,7 @@ import { errorResponse } from './errors.ts';
 export const MAX_URL_BYTES = 8 * 1024;
 
 /** Node's default `maxHeaderSize` (16 KB): the request line and headers together. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+export { MAX_HEADER_BYTES } from '@platform/sdk/node';
 
 /** `414 PlatformApiUriTooLongError` for URLs over `MAX_URL_BYTES`. */
 export const uriLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -32,25 +32,11 @@ export const uriLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-function rawResponse(status: number, reason: string, error: PlatformError): string {
-  const body = JSON.stringify(error.toBody());
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
-}
-
-const HEADERS_TOO_LARGE = rawResponse(431, 'Request Header Fields Too Large', new PlatformError(
-  'PlatformApiHeadersTooLargeError', `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`, { fields: { limit: MAX_HEADER_BYTES } }));
-
-const MALFORMED = rawResponse(400, 'Bad Request', new PlatformError(
-  'PlatformApiInvalidRequestError', 'The request is not well-formed HTTP', { fields: { issues: [] } }));
-
 /**
  * Malformed bytes get the tagged refusal after the answers their connection already owes
  * (pipelined requests before them are answered in order: `answerClientErrorsInOrder`).
  * @example onClientError(server, logger)
  */
 export function onClientError(server: Server, logger: Logger): void {
-  answerClientErrorsInOrder(server, {
-    refusal: (err) => (err.code === 'HPE_HEADER_OVERFLOW' ? HEADERS_TOO_LARGE : MALFORMED),
-    onRefusal: (err) => logger.debug({ code: err.code }, 'client error'),
-  });
+  answerClientErrorsInOrder(server, { onRefusal: (err) => logger.debug({ code: err.code }, 'client error') });
 }
