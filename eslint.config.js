@@ -31,7 +31,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'runtime never imports the control plane (DESIGN §1).' },
-        { group: ['@platform/sdk/*', '**/sandbox-lib/**'], message: 'Import sandbox-lib through its package entry only.' },
+        { group: ['@platform/sdk/*', '**/sandbox-lib/**', '!@platform/sdk/node'], message: 'Import sandbox-lib through its package entries only (`@platform/sdk`, `@platform/sdk/node`).' },
         noCli,
       ] }],
     },

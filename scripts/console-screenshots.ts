@@ -3,13 +3,12 @@
 // Starts `npm start` on free ports with a fresh data directory (test/helpers/npm-start.ts), opens
 // the printed sign-in link in Debian's chromium, acts a little so the cards show their states
 // (a field error, an approval, a vote, a private answer, a validator's message in the playground,
-// a tree tried against a development app run the way `platform dev` runs one) and the example app's
+// the playground's sample tried against a development app run the way `platform dev` runs one) and the example app's
 // settings pages have something to show (a second version to diff, variables, a domain, a rotated
 // signing secret), and writes one PNG per page.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { renderTree, ui } from '@platform/sdk';
 import { startPlaygroundDevApp } from '../test/fixtures/playground/dev-app.ts';
 import { launchBrowser, chromiumPath } from '../test/helpers/browser.ts';
 import { startPlatform } from '../test/helpers/npm-start.ts';
@@ -99,21 +98,20 @@ try {
   }
   await appSettings(page, appId, shot);
 
+  // With a development app, the playground starts with a sample of its first block type.
   await page.goto(`${platform.url}/console/playground`);
   const tree = page.getByLabel('Tree (catalog 1 JSON)');
-  await tree.fill((await tree.inputValue()).replace('"label": "Approve"', '"label": "   "'));
+  await tree.fill((await tree.inputValue()).replace('"label": "Wave"', '"label": "   "'));
   await page.getByRole('button', { name: 'Check and draw' }).click();
   await page.locator('.pb-problem').waitFor();
   await shot('playground');
 
-  const tried = renderTree(ui.block({ summary: 'Ticket #7' }, [ui.header({ title: 'Ticket #7: login fails' }), ui.actions([ui.button({ label: 'Bump', action: 'bump' })])]));
+  // The app's playground: its sample tried as it stands (props and state from the schemas' defaults), its button clicked.
   await page.goto(`${platform.url}/console/apps/${devApp.appId}/playground`);
-  await tree.fill(JSON.stringify(tried.tree, null, 2));
-  await page.getByLabel('Action table (optional)').fill(JSON.stringify(tried.actions, null, 2));
   await page.getByLabel('Post it in').selectOption(`conversation:${platform.credentials.conversationId}`);
   await page.getByRole('button', { name: 'Try', exact: true }).click();
-  await page.locator('.tried').getByRole('button', { name: 'Bump' }).click();
-  await page.locator('.tried').getByRole('heading', { name: 'Bumped 1 times by Ada Owner' }).waitFor();
+  await page.locator('.tried').getByRole('button', { name: 'Wave' }).click();
+  await page.locator('.tried').getByRole('heading', { name: 'Hello, world!' }).waitFor();
   await shot('playground-try');
   console.log(`screenshots written to ${OUT}`);
 } finally {

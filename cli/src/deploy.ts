@@ -5,12 +5,14 @@
  * `--production`). Hosted apps upload their bundle (`POST /v0/apps/{app_id}/versions`, streamed
  * with a progress bar; the service reads the manifest from the code); self-hosted apps sync
  * their manifest (`PUT /v0/apps/{app_id}/manifest`). `--manifest <file.json>` syncs a manifest
- * file instead of building. Prints the version record (`--json`: the record alone, as JSON).
+ * file instead of building. The app's icon file is uploaded first (cli/icon.ts) and the version names
+ * its asset id. Prints the version record (`--json`: the record alone, as JSON).
  */
 import { LIMITS, createPlatformClient } from '@platform/sdk';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { buildApp, MINIFY_OPTIONS, minifyFrom } from './build.ts';
 import { resolveSession } from './config-store.ts';
+import { uploadAppIcon } from './icon.ts';
 import { loadManifest } from './manifest-source.ts';
 import { describeManifestError, summarizeManifest } from './manifest-summary.ts';
 import { formatBytes, note, print, reportingFailures } from './output.ts';
@@ -109,12 +111,14 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
   const record = await reportingFailures(async () => {
     const service = createServiceClient({ url: session.url, apiKey: session.apiKey });
     const app = await resolveApp({ cwd, session, service, app: flags.app, identity, create: flags.create });
+    const icon = await uploadAppIcon({ dir: cwd, manifest, upload: service.uploadAsset, say });
+    if (icon !== null) manifest = { ...manifest, icon };
     if (identity.hosting === 'platform' && code !== null) {
       // The source map goes with the bundle, so stacks in logs, load errors and profiles name the app's files.
       const { bytes, contentType } = uploadBody(code, sourceMap);
       const bar = createProgressBar({ label: `Uploading to ${target}`, total: bytes.byteLength });
       const body = countingStream(bytes, (sent) => bar.update(sent));
-      return await service.uploadBundle(app.appId, target, body, bytes.byteLength, contentType).finally(() => bar.done());
+      return await service.uploadBundle(app.appId, target, body, bytes.byteLength, contentType, icon).finally(() => bar.done());
     }
     const client = createPlatformClient({ baseUrl: session.url, token: session.apiKey });
     return (await client.apps.syncManifest(app.appId, { manifest, target })) as VersionRecord;

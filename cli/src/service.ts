@@ -96,7 +96,7 @@ interface Call {
   method: string;
   path: string;
   json?: unknown;
-  body?: ReadableStream<Uint8Array>;
+  body?: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
 }
 
@@ -150,11 +150,18 @@ export function createServiceClient(options: ServiceOptions) {
     listApps: async () => (await call<{ items: AppSummary[] }>({ method: 'GET', path: '/client/v1/apps' })).items,
     createApp: (input: { name: string; slug: string; hosting: 'self' | 'platform'; endpoint?: { url: string } }) =>
       call<CreatedApp>({ method: 'POST', path: '/client/v1/apps', json: input }),
-    /** `POST /v0/apps/{app_id}/versions?target=`: the bundle streamed as the body. */
-    /** The bundle as `application/javascript`, or with its source map as `multipart/form-data` (upload-body.ts). */
-    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number, contentType = 'application/javascript') =>
+    /** `POST /v0/assets`: an image (the app's icon); the service reads its type from the bytes. */
+    uploadAsset: (bytes: Uint8Array) =>
+      call<{ asset: { id: string; contentType: string; bytes: number; width: number; height: number; url: string } }>({
+        method: 'POST', path: '/v0/assets', body: bytes as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/octet-stream' },
+      }),
+    /**
+     * `POST /v0/apps/{app_id}/versions?target=`: the bundle streamed as the body, as `application/javascript`, or with
+     * its source map as `multipart/form-data` (upload-body.ts); `icon`: the uploaded icon's asset id.
+     */
+    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number, contentType = 'application/javascript', icon: string | null = null) =>
       call<VersionRecord>({
-        method: 'POST', path: `${app(appId)}/versions?target=${target}`, body,
+        method: 'POST', path: `${app(appId)}/versions?target=${target}${icon === null ? '' : `&icon=${icon}`}`, body,
         headers: { 'content-type': contentType, 'content-length': String(bytes) },
       }),
     listEnv: (appId: string, target: Target) => call<{ target: Target; items: EnvVar[] }>({ method: 'GET', path: `${app(appId)}/env/${target}` }),

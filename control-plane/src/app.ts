@@ -35,12 +35,13 @@ import { createEventProducer } from './workspace/events/index.ts';
 import { createAppsArea, type AppsArea, type AppsOptions } from './wiring/apps.ts';
 import { createBlocksArea, removeCarriedBlocks, type BlocksArea } from './wiring/blocks.ts';
 import { registerClientRoutes } from './wiring/client-routes.ts';
-import { createDeliveriesArea, type DeliveriesArea, type DeliveriesOptions } from './wiring/deliveries.ts';
+import { createDeliveriesArea, imageFetchFor, type DeliveriesArea, type DeliveriesOptions } from './wiring/deliveries.ts';
 import { createMessagingArea, type MessagingArea } from './wiring/messaging.ts';
 import { registerV0Routes } from './wiring/v0-routes.ts';
 import { createWorkspaceArea, type WorkspaceArea } from './wiring/workspace.ts';
 import { openRuntimeNodes, type RuntimeNodes } from './core/runtime-node/nodes.ts';
 import { createRuntimeFetch } from './deliveries/targets/runtime-fetch.ts';
+import { registerAssetPublicRoutes } from './apps/assets/public-routes.ts';
 import { CONSOLE_BASE, createConsole } from './console/routes.ts';
 
 export interface ControlPlaneDeps {
@@ -57,6 +58,8 @@ export interface ControlPlaneDeps {
   lifecycle?: DeliveriesOptions;
   /** The runtime nodes (default: from config, the node at RUNTIME_URL or the fleet registry). */
   runtimeNodes?: RuntimeNodes;
+  /** Where `npm start` writes the demo's API keys; the console's sign-in page names it. */
+  credentialsFile?: string;
 }
 
 export interface ControlPlane {
@@ -101,7 +104,10 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     // The runtime's module is loaded on the first call to a node.
     makeClient: async (url) => (await import('@platform/runtime')).createRuntimeClient({ url, secret: config.runtimeSecret, fetch: runtimeFetch }),
   });
-  const apps = createAppsArea({ config, db, clock, secrets, kv, invalidation, logger, apiKeys: services.apiKeys, runtimeNodes, registry: metrics.registry, ...(deps.apps === undefined ? {} : { options: deps.apps }) });
+  const apps = createAppsArea({
+    config, db, clock, secrets, kv, invalidation, logger, apiKeys: services.apiKeys, runtimeNodes, registry: metrics.registry,
+    fetchImage: imageFetchFor(config), ...(deps.apps === undefined ? {} : { options: deps.apps }),
+  });
   const lifecycle = createDeliveriesArea({
     config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
     secrets, runtimeNodes, resolveCaller: (header) => apps.resolver.resolveValue(header),
@@ -110,10 +116,11 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
   });
   const messaging = createMessagingArea({
-    db, kv, clock, logger, events, publicUrl: config.publicUrl, engine: lifecycle.interactive.engine, messages: services.messages,
+    db, kv, clock, logger, events, publicUrl: config.publicUrl, engine: lifecycle.interactive.engine, messages: services.messages, images: apps.images,
   });
   const blocks = createBlocksArea({
     db, kv, clock, logger, tokens: apps.tokens, events, interactive: lifecycle.interactive, schemaValidators: apps.schemaValidators, links: messaging.links,
+    images: apps.images,
   });
   const clientApi = createClientApi({ member: memberAuthScheme(services.apiKeys), operator: operatorAuthScheme(config) });
   registerClientRoutes(clientApi, { workspace: services, apps, deliveries: lifecycle, messaging, blocks });
@@ -132,8 +139,9 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   app.route(clientApi.basePath, clientApi.router);
   app.route(v0Api.basePath, v0Api.router);
   registerTokenWellKnownRoutes(app, apps.tokens);
+  registerAssetPublicRoutes(app, apps.assets);
   // The console calls the two APIs above through this app's own request function.
-  app.route(CONSOLE_BASE, createConsole({ request: (path, init) => Promise.resolve(app.request(path, init)), publicUrl: config.publicUrl }));
+  app.route(CONSOLE_BASE, createConsole({ request: (path, init) => Promise.resolve(app.request(path, init)), publicUrl: config.publicUrl, credentialsFile: deps.credentialsFile ?? null }));
   app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, sourceMaps: apps.sourceMaps, production: apps.production, logs: apps.logs }));
 
   let server: ServerType | undefined;

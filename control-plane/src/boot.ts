@@ -36,7 +36,8 @@ export function configOrExit(defaults: Record<string, string> = {}): Config {
   }
 }
 
-export async function boot(config: Config): Promise<Booted> {
+/** `credentialsFile`: where this process writes the demo's API keys (`npm start`), for the console's sign-in page. */
+export async function boot(config: Config, options: { credentialsFile?: string } = {}): Promise<Booted> {
   const logger = createLogger(config);
   const clock = systemClock;
   const db = await openDb(config, logger);
@@ -47,7 +48,7 @@ export async function boot(config: Config): Promise<Booted> {
     await db.close();
     throw err;
   }
-  const controlPlane = createControlPlane({ config, logger, db, kv, clock });
+  const controlPlane = createControlPlane({ config, logger, db, kv, clock, ...(options.credentialsFile === undefined ? {} : { credentialsFile: options.credentialsFile }) });
   return {
     config, logger, db, kv, controlPlane,
     async close() {

@@ -24,7 +24,7 @@ import { systemClock } from './core/clock/clock.ts';
 const START_HOSTED_APP_DOMAIN = 'apps.localhost';
 
 const config = configOrExit({ HOSTED_APP_DOMAIN: START_HOSTED_APP_DOMAIN });
-const booted = await boot(config);
+const booted = await boot(config, { credentialsFile: credentialsPath(config.dataDir) });
 const { logger } = booted;
 let runtime: RuntimeChild | undefined;
 let stopping = false;

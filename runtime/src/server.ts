@@ -18,6 +18,7 @@ import { mountInternalOps, mountPublicOps } from './ops/routes.ts';
 import type { RunService } from './runs/service.ts';
 import type { Supervisor } from './supervisor/supervisor.ts';
 import { requireSecret } from './http/auth.ts';
+import { onClientError } from './http/client-errors.ts';
 import { errorResponse } from './http/errors.ts';
 
 export interface HttpDeps {
@@ -51,7 +52,7 @@ export function createColdRoutes(deps: HttpDeps): Hono {
 
 export function createHttpServer(deps: HttpDeps): Server {
   const cold = getRequestListener(createColdRoutes(deps).fetch);
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const slug = deps.ingress.slugOfHost(req.headers.host);
     if (slug !== null) return void deps.ingress.serveHost(req, res, slug);
     const url = req.url ?? '/';
@@ -62,6 +63,8 @@ export function createHttpServer(deps: HttpDeps): Server {
     }
     void cold(req, res);
   });
+  onClientError(server, deps.logger);
+  return server;
 }
 
 /**

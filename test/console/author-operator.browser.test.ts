@@ -77,6 +77,11 @@ describe.skipIf(skip !== null)('the Logs and operator pages in chromium', () => 
     await page.goto(`${platform.url}/console/apps`);
     await page.getByRole('link', { name: 'Logs of Logs end to end' }).click();
     await page.waitForURL(new RegExp(`/console/apps/${appId}/logs$`));
+    // In the app's frame: its name, and its pages with Logs marked.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Logs of Logs end to end');
+    const tabs = page.getByRole('navigation', { name: 'Pages of Logs end to end' });
+    expect(await tabs.locator('[aria-current="page"]').textContent()).toBe('Logs');
+    expect(await tabs.getByRole('link', { name: 'Deliveries' }).getAttribute('href')).toBe(`/console/apps/${appId}/deliveries`);
     await expect.poll(() => page.locator('#log-follow').textContent()).toBe('Following: new lines appear at the top.');
     await page.evaluate(() => { (globalThis as any).document.body.dataset.loadedOnce = 'yes'; });
 
@@ -121,6 +126,13 @@ describe.skipIf(skip !== null)('the Logs and operator pages in chromium', () => 
     expect(download.suggestedFilename()).toMatch(new RegExp(`^${appId}-\\d+\\.cpuprofile$`));
     const profile = JSON.parse(await readFile((await download.path())!, 'utf8')) as { samples: number[] };
     expect(profile.samples.length).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('the Logs page of an app the member cannot manage is the API\'s refusal, as the app\'s other pages are', async () => {
+    const res = await page.goto(`${platform.url}/console/apps/app_nope/logs`);
+    expect(res?.status()).toBe(404);
+    expect(await page.locator('.flash-danger').textContent()).toMatch(/^No such app/);
     expect(await axeViolations(page)).toEqual([]);
   });
 

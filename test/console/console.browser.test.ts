@@ -68,12 +68,21 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     await expectAccessible(page);
   });
 
-  it('the printed link signs in once: opened again, it is refused', async () => {
+  it('the printed link signs in once: opened again, it says so and how to sign in now', async () => {
     const other = await browser.newContext({ bypassCSP: true });
     const second = await other.newPage();
+    const answered = second.waitForResponse((res) => res.url().endsWith('/console/sign-in') && res.request().method() === 'POST');
     await second.goto(platform.consoleLink);
+    expect((await answered).status()).toBe(401);
     await second.waitForSelector('.flash-danger');
-    expect(await second.locator('.flash-danger').textContent()).toBe('That key does not sign in to any workspace.');
+    const credentials = /written to +(\S+credentials\.json)/.exec(platform.output())?.[1];
+    expect(credentials).toBeDefined();
+    expect(await second.locator('.flash-danger').textContent()).toBe(
+      `This sign-in link was used already (each link signs in once) or is no longer valid. Sign in with your API key below (npm start wrote the owner's to ${credentials}), or restart npm start for a new link.`);
+    // Still the sign-in form, with the key gone from the address bar, and no session.
+    expect(second.url()).not.toContain('platkey_');
+    expect(await second.getByLabel('Your API key').isVisible()).toBe(true);
+    expect((await other.cookies()).filter((c) => c.name === 'platform_console')).toEqual([]);
     await expectAccessible(second);
     await other.close();
   });
@@ -219,6 +228,14 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     }, { timeout: 25_000, interval: 500 }).toBeGreaterThan(0);
     expect(await page.getByLabel('Status').inputValue()).toBe('pending');
     expect(await page.getByLabel('Type').inputValue()).toBe('reply.created');
+    // In the app's frame: its name, and its pages with this one marked.
+    const frame = async (title: string) => {
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
+      const tabs = page.getByRole('navigation', { name: 'Pages of Webhook sink' });
+      expect(await tabs.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Domains', 'Credentials', 'Deliveries', 'Playground']);
+      expect(await tabs.locator('[aria-current="page"]').textContent()).toBe('Deliveries');
+    };
+    await frame('Deliveries of Webhook sink');
     await expectAccessible(page);
     await page.locator('tbody tr').first().getByRole('link', { name: 'reply.created' }).click();
     await page.waitForURL(/\/deliveries\/[A-Za-z0-9_]+$/);
@@ -229,6 +246,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
       return page.locator('tbody tr').count();
     }, { timeout: 25_000, interval: 500 }).toBe(1);
     expect(await page.locator('pre.payload').textContent()).toContain(platform.credentials.conversationId);
+    await frame('reply.created delivery to Webhook sink');
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Redeliver' }).click();
     await page.waitForURL(/done=redelivered/);
@@ -293,6 +311,32 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     await row().getByRole('button', { name: 'Resume Inspector' }).click();
     await page.waitForURL(/\/console\/admin\/apps$/);
     expect(await row().locator('.badge').textContent()).toBe('active');
+  });
+
+  it('an unknown console page is a 404 page in the console\'s frame with a link back, signed in or not', async () => {
+    const other = await browser.newContext({ bypassCSP: true });
+    const anonymous = await other.newPage();
+    const out = await anonymous.goto(`${platform.url}/console/nowhere/at-all`);
+    expect(out?.status()).toBe(404);
+    expect(await anonymous.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    expect(await anonymous.getByRole('navigation', { name: 'Console' }).count()).toBe(0);
+    await expectAccessible(anonymous);
+    await anonymous.getByRole('link', { name: 'Sign in' }).click();
+    await anonymous.waitForURL(/\/console\/sign-in$/);
+    await other.close();
+
+    const res = await page.goto(`${platform.url}/console/apps/app_nope/nowhere`);
+    expect(res?.status()).toBe(404);
+    expect(await page.locator('main code').textContent()).toBe('/console/apps/app_nope/nowhere');
+    expect(await page.getByRole('navigation', { name: 'Console' }).isVisible()).toBe(true);
+    expect(await page.locator('.who').textContent()).toContain('Ada Owner');
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Back to your circles' }).click();
+    await page.waitForURL(/\/console$/);
+    // The APIs' own unknown paths stay JSON.
+    const api = await page.request.get(`${platform.url}/client/v1/nowhere`);
+    expect(api.status()).toBe(404);
+    expect(((await api.json()) as { _tag: string })._tag).toBe('PlatformApiNotFoundError');
   });
 
   it('signing out revokes the session', async () => {

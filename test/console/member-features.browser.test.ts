@@ -4,7 +4,9 @@
  * inbox, a memory edited then deleted, an app stream revoked then restored, a link card's action
  * answered by the app's own handler (the Tracker fixture served on loopback), and a member who did
  * not write Deploy desk (Max) offered its commands, running one, sharing one private answer and
- * dismissing another. Each test waits for the new state on the page after the click.
+ * dismissing another; an app installed in the workspace and its author's development install of it
+ * offering the same /hello, told apart for the author, the development one hidden from Max. Each
+ * test waits for the new state on the page after the click.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,5 +179,49 @@ describe.skipIf(skip !== null)('member features in chromium', () => {
     await page.locator('section[aria-labelledby="messages-title"]').waitFor();
     expect(await page.locator('.invocation .message-text').count()).toBe(0);
     expect(await page.locator('.invocation').getByRole('button', { name: 'Dismiss' }).count()).toBe(0);
+  });
+
+  it('a development install\'s /hello reads apart from the workspace install\'s; a member sees only the workspace\'s', async () => {
+    const call = apiCalls(platform);
+    const endpoint = { url: 'https://greeter.example.net/platform' };
+    const manifest = {
+      schemaVersion: 1, name: 'Greeter', slug: 'greeter', hosting: 'self', endpoint, scopes: ['conversations:read'],
+      commands: [{ name: 'hello', description: 'Post a greeting', options: [{ name: 'name', type: 'string', description: 'Who to greet', required: true }] }],
+      messageActions: [{ id: 'wave', label: 'Wave back' }],
+    };
+    const created = await call('POST', '/client/v1/apps', { name: 'Greeter', slug: 'greeter', hosting: 'self', endpoint });
+    await call('PUT', `/v0/apps/${created.app.id}/manifest`, { target: 'production', manifest });
+    const consent = await call('GET', `/client/v1/apps/${created.app.id}/consent`);
+    await call('POST', `/client/v1/apps/${created.app.id}/installs`, { version: consent.consent.version });
+    // The same app as `platform dev` syncs it: the author's development app, with its dev install.
+    await call('PUT', '/v0/apps/dev', { manifest });
+
+    const { page } = owner;
+    await page.goto(conversationUrl());
+    const hellos = page.locator('details.command summary', { hasText: '/hello' });
+    expect(await hellos.count()).toBe(2);
+    // The workspace's first, as published; the author's own work in progress after it, marked.
+    expect(await hellos.nth(0).textContent()).toBe('/hello Post a greeting · Greeter');
+    expect(await hellos.nth(0).locator('.badge').count()).toBe(0);
+    expect(await hellos.nth(1).textContent()).toBe('/hello dev Post a greeting · Greeter (development)');
+    expect(await hellos.nth(1).locator('.badge-dev').textContent()).toBe('dev');
+    await hellos.nth(1).click();
+    const devForm = page.locator('details.command[open] form');
+    expect(await devForm.getByRole('button').textContent()).toBe('Run /hello (development)');
+    // Each form's field is its own: the labels lead to different inputs.
+    await devForm.getByLabel('name (required)').fill('Ada');
+    await hellos.nth(0).click();
+    expect(await page.locator('details.command[open]').nth(0).getByLabel('name (required)').inputValue()).toBe('');
+    const actions = page.locator('.message').first().locator('.message-actions');
+    await actions.locator('summary').click();
+    expect(await actions.getByRole('button', { name: /^Wave back/ }).allTextContents()).toEqual(['Wave back (Greeter)', 'Wave back (Greeter, development) dev']);
+    await expectAccessible(page);
+
+    // Max is offered the workspace's only (another member's work in progress is not his to run).
+    await member.page.goto(conversationUrl());
+    const his = member.page.locator('details.command summary', { hasText: '/hello' });
+    expect(await his.count()).toBe(1);
+    expect(await his.textContent()).toBe('/hello Post a greeting · Greeter');
+    await expectAccessible(member.page);
   });
 });

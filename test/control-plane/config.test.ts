@@ -55,6 +55,13 @@ describe('config', () => {
     }
   });
 
+  it('the image copier\'s test switch: parsed outside production, refused in production', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, IMAGE_COPY_TEST_LOOPBACK_HOSTS: 'images.test, pics.test' }).imageCopy)
+      .toEqual({ reuseMs: 3_600_000, testLoopbackHosts: ['images.test', 'pics.test'] });
+    expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', IMAGE_COPY_TEST_LOOPBACK_HOSTS: 'images.test' }))
+      .toThrow(/IMAGE_COPY_TEST_LOOPBACK_HOSTS: test only, never with NODE_ENV=production/);
+  });
+
   it('with a shared database outside production: operator token generated, creation needs it', async () => {
     const c = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://u@h/db' });
     expect(c.embedded).toBe(false);

@@ -30,6 +30,8 @@ export interface FuzzReport {
   operations: number;
   durationMs: number;
   byStatus: Record<string, number>;
+  /** Requests sent per operation id: every operation of both documents is called. */
+  byOperation: Record<string, number>;
   failures: FuzzFailure[];
 }
 
@@ -139,7 +141,7 @@ function judge(op: Operation, status: number, text: string): string | null {
 export async function runFuzz(target: FuzzTarget, options: { requests: number; seed: number; concurrency: number; onProgress?: (done: number) => void }): Promise<FuzzReport> {
   const ops = await loadOperations(target.url);
   const arbitraries = ops.map((op) => requestArbitrary(op, target));
-  const report: FuzzReport = { requests: 0, operations: ops.length, durationMs: 0, byStatus: {}, failures: [] };
+  const report: FuzzReport = { requests: 0, operations: ops.length, durationMs: 0, byStatus: {}, byOperation: {}, failures: [] };
   const started = performance.now();
   let next = 0;
   const worker = async () => {
@@ -154,6 +156,7 @@ export async function runFuzz(target: FuzzTarget, options: { requests: number; s
       const text = streaming ? '' : await res.text();
       report.requests++;
       report.byStatus[res.status] = (report.byStatus[res.status] ?? 0) + 1;
+      report.byOperation[op.id] = (report.byOperation[op.id] ?? 0) + 1;
       const problem = judge(op, res.status, text);
       if (problem !== null && report.failures.length < 200) {
         report.failures.push({ operation: op.id, request: { method: request!.method, path: request!.path, ...(request!.body === undefined ? {} : { body: request!.body.slice(0, 500) }) }, status: res.status, problem, body: text.slice(0, 500) });

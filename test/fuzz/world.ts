@@ -37,6 +37,8 @@ export async function startFuzzWorld(options: StackOptions = {}): Promise<{ worl
         workspaceId: [world.ws.workspace.id],
         target: ['production', 'preview'],
         key: ['API_URL', 'TOKEN'],
+        // The board app's first version (synced by the world) and one past what a version column holds.
+        version: ['1', '2147483648'],
       },
     };
     return { world, target };

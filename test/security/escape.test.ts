@@ -2,6 +2,7 @@
 // traps in returned values and thrown values reach nothing of the host. Throughout, the node keeps
 // serving a neighbour app on the same (single) worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogError } from '@platform/sdk';
 import { fixture, startRuntime, whileServing, type TestRuntime } from '../runtime/support/runtime.ts';
 
 let rt: TestRuntime;
@@ -23,7 +24,7 @@ async function attack(path: string): Promise<{ status: number; body: string; req
   return result;
 }
 
-async function logOf(requestId: string | null): Promise<Array<{ level: string; message: string }>> {
+async function logOf(requestId: string | null): Promise<Array<{ level: string; message: string; error?: LogError }>> {
   return (await rt.client.appLogs('app_hostile')).filter((l) => l.requestId === requestId);
 }
 

@@ -10,11 +10,13 @@ import type { Hono } from 'hono';
 import { esc, renderBlock } from '@platform/sdk/render';
 import type { Api } from './api.ts';
 import { messageOf } from './api.ts';
+import { appIcon } from './app-icon.ts';
+import { assetUrl } from './asset-url.ts';
 import type { ConsoleEnv } from './env.ts';
 
 export interface BlockView {
   id: string;
-  app: { id: string; slug: string; name: string };
+  app: { id: string; slug: string; name: string; icon?: string | null };
   revision: number;
   tree: unknown;
   summary: string;
@@ -36,8 +38,9 @@ export function cardHtml(view: BlockView, outcome: Outcome = {}): string {
   const block = renderBlock(view.tree, {
     idPrefix: `b-${view.id}`, blockId: view.id, revision: view.revision, pending: view.pending, error: view.error, final: view.final,
     inputs: view.inputs, fieldErrors: outcome.fieldErrors ?? null, notice: outcome.notice ?? null, openUrl: outcome.openUrl ?? view.openLink?.url ?? null,
+    assetUrl, remoteImages: false,
   });
-  const app = `<p class="card-app">${esc(view.app.name)}</p>`;
+  const app = `<p class="card-app">${appIcon(view.app.icon)}${esc(view.app.name)}</p>`;
   return `<div class="card" data-card="${esc(view.id)}"${view.pending === null ? '' : ' data-pending="true"'}>${app}${block}</div>`;
 }
 

@@ -8,6 +8,7 @@
 import type { Hono } from 'hono';
 import { esc, renderBlock, safeHref } from '@platform/sdk/render';
 import { messageOf, type Api } from './api.ts';
+import { assetUrl } from './asset-url.ts';
 import type { Outcome } from './cards.ts';
 import type { ConsoleEnv } from './env.ts';
 
@@ -26,7 +27,7 @@ export function linkCardHtml(messageId: string, card: LinkCard, outcome: Outcome
   const meta = [card.app.name, ref?.status?.label, card.access === 'granted' ? undefined : card.access].filter((s) => s !== undefined && s !== '').join(' · ');
   const block = ref?.block === undefined ? '' : renderBlock(ref.block.tree, {
     idPrefix: `ref-${ref.id}`, blockId: ref.id, revision: ref.revision ?? 1, notice: outcome.notice ?? null,
-    fieldErrors: outcome.fieldErrors ?? null, openUrl: outcome.openUrl ?? null, error: outcome.error ?? null,
+    fieldErrors: outcome.fieldErrors ?? null, openUrl: outcome.openUrl ?? null, error: outcome.error ?? null, assetUrl, remoteImages: false,
   });
   const click = ref === null ? '' : ` data-reference-click="/console/messages/${esc(messageId)}/references/${esc(ref.id)}/click"`;
   return `<li class="reference card" data-card="ref-${esc(ref?.id ?? card.url)}"${click}><p>${href === null ? title : `<a href="${esc(href)}" rel="noopener noreferrer" target="_blank">${title}</a>`}`

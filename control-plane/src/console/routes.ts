@@ -34,6 +34,7 @@ import { registerOperatorPage } from './pages/operator.ts';
 import { registerSearchPage } from './pages/search.ts';
 import { registerStreamsPage } from './pages/streams.ts';
 import { registerSignIn } from './pages/sign-in.ts';
+import { isUnknownPage, notFoundPage } from './pages/not-found.ts';
 import { clearSession, readSession } from './session.ts';
 
 export const CONSOLE_BASE = '/console';
@@ -44,11 +45,14 @@ export interface ConsoleDeps {
   publicUrl: string;
   /** Asset files other than the built ones (tests). */
   assetPaths?: { css?: string; js?: string };
+  /** Where `npm start` wrote the demo's API keys: the sign-in page names it when a used link is refused. */
+  credentialsFile?: string | null;
 }
 
 // Scripts only from the console's own origin; inline styles are allowed for the renderer's tally
-// widths (numbers it computes); images from https for app cards.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; "
+// widths (numbers it computes); images only from our origin: the service copies every image an app
+// names (docs/decisions/assets.md), so a member's browser never loads one from an app's server.
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
   + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
@@ -68,11 +72,12 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   });
   router.use('*', sameOrigin(deps.publicUrl));
   const assets: Assets = registerAssets(router, deps.assetPaths);
-  registerSignIn(router, { request: deps.request, assets, secure });
+  registerSignIn(router, { request: deps.request, assets, secure, credentialsFile: deps.credentialsFile ?? null });
 
   router.use('*', async (c, next) => {
     const session = readSession(c);
     const signIn = `${CONSOLE_BASE}/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`;
+    if (session === null && isUnknownPage(c)) return notFoundPage(c, assets, null);
     if (session === null) return c.req.method === 'GET' ? c.redirect(signIn, 303) : c.json({ _tag: 'ConsoleSignInRequiredError', message: 'Sign in first', path: [] }, 401);
     const api = apiFor(deps.request, session.key);
     const me = await api.get<Me>('/me');
@@ -103,5 +108,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerPlaygroundPage(router, assets);
   registerAdminPages(router, assets);
   registerOperatorPage(router, assets);
+  // Last: any other console path is a page that does not exist.
+  router.all('*', (c) => notFoundPage(c, assets, c.get('me')));
   return router;
 }

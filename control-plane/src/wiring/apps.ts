@@ -22,6 +22,9 @@ import { listApps, type AppRow } from '../apps/apps/store.ts';
 import { createBundleCollector, type BundleCollector } from '../apps/bundles/collector.ts';
 import { importDiskBundles, type DiskImport } from '../apps/bundles/import-disk.ts';
 import { createBundleStore, type BundleStore } from '../apps/bundles/service.ts';
+import { createImageCopier, type FetchImage, type ImageCopier } from '../apps/assets/copy.ts';
+import { createAssetService, type AssetService } from '../apps/assets/service.ts';
+import { createAssetUploads, type AssetUploads } from '../apps/assets/upload.ts';
 import { createTreeChecker, type TreeChecker } from '../apps/check-trees/service.ts';
 import { createOidcVerifier } from '../apps/ci-identities/oidc.ts';
 import { createCiIdentitiesService, type CiIdentitiesService } from '../apps/ci-identities/service.ts';
@@ -79,6 +82,12 @@ export interface AppsArea {
   resolver: CallerResolverService;
   accessTokens: AccessTokenService;
   treeChecker: TreeChecker;
+  /** Images stored by content: copies of trees' images, uploaded icons. */
+  assets: AssetService;
+  /** Copies the images a tree (or a message) names before it is stored. */
+  images: ImageCopier;
+  /** `POST /v0/assets`: tooling's uploads (app icons). */
+  assetUploads: AssetUploads;
   /** Hosted apps' log lines: stored from the nodes' batches, read and streamed by tooling. */
   logs: AppLogsService;
   /** Each app's figures from the processes' metrics (the console's operator page). */
@@ -106,6 +115,8 @@ export interface AppsAreaDeps {
   runtimeNodes: RuntimeNodes;
   /** This process's metrics (the operator page reads the lifecycle delivery outcomes in it). */
   registry: Registry;
+  /** One guarded download of an image URL (the deliveries area's outbound guard, handed in by the root). */
+  fetchImage: FetchImage;
   options?: AppsOptions;
 }
 
@@ -121,12 +132,14 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const prefix = config.bundleStore.kind === 's3' ? config.bundleStore.s3.prefix : '';
   const bundles = createBundleStore({ db, clock, objects, prefix });
   const sourceMaps = createBundleStore({ db, clock, objects, prefix, table: 'source_maps' });
+  const assets = createAssetService({ db, clock, objects, prefix: config.assetPrefix });
+  const images = createImageCopier({ db, clock, assets, fetchImage: deps.fetchImage, reuseMs: config.imageCopy.reuseMs });
   // Any node reads a manifest; keyed by nothing in particular, so one node reads them all while it is up.
   const reader = options.manifestReader ?? createRuntimeManifestReader({ client: { manifest: (input) => deps.runtimeNodes.run('manifests', undefined, (c) => c.manifest(input)) } });
   const validators = createSchemaValidatorCache({ db });
   const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ invalidation: deps.invalidation, clock, logger: deps.logger }) });
   const versions = createVersionsService({
-    db, clock, bundles, sourceMaps, reader, validators,
+    db, clock, bundles, sourceMaps, reader, validators, assets,
     domains: { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain },
   });
   const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
@@ -151,7 +164,10 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     ciIdentities: createCiIdentitiesService({ db, clock, tokens, allowHttpIssuers, oidc: createOidcVerifier({ clock, allowHttp: allowHttpIssuers }) }),
     resolver: createCallerResolver({ db, tokens, apiKeys: deps.apiKeys }),
     accessTokens: createAccessTokenService({ db, tokens }),
-    treeChecker: createTreeChecker({ kv: deps.kv }),
+    treeChecker: createTreeChecker({ kv: deps.kv, images }),
+    assets,
+    images,
+    assetUploads: createAssetUploads({ assets, kv: deps.kv, publicUrl: config.publicUrl }),
     logs: createAppLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }) }),
     operatorMetrics: createOperatorMetricsService({
       registry: deps.registry, runtimeNodes: deps.runtimeNodes,

@@ -11,6 +11,7 @@ import type { Db } from '../core/db/db.ts';
 import type { Kv } from '../core/kv/kv.ts';
 import type { Logger } from '../core/log/logger.ts';
 import { createReachGuard } from '../apps/guards/index.ts';
+import type { ImageCopier } from '../apps/assets/copy.ts';
 import type { TokenService } from '../apps/tokens/service.ts';
 import type { VersionValidators } from '../apps/versions/validators.ts';
 import { createBlocksService, type BlocksService } from '../blocks/app-api/service.ts';
@@ -39,6 +40,8 @@ export interface BlocksAreaDeps {
   schemaValidators(appId: string, version: number): Promise<VersionValidators>;
   /** The messaging area's link cards, for clicks in a card's block. */
   links: Pick<MemberLinks, 'storedCard'>;
+  /** The apps area's image copier: every tree's images are copied before it is stored. */
+  images: ImageCopier;
 }
 
 export interface BlocksArea {
@@ -69,10 +72,11 @@ export function createBlocksArea(deps: BlocksAreaDeps): BlocksArea {
   const { db, clock, logger } = deps;
   const engine = deps.interactive.engine;
   const definitions = createBlockDefinitions({ db, schemaValidators: deps.schemaValidators });
-  const renderer = createRenderer({ db, clock, logger, engine, definitions });
-  const insertDeps = { db, clock, definitions, engine, reach: createReachGuard({ db }), events: deps.events };
+  const { images } = deps;
+  const renderer = createRenderer({ db, clock, logger, engine, definitions, images });
+  const insertDeps = { db, clock, definitions, engine, reach: createReachGuard({ db }), events: deps.events, images };
   const results = createResultWriter({ db });
-  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions, results, links: deps.links });
+  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions, results, links: deps.links, images });
   return {
     blocks: createBlocksService({ ...insertDeps, renderer }),
     interactions,

@@ -27,7 +27,7 @@ import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
 import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
 import { createMailService, type MailService } from '../workspace/mail/service.ts';
 import { createSmtpTransport, type MailTransport } from '../workspace/mail/transport.ts';
-import { createGuardedAgent, type ResolveAll } from '../deliveries/outbound/index.ts';
+import { createGuardedAgent, createImageFetch, type ImageFetch, type ResolveAll } from '../deliveries/outbound/index.ts';
 import { createRelayHub, type RelayHub } from '../deliveries/relay/hub.ts';
 import { createRelayServer, type RelayServer } from '../deliveries/relay/server.ts';
 import { createRelayTarget } from '../deliveries/relay/target.ts';
@@ -163,4 +163,15 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
       transport?.close();
     },
   };
+}
+
+/**
+ * The download behind every copied image (apps/assets/copy.ts): the delivery guard without the
+ * development loopback allowance (an image is never fetched from this machine), plus the test-only
+ * loopback names of IMAGE_COPY_TEST_LOOPBACK_HOSTS. Built before the areas, which it is handed to.
+ * @example createAppsArea({ …, fetchImage: imageFetchFor(config) })
+ */
+export function imageFetchFor(config: Config): ImageFetch {
+  const guard = { allowLoopback: false, testLoopbackHosts: new Set(config.imageCopy.testLoopbackHosts) };
+  return createImageFetch({ dispatcher: createGuardedAgent(guard), guard });
 }

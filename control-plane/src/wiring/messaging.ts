@@ -4,6 +4,7 @@
  * of streams, inbox notifications, workspace memories, search objects and the member's search,
  * references (pushes, link cards, reference search). Holds no logic of its own.
  */
+import type { ImageCopier } from '../apps/assets/copy.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import type { Kv } from '../core/kv/kv.ts';
@@ -35,6 +36,8 @@ export interface MessagingAreaDeps {
   engine: InteractiveEngine;
   /** Reading a message as a member (workspace area), for its link cards. */
   messages: Pick<MessagesService, 'get'>;
+  /** The apps area's image copier (reference trees and icons, persona avatars, reply images). */
+  images: ImageCopier;
 }
 
 export interface MessagingArea {
@@ -59,14 +62,14 @@ export function createMessagingArea(deps: MessagingAreaDeps): MessagingArea {
   // Reference kinds of versions (immutable rows), read once per process for every feature asking.
   const kinds = createSearchKinds({ db });
   return {
-    appMessages: createAppMessagesService({ db, kv, clock, events: deps.events, publicUrl: deps.publicUrl }),
+    appMessages: createAppMessagesService({ db, kv, clock, events: deps.events, publicUrl: deps.publicUrl, images: deps.images }),
     streams: createStreamAdmin({ db, clock }),
     notifications: createNotificationsService({ db, kv, clock }),
     memories: createMemoriesService({ db, kv, clock }),
     search: createSearchService({ db, clock, kinds }),
     memberSearch: createMemberSearch({ db }),
-    references: createReferencesService({ db, clock, kinds }),
-    links: createMemberLinks({ db, messages: deps.messages, resolver: createReferenceResolver({ db, clock, logger: deps.logger, engine: deps.engine }) }),
+    references: createReferencesService({ db, clock, kinds, images: deps.images }),
+    links: createMemberLinks({ db, messages: deps.messages, resolver: createReferenceResolver({ db, clock, logger: deps.logger, engine: deps.engine, images: deps.images }) }),
     referenceSearch: createReferenceSearch({ db, engine: deps.engine, kinds }),
   };
 }

@@ -13,6 +13,10 @@ function tooLarge(maxBytes: number): PlatformError {
   return new PlatformError('PlatformApiPayloadTooLargeError', `The body is larger than ${maxBytes} bytes`, { fields: { limit: maxBytes } });
 }
 
+function clientAborted(): PlatformError {
+  return new PlatformError('PlatformApiInvalidRequestError', 'The client closed the connection before the request body was complete', { fields: { issues: [] } });
+}
+
 /** The body, or a 413 (the rest is drained and dropped). */
 export function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(incoming.headers['content-length'] ?? '0');
@@ -35,18 +39,25 @@ export function readIncoming(incoming: IncomingMessage, maxBytes: number): Promi
       cleanup();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
     };
+    // A body that stops before its end (the client hung up) is the client's abort, not our fault.
     const onError = (err: Error): void => {
       cleanup();
-      reject(err);
+      reject(incoming.complete ? err : clientAborted());
+    };
+    const onClose = (): void => {
+      cleanup();
+      if (!incoming.complete) reject(clientAborted());
     };
     const cleanup = (): void => {
       incoming.off('data', onData);
       incoming.off('end', onEnd);
       incoming.off('error', onError);
+      incoming.off('close', onClose);
     };
     incoming.on('data', onData);
     incoming.on('end', onEnd);
     incoming.on('error', onError);
+    incoming.on('close', onClose);
   });
 }
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
 import { BlockTypeSchema } from '../manifest/schemas.ts';
-import { BlockPropsSchema, BlockStateSchema, IdSchema, TimestampSchema, VersionSchema } from './primitives.ts';
+import { BlockPropsSchema, BlockStateSchema, CountedSchema, IdSchema, TimestampSchema, VersionSchema } from './primitives.ts';
 import { ONE_TARGET, StateMatchSchema, hasOneTarget, targetFields } from './targets.ts';
 
 const E = LIMITS.endpoints;
@@ -34,7 +34,7 @@ export const BlockRecordSchema = z.looseObject({
 });
 
 /** `PATCH /v0/blocks/{block_id}`: shallow-merge `state`; with `expectedVersion`, only if the block is at that version. */
-export const BlockUpdateRequestSchema = z.strictObject({ state: BlockStateSchema, expectedVersion: VersionSchema.optional() });
+export const BlockUpdateRequestSchema = z.strictObject({ state: BlockStateSchema, expectedVersion: CountedSchema.optional() });
 /** `PUT /v0/blocks/{block_id}` (the replace variant): `state` replaces the whole state. */
 export const BlockReplaceRequestSchema = BlockUpdateRequestSchema;
 

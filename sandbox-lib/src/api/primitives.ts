@@ -30,6 +30,16 @@ export const TimestampSchema = z.iso.datetime({ offset: true });
 
 export const VersionSchema = z.int().min(0);
 
+/**
+ * The largest version or revision the service counts to (app versions, block versions and tree
+ * revisions, one change at a time, kept in 32-bit columns). A request that names a larger one
+ * names none: it is refused as invalid where it is parsed, not looked up.
+ */
+export const COUNTER_MAX = 2_147_483_647;
+
+/** A version or revision the service counted: `VersionSchema` within `COUNTER_MAX`. */
+export const CountedSchema = z.int().min(0).max(COUNTER_MAX);
+
 /** A JSON object whose compact serialization is at most `maxBytes`. */
 export function jsonObject(maxBytes: number) {
   return z.record(z.string(), z.unknown()).refine((value) => fitsJson(value, maxBytes), jsonMessage(maxBytes));

@@ -6,7 +6,7 @@ export { lenientEnum } from './lenient.ts';
 export { REQUEST, RESPONSE, type Wire } from './wire.ts';
 // `text`, `label` and `jsonObject` stay internal; the catalog owns the tree types (`ActionTable`, ...).
 export {
-  graphemeLength, HttpsUrlSchema, IdSchema, TimestampSchema, VersionSchema, DocumentSchema, BlockTreeSchema, ActionRefSchema,
+  graphemeLength, HttpsUrlSchema, IdSchema, TimestampSchema, VersionSchema, COUNTER_MAX, CountedSchema, DocumentSchema, BlockTreeSchema, ActionRefSchema,
   ActionNameSchema, ActionArgsSchema, ActionTableSchema, ActionTableRequestSchema, BlockPropsSchema, BlockStateSchema,
 } from './primitives.ts';
 export { StateMatchSchema, hasOneTarget } from './targets.ts';

@@ -61,12 +61,12 @@ export interface SelectOption {
 /**
  * What a `block.action` handler returns: an ActionResult whose `state` has the block's type and
  * whose `tree` may be a draft from `ui.*` (its action table is then computed), nothing (`{}`),
- * or `deferred()`.
+ * or `deferred()`. `N`: the action names the tree's builders may use (the block's, inline).
  */
-export type ActionOutput<S = Json> =
+export type ActionOutput<S = Json, N extends string = string> =
   | void
   | Deferred
-  | (Omit<ActionResult, 'state' | 'tree' | 'actions'> & { state?: S; tree?: Draft | UiBlockNode; actions?: ActionTable });
+  | (Omit<ActionResult, 'state' | 'tree' | 'actions'> & { state?: S; tree?: Draft<N> | UiBlockNode; actions?: ActionTable });
 
 export type SearchOutput = readonly SelectOption[] | { options: readonly SelectOption[] };
 
@@ -89,23 +89,25 @@ export interface ActionConfig<P = Json, S = Json, A extends SchemaInput | undefi
 
 /**
  * An action written inline in `defineBlock({ actions })`: the block gives it the props and state
- * types, and its own `args` and `input` schemas give `ctx.args` and `ctx.input` theirs. `A` and `I`
- * are inferred from what is written (`unknown` when a schema is left out: JSON then).
+ * types and its action names `N` (for the builders of a tree it answers), and its own `args` and
+ * `input` schemas give `ctx.args` and `ctx.input` theirs. `A` and `I` are inferred from what is
+ * written (`unknown` when a schema is left out: JSON then).
  */
-export interface InlineAction<P, S, A, I> extends Omit<ActionConfig<P, S>, 'args' | 'input' | 'handler' | 'search'> {
+export interface InlineAction<P, S, A, I, N extends string = string> extends Omit<ActionConfig<P, S>, 'args' | 'input' | 'handler' | 'search'> {
   readonly args?: A & SchemaInput;
   readonly input?: I & SchemaInput;
-  readonly handler?: (ctx: ActionContext<P, S, InferOr<A>, InferOr<I>>) => MaybePromise<ActionOutput<S>>;
+  readonly handler?: (ctx: ActionContext<P, S, InferOr<A>, InferOr<I>>) => MaybePromise<ActionOutput<S, N>>;
   readonly search?: (ctx: SearchContext<P, S, InferOr<A>>) => MaybePromise<SearchOutput>;
 }
 
 /**
  * The `actions` of a block: `defineAction(...)` values or inline objects. Written as two mapped
  * types over the action names so TypeScript infers each action's `args` schema (`A`) and `input`
- * schema (`I`) from the object literal, then types its handlers with them.
+ * schema (`I`) from the object literal, then types its handlers with them. `N`: the block's action
+ * names, which the builders of the trees its handlers answer may use.
  */
-export type BlockActions<P, S, A, I> =
-  & { readonly [K in keyof A]: BlockAction<P, S> | InlineAction<P, S, A[K], K extends keyof I ? I[K] : unknown> }
+export type BlockActions<P, S, A, I, N extends string = string> =
+  & { readonly [K in keyof A]: BlockAction<P, S> | InlineAction<P, S, A[K], K extends keyof I ? I[K] : unknown, NoInfer<N>> }
   & { readonly [K in keyof I]: BlockAction<P, S> | { readonly input?: I[K] & SchemaInput } };
 
 /** A checked action definition (what `defineAction` returns). */

@@ -28,8 +28,11 @@ export interface InsertContext<P = Record<string, unknown>> extends HandlerConte
   readonly target: { readonly conversationId?: string; readonly circleId?: string };
 }
 
-/** A tree from `render`: a draft from `ui.block(...)` (references assigned for you) or `renderTree`'s answer. */
-export type RenderOutput = Draft | RenderedTree;
+/**
+ * A tree from `render`: a draft from `ui.block(...)` (references assigned for you) or `renderTree`'s
+ * answer. `N`: the action names its builders may use (in `defineBlock`, the block's own).
+ */
+export type RenderOutput<N extends string = string> = Draft<N> | RenderedTree;
 
 /** A choice input members vote or pick with (counted by the service in `tallies`). */
 export interface ChoiceInputConfig {
@@ -39,7 +42,12 @@ export interface ChoiceInputConfig {
   readonly anonymous?: boolean;
 }
 
-export interface BlockConfig<PS extends SchemaInput, SS extends SchemaInput, A extends Json = Json, I extends Json = Json> {
+/**
+ * `K`: the names of `actions`, inferred from its keys (a mapped type over a type parameter is
+ * inferred from the keys even while the handlers wait for their own types); `render` and the
+ * inline handlers' trees take them as the only names their builders accept.
+ */
+export interface BlockConfig<PS extends SchemaInput, SS extends SchemaInput, A extends Json = Json, I extends Json = Json, K extends string = string> {
   readonly type: string;
   readonly title: string;
   readonly description?: string;
@@ -54,9 +62,12 @@ export interface BlockConfig<PS extends SchemaInput, SS extends SchemaInput, A e
   readonly inputs?: Readonly<Record<string, ChoiceInputConfig>>;
   readonly sections?: readonly string[];
   /** Inline objects get `args` and `input` typed from their own schemas, and props and state from the block's. */
-  readonly actions?: BlockActions<Infer<PS>, Infer<SS>, A, I>;
-  /** Draws the block for its props and state (`block.render`, and after an action that changed state). */
-  readonly render: (ctx: RenderContext<Infer<PS>, Infer<SS>>) => MaybePromise<RenderOutput>;
+  readonly actions?: { readonly [Name in K]: unknown } & BlockActions<Infer<PS>, Infer<SS>, A, I, K>;
+  /**
+   * Draws the block for its props and state (`block.render`, and after an action that changed state).
+   * The builders written in it take only the block's action names (`ui.button({ action })`).
+   */
+  readonly render: (ctx: RenderContext<Infer<PS>, Infer<SS>>) => MaybePromise<RenderOutput<NoInfer<K>>>;
   /** The initial state of a new block (`block.insert`). Default: the state schema's reading of `{}`. */
   readonly insert?: (ctx: InsertContext<Infer<PS>>) => MaybePromise<Infer<SS>>;
 }
@@ -95,8 +106,8 @@ export interface Block<P = any, S = any> {
  *   ]),
  * });
  */
-export function defineBlock<const PS extends SchemaInput, const SS extends SchemaInput, A extends Json = Record<never, never>, I extends Json = Record<never, never>>(
-  config: BlockConfig<PS, SS, A, I>,
+export function defineBlock<const PS extends SchemaInput, const SS extends SchemaInput, A extends Json = Record<never, never>, I extends Json = Record<never, never>, K extends string = never>(
+  config: BlockConfig<PS, SS, A, I, K>,
 ): Block<Infer<PS>, Infer<SS>> {
   if (typeof config !== 'object' || config === null) throw new AppDefinitionError(['blocks'], 'a block is an object');
   const where = ['blocks', typeof config.type === 'string' ? config.type : '?'];

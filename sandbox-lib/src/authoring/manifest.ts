@@ -31,7 +31,11 @@ export interface AppIdentity {
   /** `platform`: the service runs the bundle; `self`: the app runs at `endpoint`. */
   readonly hosting: 'self' | 'platform';
   readonly description?: string;
-  /** An uploaded asset id. */
+  /**
+   * An uploaded asset id (`ast_…`, from `POST /v0/assets`), or the path of an image file beside the
+   * app (`'icon.png'`), which `platform deploy` uploads and replaces with its id. Without it,
+   * `platform deploy` uploads `icon.png` (or `.webp`, `.jpg`, `.jpeg`, `.gif`) when the project has one.
+   */
   readonly icon?: string;
   /** A self-hosted app's delivery URL. */
   readonly endpoint?: string | { readonly url: string };

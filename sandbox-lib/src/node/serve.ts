@@ -11,6 +11,7 @@ import type { AppEnv } from '../authoring/context.ts';
 import { processEnv } from './config.ts';
 import { toWebRequest } from './node-to-web.ts';
 import { writeWebResponse } from './web-to-node.ts';
+import { answerClientErrorsInOrder } from './client-errors.ts';
 
 /** What `serve` needs of an app: `defineApp`'s answer fits. */
 export interface Servable {
@@ -79,6 +80,8 @@ export async function serve(app: Servable, options: ServeOptions): Promise<Serve
       res.end(res.headersSent ? undefined : JSON.stringify({ error: 'internal' }));
     });
   });
+  // A valid request and garbage in one write: the request's answer first, then the tagged 400.
+  answerClientErrorsInOrder(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

@@ -15,10 +15,10 @@ const TONE_GLYPH: Readonly<Record<string, string>> = { info: 'info', success: 'c
 const link = (href: string, inner: string, className?: string) =>
   el('a', { href, class: className, rel: 'noopener noreferrer nofollow', target: '_blank' }, inner);
 
-/** An image URL: https as written, an asset id through the caller, or null (the alt text shows instead). */
+/** An image URL: https as written (unless `remoteImages` is false), an asset id through the caller, or null (the alt text shows instead). */
 export function imageUrl(src: unknown, ctx: RenderContext): string | null {
   if (typeof src !== 'string' || src === '') return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(src)) return safeHref(src);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(src)) return ctx.remoteImages === false ? null : safeHref(src);
   return ctx.assetUrl === undefined ? null : ctx.assetUrl(src);
 }
 

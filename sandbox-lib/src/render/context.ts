@@ -37,6 +37,12 @@ export interface RenderOptions {
   problem?: { message: string; path: ReadonlyArray<string | number> } | null;
   /** An image `src` that is an asset id (not a URL) becomes this URL; without it, the alt text shows. */
   assetUrl?: (assetId: string) => string;
+  /**
+   * `false`: an image `src` that is a URL draws its alt text, never an `<img>` of it. A client of
+   * the service passes it: the service copies every image, so a URL left in a tree was never checked
+   * and would be loaded from the app's server. Default `true` (the playground, `platform dev`).
+   */
+  remoteImages?: boolean;
 }
 
 /** The options plus what the walk learns on the way down. */

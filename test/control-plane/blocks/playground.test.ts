@@ -3,8 +3,8 @@
  * developer's tree goes into a conversation as a block of their development install (served on
  * loopback, deliveries through the development relay as `platform dev` runs it), and a click on
  * its button is answered by the app's own handler. Only the developer's own active dev install;
- * the tree, its table, props and state checked; the target seen, writable and reached. Refusals
- * carry their tags.
+ * the tree, its table, props and state checked (what they leave out filled from the schemas'
+ * defaults); the target seen, writable and reached. Refusals carry their tags.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTree, ui } from '@platform/sdk';
@@ -63,6 +63,26 @@ describe('trying a tree against a development install', () => {
       actor: { memberId: dev.member.id, name: 'Mia Member' },
       data: { block: { id: block.id, type: 'ticket', props: { title: 'Demo' }, state: {} }, action: { name: 'bump', args: {} } },
     });
+  });
+
+  it('props and state left out start at their schemas\' defaults; the answer says what was stored, and the block works', async () => {
+    const wave = renderTree(ui.block({ summary: 'Wave' }, [ui.actions([ui.button({ label: 'Wave', action: 'wave' })])]));
+    // `{}` fails the state schema as written (zod makes a defaulted field required) until its default fills it.
+    const tried = status(await tryTree({ type: 'greeting', tree: wave.tree, actions: wave.actions, props: {}, state: {} }), 201);
+    expect(tried.body).toMatchObject({ props: { name: 'world' }, state: { waves: 0 }, block: { type: 'greeting', summary: 'Wave' } });
+    const ref = Object.keys(wave.actions)[0]!;
+    const clicked = status(await dev.client.post(`/blocks/${tried.body.block.id}/click`, { revision: tried.body.block.revision, ref }), 200);
+    expect(clicked.body.outcome).toBe('applied');
+    expect(JSON.stringify(clicked.body.block.tree)).toContain('1 waves');
+    expect(devApp.actions.at(-1)).toMatchObject({ data: { block: { type: 'greeting', props: { name: 'world' }, state: { waves: 0 } }, action: { name: 'wave' } } });
+
+    // What is given is kept; only what is left out is filled, and a given value is still checked.
+    const given = status(await tryTree({ type: 'greeting', tree: wave.tree, actions: wave.actions, props: { name: 'Ada' }, state: { waves: 7 } }), 201);
+    expect(given.body).toMatchObject({ props: { name: 'Ada' }, state: { waves: 7 } });
+    const wrong = status(await tryTree({ type: 'greeting', tree: wave.tree, actions: wave.actions, state: { waves: -1 } }), 400, 'PlatformApiInvalidRequestError');
+    expect(wrong.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: ['state', 'waves'], code: 'minimum' })]));
+    // A type without defaults stores what was sent.
+    expect(status(await tryTree({}), 201).body).toMatchObject({ props: {}, state: {} });
   });
 
   it('takes a first state that fits the type and a circle\'s chat as the target', async () => {

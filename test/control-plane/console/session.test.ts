@@ -91,11 +91,19 @@ describe('console sessions', () => {
     }
   });
 
-  it('a sign-in link\'s key works once', async () => {
+  it('a sign-in link\'s key works once; used again, the page says so and how to sign in now', async () => {
     const link = (await ws.client.post('/api-keys', { name: 'Console sign-in link' })).body.apiKey as string;
     expect((await signIn(link, { once: '1' })).status).toBe(303);
     expect((await stack.client(link).get('/me')).status).toBe(401);
-    expect((await signIn(link, { once: '1' })).status).toBe(401);
+    const again = await signIn(link, { once: '1' });
+    expect(again.status).toBe(401);
+    expect(again.headers.get('set-cookie')).toBeNull();
+    const text = await again.text();
+    // This stack is not npm start: no credentials file to name.
+    expect(text).toContain('This sign-in link was used already (each link signs in once) or is no longer valid. Sign in with your API key below, or restart npm start for a new link.');
+    expect(text).toContain('id="sign-in"');
+    // A key typed into the form (no link) that does not sign in reads as before.
+    expect(await (await signIn(link)).text()).toContain('That key does not sign in to any workspace.');
   });
 
   it('signing out revokes the session key and clears the cookie', async () => {
@@ -109,6 +117,42 @@ describe('console sessions', () => {
     expect((await stack.client(key).get('/me')).status).toBe(401);
     const after = await stack.fetch('/console', { redirect: 'manual', headers: { cookie } });
     expect(after.headers.get('location')).toBe('/console/sign-in?next=%2Fconsole');
+  });
+});
+
+describe('unknown console pages', () => {
+  it('answer an HTML 404 page with a way back, signed in (with the navigation) or not', async () => {
+    const cookie = cookieOf(await signIn(ws.apiKey));
+    for (const path of ['/console/nope', '/console/apps/app_1/nope/deeper', '/console/sign-out']) {
+      const signedOut = await stack.fetch(path, { redirect: 'manual' });
+      expect(signedOut.status, path).toBe(404);
+      expect(signedOut.headers.get('content-type')).toMatch(/^text\/html/);
+      const out = await signedOut.text();
+      expect(out).toContain('<h1>Page not found</h1>');
+      expect(out).toContain('href="/console/sign-in"');
+      expect(out).not.toContain('aria-label="Console"');
+
+      const signedIn = await stack.fetch(path, { headers: { cookie } });
+      expect(signedIn.status, path).toBe(404);
+      const body = await signedIn.text();
+      expect(body).toContain('<h1>Page not found</h1>');
+      expect(body).toContain(`<code>${path}</code>`);
+      expect(body).toContain('<a href="/console">Back to your circles</a>');
+      expect(body).toContain('aria-label="Console"');
+      expect(signedIn.headers.get('content-security-policy')).toContain("script-src 'self'");
+    }
+    // A path the page cannot show as written is escaped, not echoed.
+    expect(await (await stack.fetch('/console/%3Cscript%3E', { headers: { cookie } })).text()).not.toContain('<script>');
+  });
+
+  it('known pages still send a visitor to sign in, and unknown API paths keep their JSON errors', async () => {
+    expect((await stack.fetch('/console/apps', { redirect: 'manual' })).status).toBe(303);
+    for (const path of ['/client/v1/nope', '/v0/nope']) {
+      const res = await stack.fetch(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toMatchObject({ _tag: 'PlatformApiNotFoundError' });
+    }
   });
 });
 

@@ -32,6 +32,8 @@ describe('fuzz run over both OpenAPI documents', () => {
     if (REQUESTS > 10_000) console.log(`fuzz report: ${JSON.stringify({ ...report, failures: report.failures.slice(0, 20) }, null, 1)}`);
     expect(report.operations).toBeGreaterThan(100);
     expect(report.requests).toBe(REQUESTS);
+    // Every operation of both documents was called (test/control-plane/hardening/fuzz-coverage.test.ts: none is left out of them).
+    expect(Object.keys(report.byOperation)).toHaveLength(report.operations);
     expect(report.failures).toEqual([]);
     // The run reaches handlers, not only validation: some requests succeed.
     expect(Object.entries(report.byStatus).some(([status, n]) => Number(status) < 300 && n > 0)).toBe(true);

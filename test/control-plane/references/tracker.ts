@@ -3,7 +3,7 @@
 // (`https://tracker.example.com/:org/issues/:id`) resolve by id, whatever the org, so two links
 // can name one object: a numeric id is granted (its title counts the resolves of that id), `block`
 // is granted with a block, `secret`/`login`/`gone` are denied, `later` is unavailable, `boom`
-// throws. `issue` is searchable: query `boom` throws, `many` answers `limit` + 1 items (the
+// throws, `picture-<base64url URL>` is granted with that image as its icon and in its block. `issue` is searchable: query `boom` throws, `many` answers `limit` + 1 items (the
 // authoring API drops the extra one), others answer min(limit, 3) items echoing a short query in their titles.
 // `mode` makes the server answer whole deliveries the way a broken app would. Every delivery is
 // logged for tests to read. Issue `buttons` is granted with a block of buttons (`actionCard`);
@@ -64,6 +64,14 @@ function trackerApp(endpoint: string, now: () => number): App {
             ui.button({ label: 'Everyone', action: 'ping' }),
             ui.button({ label: 'VIP only', action: 'ping', args: { vip: true }, audience: [vip] }),
           ])]),
+        };
+      }
+      // `picture-<base64url of an image URL>`: a card whose icon and block image are that URL.
+      if (id.startsWith('picture-')) {
+        const src = Buffer.from(id.slice('picture-'.length), 'base64url').toString('utf8');
+        return {
+          access: 'granted' as const, externalId: id, title: 'With a picture', summary: 'Has a picture', visibility: 'public' as const, icon: src,
+          block: ui.block({ summary: 'Picture card' }, [ui.header({ title: 'Picture card' }), ui.image({ src, alt: 'The picture' }), ui.actions([])]),
         };
       }
       if (id === 'block') {

@@ -7,15 +7,20 @@
  * minute per stream on the injected clock, credentials, events, and that refusals write nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { IMAGE_HOST, startImageServer, type ImageServer } from '../../fixtures/assets/image-server.ts';
+import { png } from '../../fixtures/assets/images.ts';
 import { doc, startAppMessagesWorld, type AppMessagesWorld } from './setup.ts';
 
 let w: AppMessagesWorld;
+let images: ImageServer;
 beforeAll(async () => {
-  w = await startAppMessagesWorld();
+  images = await startImageServer();
+  w = await startAppMessagesWorld({ env: { IMAGE_COPY_TEST_LOOPBACK_HOSTS: IMAGE_HOST } });
   await w.stack.db.query(`update app_versions set manifest = manifest || '{"icon":"ast_deploys"}'::jsonb where app_id = $1`, [w.poster.id]);
 });
 afterAll(async () => {
   await w?.stop();
+  await images?.close();
 });
 // Every test starts with a fresh rate-limit window.
 beforeEach(() => {
@@ -83,11 +88,15 @@ describe('the stream and its conversations', () => {
     expect((await conversation(long.body.conversationId)).title).toBe(`${'é'.repeat(119)}…`);
   });
 
-  it('persona overrides the name and icon members see for that event only; events carry the persona name', async () => {
-    const res = await post({ markdown: 'Paged on-call', persona: { name: 'Pager', avatarUrl: 'https://cdn.example.com/pager.png' } });
+  it('persona overrides the name and icon members see for that event only (its avatar copied, served by us); events carry the persona name', async () => {
+    const avatarUrl = images.put('/pager.png', { bytes: png(4, 4), contentType: 'image/png' });
+    const res = await post({ markdown: 'Paged on-call', persona: { name: 'Pager', avatarUrl } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [message] = await messagesOf(res.body.conversationId);
-    expect(message.author).toEqual({ kind: 'app', memberId: null, appId: w.poster.id, name: 'Pager', avatarUrl: 'https://cdn.example.com/pager.png' });
+    expect(message.author).toEqual({ kind: 'app', memberId: null, appId: w.poster.id, name: 'Pager', avatarUrl: expect.stringMatching(new RegExp(`^${w.stack.config.publicUrl}/assets/ast_[a-z2-7]{52}$`)) });
+    const served = await w.stack.fetch(new URL(message.author.avatarUrl).pathname);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(png(4, 4))).toBe(true);
     const heard = (await w.events(w.listener.installId)).find((e) => e.type === 'post.created' && e.payload.post.conversationId === res.body.conversationId);
     expect(heard!.payload.post.author).toEqual({ kind: 'app', id: w.poster.id, name: 'Pager' });
     const plain = await post({ markdown: 'no persona' });
@@ -161,6 +170,7 @@ describe('request rules', () => {
     await ok({ markdown: 'x', persona: { name: e.repeat(80) } }, 'persona name 80');
     await invalid({ markdown: 'x', persona: { name: e.repeat(81) } }, 'persona name 81', ['persona', 'name']);
     await invalid({ markdown: 'x', persona: { avatarUrl: 'http://cdn.example.com/a.png' } }, 'persona avatar http', ['persona', 'avatarUrl']);
+    await invalid({ markdown: 'x', persona: { avatarUrl: images.put('/avatar.svg', { bytes: Buffer.from('<svg/>') }) } }, 'persona avatar not an image', ['persona', 'avatarUrl']);
     await invalid({ markdown: 'x', persona: { nickname: 'x' } }, 'persona unknown field', ['persona', 'nickname']);
     await invalid({ markdown: 'x', circleId: undefined }, 'no circle');
   });

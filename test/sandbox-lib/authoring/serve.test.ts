@@ -1,10 +1,12 @@
 // The Node adapter over real HTTP on a free loopback port: a signed delivery and a route reach
-// the app, a repeated header stays visible to signature checks, oversized bodies get 413.
+// the app, a repeated header stays visible to signature checks, oversized bodies get 413, pipelined
+// requests are answered in order before the refusal of bytes that do not parse.
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliveryHeaders, ENV_KEYS, silentLogger } from '@platform/sdk';
 import { serve, type Served } from '../../../sandbox-lib/src/node/index.ts';
 import { counterApp } from '../../fixtures/apps/counter.ts';
+import { exchange } from '../../helpers/raw-http.ts';
 import { actionData, envelope, SECRET } from './helpers.ts';
 
 const ENV = { [ENV_KEYS.signingSecret]: SECRET, COUNTER_TOKEN: 'token' };
@@ -61,6 +63,15 @@ describe('serve', () => {
     const big = 'x'.repeat(2048);
     expect((await raw(`${server.url}/hello`, { 'content-length': String(big.length) }, big)).status).toBe(413);
     expect((await raw(`${server.url}/hello`, { 'transfer-encoding': 'chunked' }, big)).status).toBe(413);
+  });
+
+  it('a route and garbage in one write: the route\'s answer, then the tagged 400 (pipelining)', async () => {
+    server = await serve(counterApp({ logger: silentLogger }), { port: 0, env: { ...ENV, GREETING: 'hi' }, logger: silentLogger });
+    // The route's answer may be chunked (a Web Response without a length): read the status lines.
+    const raw = await exchange(server.url, 'GET /hello HTTP/1.1\r\nhost: localhost\r\n\r\nxx garbage\r\n\r\n');
+    expect([...raw.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))).toEqual([200, 400]);
+    expect(raw.indexOf('hi world')).toBeLessThan(raw.lastIndexOf('HTTP/1.1 400'));
+    expect(JSON.parse(raw.slice(raw.lastIndexOf('\r\n\r\n') + 4))).toMatchObject({ _tag: 'PlatformApiInvalidRequestError' });
   });
 
   it('close() stops accepting connections', async () => {

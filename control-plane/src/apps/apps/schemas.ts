@@ -23,6 +23,7 @@ export const App = z
     private: z.boolean().describe('Installable only in its own workspace; an MCP host needs no verified domain'),
     development: z.boolean().describe('A member\'s development app (PUT /v0/apps/dev)'),
     clientId: z.string(),
+    icon: z.string().nullable().describe('The asset id of the app\'s icon (its production manifest\'s `icon`), served at `/assets/{id}`; null: none'),
     createdAt: Timestamp,
   })
   .meta({ id: 'App' });

@@ -28,6 +28,7 @@ export const appView = (row: store.AppRow): App => ({
   private: row.private,
   development: row.dev_base_slug !== null,
   clientId: row.client_id,
+  icon: row.icon ?? null,
   createdAt: iso(row.created_at),
 });
 

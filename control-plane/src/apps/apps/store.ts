@@ -20,6 +20,8 @@ export interface AppRow {
   previous_signing_secret_enc: string | null;
   previous_signing_secret_expires_at: Date | null;
   created_at: Date;
+  /** The asset id of the app's icon (its latest production manifest's `icon`); absent before it has one. */
+  icon?: string | null;
 }
 
 const COLUMNS = `id, workspace_id, owner_member_id, slug, name, hosting, endpoint_url, private, dev_base_slug, client_id,
@@ -33,33 +35,38 @@ export async function insertApp(db: Db, row: AppRow): Promise<void> {
       row.created_at]);
 }
 
+/** The app's icon: the `icon` of the manifest members now see (null: none). */
+export async function setAppIcon(db: Db, appId: string, icon: string | null): Promise<void> {
+  await db.query('update apps set icon = $2 where id = $1 and icon is distinct from $2', [appId, icon]);
+}
+
 export async function findApp(db: Db, appId: string): Promise<AppRow | undefined> {
-  const { rows } = await db.query<AppRow>(`select ${COLUMNS} from apps where id = $1`, [appId]);
+  const { rows } = await db.query<AppRow>(`select ${COLUMNS}, icon from apps where id = $1`, [appId]);
   return rows[0];
 }
 
 export async function findAppBySlug(db: Db, slug: string): Promise<AppRow | undefined> {
-  const { rows } = await db.query<AppRow>(`select ${COLUMNS} from apps where slug = $1`, [slug]);
+  const { rows } = await db.query<AppRow>(`select ${COLUMNS}, icon from apps where slug = $1`, [slug]);
   return rows[0];
 }
 
 /** Locks the app row until the transaction ends: versions of one app are numbered one at a time. */
 export async function lockApp(tx: Db, appId: string): Promise<AppRow | undefined> {
-  const { rows } = await tx.query<AppRow>(`select ${COLUMNS} from apps where id = $1 for no key update`, [appId]);
+  const { rows } = await tx.query<AppRow>(`select ${COLUMNS}, icon from apps where id = $1 for no key update`, [appId]);
   return rows[0];
 }
 
 /** A member's development app for a base slug in a workspace. */
 export async function findDevApp(db: Db, workspaceId: string, memberId: string, baseSlug: string): Promise<AppRow | undefined> {
   const { rows } = await db.query<AppRow>(
-    `select ${COLUMNS} from apps where workspace_id = $1 and owner_member_id = $2 and dev_base_slug = $3`, [workspaceId, memberId, baseSlug]);
+    `select ${COLUMNS}, icon from apps where workspace_id = $1 and owner_member_id = $2 and dev_base_slug = $3`, [workspaceId, memberId, baseSlug]);
   return rows[0];
 }
 
 /** Apps of a workspace, oldest first; only those `ownerId` owns when it is given. */
 export async function listApps(db: Db, workspaceId: string, ownerId: string | null): Promise<AppRow[]> {
   const { rows } = await db.query<AppRow>(
-    `select ${COLUMNS} from apps where workspace_id = $1 and ($2::text is null or owner_member_id = $2) order by created_at, id`,
+    `select ${COLUMNS}, icon from apps where workspace_id = $1 and ($2::text is null or owner_member_id = $2) order by created_at, id`,
     [workspaceId, ownerId]);
   return rows;
 }

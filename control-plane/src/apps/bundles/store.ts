@@ -1,6 +1,6 @@
 /**
  * @module apps/bundles/store
- * SQL of the `bundles` table (migration 017_bundles.sql) and of its twin `source_maps` (023): the
+ * SQL of the `bundles` table (migration 017_bundles.sql) and of its twin `source_maps` (024): the
  * index of every stored bundle (source map), with its bytes in `content` when the database holds
  * them (null when an object store does). Every function takes the table it works on.
  */

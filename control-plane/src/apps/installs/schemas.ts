@@ -4,6 +4,7 @@
  * version that widens access, the install config, uninstalling and suspending.
  */
 import { z } from 'zod';
+import { COUNTER_MAX } from '@platform/sdk';
 import { Id, Timestamp } from '../../core/http/common.ts';
 
 const Json = z.record(z.string(), z.unknown());
@@ -12,7 +13,7 @@ export const Install = z
   .object({
     id: Id,
     appId: Id,
-    app: z.object({ id: Id, slug: z.string(), name: z.string() }),
+    app: z.object({ id: Id, slug: z.string(), name: z.string(), icon: z.string().nullable().describe('The app\'s icon, an asset id served at `/assets/{id}`; null: none') }),
     workspaceId: Id,
     kind: z.enum(['workspace', 'dev']),
     version: z.int().describe('The version the install runs'),
@@ -57,11 +58,11 @@ export const InstallResponse = z.object({ install: Install });
 export const InstallList = z.object({ items: z.array(Install) });
 
 export const InstallBody = z.strictObject({
-  version: z.int().min(1).describe('The version shown on the consent screen'),
+  version: z.int().min(1).max(COUNTER_MAX).describe('The version shown on the consent screen'),
   config: Json.optional(),
 });
 export const ApproveBody = z.strictObject({
-  version: z.int().min(1).describe('The pending version shown on the consent screen'),
+  version: z.int().min(1).max(COUNTER_MAX).describe('The pending version shown on the consent screen'),
   config: Json.optional().describe('A new config, when the version\'s form asks for more; secret fields left out keep their value'),
 });
 export const ConfigBody = z.strictObject({ config: Json });

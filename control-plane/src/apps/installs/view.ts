@@ -8,12 +8,12 @@ import { redactConfig, type InstallConfig } from './config.ts';
 import type { Install } from './schemas.ts';
 import type { InstallRow } from './store.ts';
 
-export function installView(row: InstallRow, app: Pick<AppRow, 'id' | 'slug' | 'name'>, config: InstallConfig | undefined, secretPaths: string[][]): Install {
+export function installView(row: InstallRow, app: Pick<AppRow, 'id' | 'slug' | 'name' | 'icon'>, config: InstallConfig | undefined, secretPaths: string[][]): Install {
   const shown = redactConfig(config, secretPaths);
   return {
     id: row.id,
     appId: row.app_id,
-    app: { id: app.id, slug: app.slug, name: app.name },
+    app: { id: app.id, slug: app.slug, name: app.name, icon: app.icon ?? null },
     workspaceId: row.workspace_id,
     kind: row.kind,
     version: row.version,

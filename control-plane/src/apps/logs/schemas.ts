@@ -6,7 +6,7 @@
  * the console read too.
  */
 import { z } from 'zod';
-import { LOG_ERROR_LIMITS, LOG_KINDS, LOG_LEVELS, LOG_OUTCOMES, LogLineSchema, LogPageSchema, LogRequestSummarySchema, type LogLine } from '@platform/sdk';
+import { COUNTER_MAX, LOG_ERROR_LIMITS, LOG_KINDS, LOG_LEVELS, LOG_OUTCOMES, LogLineSchema, LogPageSchema, LogRequestSummarySchema, type LogLine } from '@platform/sdk';
 
 export { LOG_KINDS, LOG_LEVELS, LogLineSchema, LogPageSchema, type LogLine };
 export const OUTCOMES = LOG_OUTCOMES;
@@ -56,7 +56,7 @@ export const LogBatchSchema = z.strictObject({
 
 const Filters = {
   status: z.enum(['ok', 'error']).optional(),
-  version: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
+  version: z.coerce.number().int().min(0).max(COUNTER_MAX).optional(),
   install: z.string().min(1).max(100).optional(),
   kind: z.enum(LOG_KINDS).optional(),
   delivery: z.string().min(1).max(100).optional().meta({ description: 'Lines of one delivery (its id, `dlv_…`; a replay\'s `replayId`)' }),

@@ -6,7 +6,7 @@
  * with its manifest (`GET /v0/apps/{app_id}/versions/{version}`).
  */
 import { z } from 'zod';
-import { AppVersionRecordSchema, MANIFEST_TARGETS } from '@platform/sdk';
+import { ASSET_ID_PATTERN, AppVersionRecordSchema, COUNTER_MAX, MANIFEST_TARGETS } from '@platform/sdk';
 
 /** A hosted version's uploaded bundle, and the source map uploaded with it. */
 const BundleSchema = z.object({
@@ -23,12 +23,16 @@ export const VersionRecordSchema = AppVersionRecordSchema.extend({
 }).meta({ id: 'AppVersion' });
 export type VersionRecord = z.input<typeof VersionRecordSchema>;
 
-export const UploadQuerySchema = z.strictObject({ target: z.enum(MANIFEST_TARGETS) });
+export const UploadQuerySchema = z.strictObject({
+  target: z.enum(MANIFEST_TARGETS),
+  icon: z.string().regex(ASSET_ID_PATTERN).optional()
+    .describe('An uploaded asset id: the version\'s icon when the code names none or names a file (`platform deploy` uploads the icon beside the app)'),
+});
 
 /** `GET /v0/apps/{app_id}/versions`: newest first, `before` a version number (the next page). */
 export const VersionListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  before: z.coerce.number().int().min(2).optional().describe('Versions older than this one (the previous page\'s `nextBefore`)'),
+  before: z.coerce.number().int().min(2).max(COUNTER_MAX).optional().describe('Versions older than this one (the previous page\'s `nextBefore`)'),
 });
 
 export const VersionSummarySchema = z.object({
@@ -51,7 +55,7 @@ export const VersionListSchema = z.object({
 export type VersionList = z.input<typeof VersionListSchema>;
 
 /** `GET /v0/apps/{app_id}/versions/{version}`: one version as listed, with its manifest (what `platform` and the console diff). */
-export const VersionParamsSchema = z.object({ version: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const VersionParamsSchema = z.object({ version: z.coerce.number().int().min(1).max(COUNTER_MAX) });
 
 export const VersionDetailSchema = VersionSummarySchema.extend({
   appId: z.string(),
@@ -61,5 +65,5 @@ export type VersionDetail = z.input<typeof VersionDetailSchema>;
 
 /** `POST /v0/apps/{app_id}/rollback`: without `version`, the production version before the live one. */
 export const RollbackRequestSchema = z.strictObject({
-  version: z.int().min(1).optional().describe('The earlier production version to serve again'),
+  version: z.int().min(1).max(COUNTER_MAX).optional().describe('The earlier production version to serve again'),
 });

@@ -6,12 +6,14 @@
  * the latest version instead of recording a new one. A new version rolls out to installs in the
  * transaction that records it.
  */
+import type { AssetService } from '../assets/service.ts';
+import { missingAsset, withUploadedIcon } from './manifest-assets.ts';
 import type { Context } from 'hono';
 import { PlatformError, accessWidening, manifestErrorToPlatformError, validateManifest, type AccessWidening } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
-import { lockApp, type AppRow } from '../apps/store.ts';
+import { lockApp, setAppIcon, type AppRow } from '../apps/store.ts';
 import type { BundleStore } from '../bundles/service.ts';
 import { readUpload } from '../bundles/upload.ts';
 import { rollOutVersion } from '../installs/rollout.ts';
@@ -45,6 +47,8 @@ export interface VersionsDeps {
   sourceMaps: BundleStore;
   reader: ManifestReader;
   validators: SchemaValidatorCache;
+  /** The icons a manifest names must be stored assets. */
+  assets: Pick<AssetService, 'existing'>;
 }
 
 export type VersionsService = ReturnType<typeof createVersionsService>;
@@ -80,6 +84,8 @@ export function createVersionsService(deps: VersionsDeps) {
     options: { rollbackOf?: number } = {}): Promise<AcceptedVersion> {
     const result = validateManifest(manifest, await manifestContextFor(db, deps.domains, app, target));
     if (!result.valid) throw manifestErrorToPlatformError(result.error);
+    const missing = await missingAsset(deps.assets, result.manifest);
+    if (missing !== null) throw missing;
     let validators;
     try {
       validators = compileVersionValidators(result.manifest);
@@ -103,6 +109,8 @@ export function createVersionsService(deps: VersionsDeps) {
       };
       await store.insertVersion(tx, row);
       await rollOutVersion(tx, row, at);
+      // The icon members see: production's (a development app has previews only).
+      if (target === 'production' || app.dev_base_slug !== null) await setAppIcon(tx, app.id, result.manifest.icon ?? null);
       return { row, created: true };
     });
     if (accepted.created) deps.validators.remember(app.id, accepted.row.version, validators);
@@ -125,9 +133,10 @@ export function createVersionsService(deps: VersionsDeps) {
 
     /**
      * `POST /v0/apps/{app_id}/versions?target=`: the body is the bundle (with its source map, as
-     * multipart); the manifest is the one its code computes.
+     * multipart); the manifest is the one its code computes. `icon`: an uploaded asset id the
+     * version's manifest takes when its code names none (or names a file).
      */
-    async upload(caller: ToolingCaller, appId: string, target: store.Target, c: Context): Promise<VersionRecord> {
+    async upload(caller: ToolingCaller, appId: string, target: store.Target, c: Context, icon?: string): Promise<VersionRecord> {
       const app = await deployableApp(db, caller, appId, target);
       if (app.hosting !== 'platform') {
         throw new PlatformError('PlatformAppManifestInvalidError', 'Only hosted apps (hosting "platform") upload bundles',
@@ -136,14 +145,16 @@ export function createVersionsService(deps: VersionsDeps) {
       const { bundle, sourceMap } = await readUpload(c);
       const latest = await store.latestVersion(db, app.id);
       // The same code (and map) to the same target again: its manifest is the same too, so nothing runs.
-      if (latest !== undefined && latest.target === target && latest.bundle_sha256 === bundle.sha256 && (latest.source_map_sha256 ?? null) === (sourceMap?.sha256 ?? null)) {
+      if (latest !== undefined && latest.target === target && latest.bundle_sha256 === bundle.sha256
+        && (latest.source_map_sha256 ?? null) === (sourceMap?.sha256 ?? null)
+        && (icon === undefined || (latest.manifest as { icon?: unknown }).icon === icon)) {
         return record({ row: latest, created: false });
       }
       await deps.bundles.put(bundle.sha256, bundle.bytes);
       if (sourceMap !== null) await deps.sourceMaps.put(sourceMap.sha256, sourceMap.bytes);
       // With the map, a bundle that fails to load names the line of the author's file that threw.
-      const manifest = await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes, ...(sourceMap === null ? {} : { sourceMap: sourceMap.bytes }) });
-      return record(await accept(app, target, manifest, {
+      const read = await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes, ...(sourceMap === null ? {} : { sourceMap: sourceMap.bytes }) });
+      return record(await accept(app, target, withUploadedIcon(read, icon), {
         sha256: bundle.sha256, bytes: bundle.bytes.byteLength, sourceMap: sourceMap === null ? null : { sha256: sourceMap.sha256, bytes: sourceMap.bytes.byteLength },
       }));
     },

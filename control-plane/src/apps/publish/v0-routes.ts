@@ -1,7 +1,7 @@
 /**
  * @module apps/publish/v0-routes
  * Tooling endpoints of versions: `PUT` and `GET /v0/apps/{app_id}/manifest` (spec), the hosted
- * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle itself), the list
+ * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle, alone or with its source map), the list
  * `GET /v0/apps/{app_id}/versions`, one version with its manifest `GET /v0/apps/{app_id}/versions/{version}`
  * and `POST /v0/apps/{app_id}/rollback` (ours).
  */
@@ -9,6 +9,7 @@ import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSync
 import { parseWith } from '../../core/http/read-json.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { VersionHistoryService } from './history.ts';
+import { MANIFEST_BODY } from './manifest-body.ts';
 import {
   RollbackRequestSchema, UploadQuerySchema, VersionDetailSchema, VersionListQuerySchema, VersionListSchema, VersionParamsSchema, VersionRecordSchema,
 } from './schemas.ts';
@@ -26,7 +27,7 @@ export function registerPublishV0Routes(api: V0Api, versions: VersionsService, h
     operationId: 'syncManifest', method: 'put', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
     summary: 'Record a version from a manifest (self-hosted apps; previews of hosted apps)',
     description: 'A manifest identical to the latest version\'s (same target) answers that version with `created: false`.',
-    body: ManifestSyncRequestSchema, maxBytes: LIMITS.manifest.manifestSchemaBytes * 2, status: 200, response: VersionRecordSchema,
+    body: ManifestSyncRequestSchema, ...MANIFEST_BODY, status: 200, response: VersionRecordSchema,
     errors: [notFound, targetForbidden, invalid],
   }, async ({ auth, params, body }) => versions.syncManifest(auth, params.app_id, body));
 
@@ -62,7 +63,7 @@ export function registerPublishV0Routes(api: V0Api, versions: VersionsService, h
       { status: 422, description: 'PlatformAppBundleInvalidError: the code did not load or computed no manifest (`error`: what it threw, with its frames, mapped when a source map came with it)' },
       { status: 503, description: 'PlatformRuntimeCpuLimitError / PlatformRuntimeMemoryLimitError while evaluating, or no runtime node answered' },
     ],
-  }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c));
+  }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c, query.icon));
 
   api.route({
     operationId: 'listVersions', method: 'get', path: '/apps/{app_id}/versions', tag: 'tooling', auth: 'tooling',

@@ -28,6 +28,13 @@ export interface VersionValidators {
   readonly args: ReadonlyMap<string, ValidateFunction>;
   readonly input: ReadonlyMap<string, ValidateFunction>;
   readonly installConfig: ValidateFunction | null;
+  /**
+   * `value` with the `default`s of the block type's `field` schema filled in where it leaves them
+   * out (ajv's `useDefaults`, on a copy; compiled on first use, once per type and field). For values
+   * a person writes by hand (the playground's props and state), not for apps' answers, which are
+   * checked as sent.
+   */
+  readonly withDefaults: (blockType: string, field: 'props' | 'state', value: Readonly<Record<string, unknown>>) => Record<string, unknown>;
 }
 
 export const actionKey = (blockType: string, action: string): string => `${blockType}/${action}`;
@@ -61,12 +68,39 @@ const URL_FORMAT = fullFormats.url as RegExp;
  * ajv from testing `patternProperties` against `properties` names with V8's RegExp at compile time
  * (strict mode's "matches pattern" check).
  */
-export function compileVersionValidators(manifest: Pick<Manifest, 'blocks' | 'installConfig'>): VersionValidators {
+/** One ajv for a version's app schemas: patterns on RE2, formats with the `url` cap, linear `uniqueItems`. */
+function appSchemaAjv(options: { useDefaults: boolean }): Ajv2020 {
   // `logger: false`: ajv would print warnings about app schemas (unknown formats…) to the console.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: true, unicodeRegExp: true, code: { regExp: safeRegExp }, logger: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: true, unicodeRegExp: true, code: { regExp: safeRegExp }, logger: false, useDefaults: options.useDefaults });
   addFormats(ajv);
   useLinearUniqueItems(ajv);
   ajv.addFormat('url', (value: string) => value.length <= MAX_URL_FORMAT_LENGTH && URL_FORMAT.test(value));
+  return ajv;
+}
+
+/**
+ * Fills defaults with validators of their own (`useDefaults` changes the value it checks, which the
+ * checks of apps' answers must never do), compiled the first time a type's field is asked for.
+ */
+function defaultsFiller(blocks: Manifest['blocks']): VersionValidators['withDefaults'] {
+  let ajv: Ajv2020 | undefined;
+  const compiled = new Map<string, ValidateFunction | null>();
+  return (blockType, field, value) => {
+    const key = `${blockType}/${field}`;
+    if (!compiled.has(key)) {
+      const schema = blocks.find((b) => b.type === blockType)?.[field];
+      ajv ??= appSchemaAjv({ useDefaults: true });
+      // The version's own validators compiled this schema when it was accepted; null only for an unknown type.
+      compiled.set(key, schema === undefined ? null : ajv.compile(schema as AnySchema));
+    }
+    const copy = structuredClone(value) as Record<string, unknown>;
+    compiled.get(key)?.(copy);
+    return copy;
+  };
+}
+
+export function compileVersionValidators(manifest: Pick<Manifest, 'blocks' | 'installConfig'>): VersionValidators {
+  const ajv = appSchemaAjv({ useDefaults: false });
   const compile = (schema: unknown, path: SchemaPath): ValidateFunction => {
     try {
       return ajv.compile(schema as AnySchema);
@@ -88,7 +122,7 @@ export function compileVersionValidators(manifest: Pick<Manifest, 'blocks' | 'in
     });
   });
   const installConfig = manifest.installConfig === undefined ? null : compile(manifest.installConfig, ['installConfig']);
-  return { props, state, args, input, installConfig };
+  return { props, state, args, input, installConfig, withDefaults: defaultsFiller(manifest.blocks) };
 }
 
 /** A pattern RE2 cannot run, located in its schema (`…/properties/slug/pattern`) where it can be found. */

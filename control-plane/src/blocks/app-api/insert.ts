@@ -19,7 +19,8 @@ import { failureError } from '../../deliveries/interactive/failures.ts';
 import { findInstallTarget } from '../../deliveries/pipeline/install-target.ts';
 import type { EventActor, EventProducer } from '../../workspace/events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../../apps/guards/index.ts';
-import { checkTree, treeProblem, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
+import type { ImageCopier } from '../../apps/assets/copy.ts';
+import { checkTree, treeProblem, withCopiedImages, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
 import type { BlockDefinitions, BlockType } from '../definitions/definitions.ts';
 import { newBlockId, newBlockMessageId } from '../records/ids.ts';
 import { checkProps, checkState } from '../definitions/state.ts';
@@ -34,6 +35,8 @@ export interface InsertDeps {
   definitions: BlockDefinitions;
   reach: ReachGuard;
   events: EventProducer;
+  /** Copies the images of each tree before it is stored. */
+  images: ImageCopier;
 }
 
 export interface InsertBody extends TargetBody {
@@ -78,12 +81,14 @@ export async function insertBlockAs(deps: InsertDeps, caller: InstallCaller, bod
   const outcome = await deps.engine.deliver({
     type: 'block.insert', target, actor: member,
     data: { type: body.type, props: body.props, target: insertTarget(place) },
-    check: (result) => {
+    check: async (result, budget) => {
       const state = checkState(type.state, result.state);
       if (!state.ok) return state.message;
       const checked = checkTree(result.tree, result.actions);
       if (!checked.ok) return treeProblem(checked);
-      tree = checked;
+      const copied = await withCopiedImages(deps.images, checked, { withinMs: budget.remainingMs });
+      if (!copied.ok) return treeProblem(copied);
+      tree = copied;
       return null;
     },
   });

@@ -5,6 +5,7 @@
  * scope; writes need `blocks:write` with an install token (or an interaction token for the block
  * the action ran on). Blocks of other installs answer as if absent.
  */
+import type { ImageCopier } from '../../apps/assets/copy.ts';
 import type { BlockRecord } from '@platform/sdk';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import { decodeCursor, encodeCursor } from '../../core/http/common.ts';
@@ -20,6 +21,7 @@ export interface BlocksServiceDeps extends UpdateDeps {
   engine: InteractiveEngine;
   reach: ReachGuard;
   events: EventProducer;
+  images: ImageCopier;
 }
 
 export interface BlocksService {

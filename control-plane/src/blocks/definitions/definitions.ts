@@ -16,6 +16,8 @@ export interface BlockType {
   actions: ReadonlyMap<string, ActionDefinition>;
   props: ValidateFunction;
   state: ValidateFunction;
+  /** `value` with the type's `field` schema defaults filled in where it leaves them out (on a copy). */
+  withDefaults(field: 'props' | 'state', value: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }
 
 export interface BlockDefinitions {
@@ -43,6 +45,7 @@ export function createBlockDefinitions(deps: {
       actions: new Map((definition.actions ?? []).map((a) => [a.name, a])),
       props: validators.props.get(definition.type)!,
       state: validators.state.get(definition.type)!,
+      withDefaults: (field: 'props' | 'state', value: Readonly<Record<string, unknown>>) => validators.withDefaults(definition.type, field, value),
     }]));
   };
 

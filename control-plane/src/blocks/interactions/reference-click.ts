@@ -22,7 +22,7 @@ import { PlatformError, invalidRequest, type ActionResult, type Notice } from '@
 import type { Actor } from '../../core/auth/actor.ts';
 import { newInvocationId } from '../records/ids.ts';
 import { memberText } from '../../deliveries/interactive/failures.ts';
-import { checkTree, treeProblem, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
+import { checkTree, treeProblem, withCopiedImages, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
 import { sendNotifications } from '../../messaging/notifications/notify.ts';
 import type { MemberLinks } from '../../messaging/references/links.ts';
 import { findRecordById, markStale, writeRecordBlock, type RecordRow } from '../../messaging/references/store.ts';
@@ -103,9 +103,14 @@ export async function clickReference(deps: ReferenceClickDeps, actor: Actor, mes
       },
       action: { name: entry.name, args: entry.args ?? {} }, tallies: {}, invocationId, interactionToken: token.token,
     },
-    check: (result) => {
+    check: async (result, budget) => {
       const checked = prepare(result);
       if (typeof checked === 'string') return checked;
+      if (checked.tree !== null) {
+        const copied = await withCopiedImages(deps.images, checked.tree, { withinMs: budget.remainingMs });
+        if (!copied.ok) return treeProblem(copied);
+        checked.tree = copied;
+      }
       prepared = checked;
       return null;
     },

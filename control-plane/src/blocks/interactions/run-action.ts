@@ -8,6 +8,8 @@
  * block (the app may update the block with its interaction token while it works); its result is
  * applied to the block as it is then, unless it became final meanwhile.
  */
+import type { ImageCopier } from '../../apps/assets/copy.ts';
+import { treeProblem, withCopiedImages } from '../../deliveries/interactive/tree-check.ts';
 import { LIMITS, type ActionDefinition } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
@@ -42,6 +44,8 @@ export interface RunDeps {
   renderer: Renderer;
   /** The click's durable write, group-committed with concurrent clicks'. */
   results: ResultWriter;
+  /** Copies the images of a result's tree before it is written. */
+  images: ImageCopier;
 }
 
 export interface ActionRun {
@@ -92,9 +96,14 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
       block: deliveredBlock(row), action: { name: run.entry.name, args: run.entry.args ?? {} }, ...(run.input === undefined ? {} : { input: run.input }),
       tallies: inputs.tallies, invocationId, interactionToken: token.token,
     },
-    check: (result) => {
+    check: async (result, budget) => {
       const checked = prepareResult(result, type, readOnly);
       if (typeof checked === 'string') return checked;
+      if (checked.tree !== null) {
+        const copied = await withCopiedImages(deps.images, checked.tree, { withinMs: budget.remainingMs });
+        if (!copied.ok) return treeProblem(copied);
+        checked.tree = copied;
+      }
       prepared = checked;
       return null;
     },

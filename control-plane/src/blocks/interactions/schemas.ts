@@ -5,12 +5,12 @@
  * the requests of a click, a form submission, a field change and a search-select query.
  */
 import { z } from 'zod';
-import { LIMITS, NOTICE_TONES } from '@platform/sdk';
+import { COUNTER_MAX, LIMITS, NOTICE_TONES } from '@platform/sdk';
 import { Id, Timestamp } from '../../core/http/common.ts';
 import { LinkCard } from '../../messaging/references/view.ts';
 
 const Ref = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).describe('An action reference of the current revision (`a0`, …)');
-const Revision = z.int().min(1).describe('The revision of the tree the member acted on');
+const Revision = z.int().min(1).max(COUNTER_MAX).describe('The revision of the tree the member acted on');
 const FieldName = z.string().regex(LIMITS.identifiers.inputName);
 
 export const InputView = z.object({
@@ -26,7 +26,7 @@ export const InputView = z.object({
 export const BlockView = z.object({
   id: Id,
   type: z.string(),
-  app: z.object({ id: Id, slug: z.string(), name: z.string() }),
+  app: z.object({ id: Id, slug: z.string(), name: z.string(), icon: z.string().nullable().describe('The app\'s icon, an asset id served at `/assets/{id}`; null: none') }),
   messageId: Id.nullable(),
   circleId: Id.nullable(),
   conversationId: Id.nullable(),

@@ -25,7 +25,7 @@ export function memberView(row: BlockWithTarget, tree: Json, inputs: Record<stri
   return {
     id: row.id,
     type: row.type,
-    app: { id: row.app_id, slug: row.t_slug, name: row.t_app_name },
+    app: { id: row.app_id, slug: row.t_slug, name: row.t_app_name, icon: row.t_app_icon },
     messageId: row.message_id,
     circleId: row.circle_id,
     conversationId: row.conversation_id,

@@ -7,7 +7,8 @@
  * their dev install: the first tree is the author's, not an answer of the app, so it never shows as
  * a published app's block. Checked like an insert (props, state, the catalog and the action table,
  * whose names must be actions of the type) and stored like one (blocks/app-api/insert.ts
- * `storeBlock`: the member's message, `block.created`), without asking the app for a tree.
+ * `storeBlock`: the member's message, `block.created`), without asking the app for a tree. Props and
+ * state the author leaves out start at their schemas' `default`s; the answer says what was stored.
  */
 import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sdk';
 import type { Actor } from '../../core/auth/actor.ts';
@@ -15,7 +16,7 @@ import type { InstallCaller } from '../../core/auth/caller.ts';
 import { findApp } from '../../apps/apps/store.ts';
 import { findInstall } from '../../apps/installs/store.ts';
 import { resolvePlace } from '../../messaging/app-messages/targets.ts';
-import { checkTree, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
+import { checkTree, withCopiedImages, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
 import { storeBlock, typeUnknown, type InsertDeps } from '../app-api/insert.ts';
 import type { BlockType } from '../definitions/definitions.ts';
 import { checkProps, checkState } from '../definitions/state.ts';
@@ -62,13 +63,13 @@ function checked(type: BlockType, body: PlaygroundBlockRequest): CheckedTree {
 }
 
 export interface PlaygroundBlocks {
-  insert(actor: Actor, installId: string, body: PlaygroundBlockRequest): Promise<{ block: BlockView }>;
+  insert(actor: Actor, installId: string, body: PlaygroundBlockRequest): Promise<{ block: BlockView; props: Json; state: Json }>;
 }
 
 /**
  * @example
  * const playground = createPlaygroundBlocks(insertDeps, interactions);
- * await playground.insert(actor, devInstallId, { type: 'poll', tree, actions, props: {}, state: {}, target: { conversationId } }); // { block }
+ * await playground.insert(actor, devInstallId, { type: 'poll', tree, actions, props: {}, state: {}, target: { conversationId } }); // { block, props, state }
  */
 export function createPlaygroundBlocks(deps: InsertDeps, interactions: { view(actor: Actor, blockId: string): Promise<{ block: BlockView }> }): PlaygroundBlocks {
   return {
@@ -76,15 +77,20 @@ export function createPlaygroundBlocks(deps: InsertDeps, interactions: { view(ac
       const { caller, version } = await devInstall(deps, actor, installId);
       const type = await deps.definitions.blockType(caller.appId, version, body.type);
       if (type === undefined) throw typeUnknown(body.type);
-      const tree = checked(type, body);
+      // Written by hand: what the author leaves out starts at the schemas' defaults, as a new block's
+      // state does in the SDK (zod reads `{}` with its defaults), so the type's own sample can be tried.
+      const filled = { ...body, props: type.withDefaults('props', body.props), state: type.withDefaults('state', body.state) };
+      const copied = await withCopiedImages(deps.images, checked(type, filled));
+      if (!copied.ok) throw invalidRequest([{ path: ['tree', ...copied.path], message: copied.message, code: 'invalid_tree' }], copied.message);
+      const tree = copied;
       const circle = await postableCircle(deps.db, actor, body.target);
       await deps.reach.assertReachable(caller, circle.id, () =>
         new PlatformError('PlatformApiForbiddenError', 'Your development install does not reach this circle (it reaches public circles you belong to, and private ones it was invited to)', { path: ['target'] }));
       const place = await resolvePlace(deps.db, deps.reach, caller, body.target);
       const record = await storeBlock(deps, caller, {
-        type, typeName: body.type, props: body.props as Json, state: body.state as Json, tree, place, target: body.target,
+        type, typeName: body.type, props: filled.props as Json, state: filled.state as Json, tree, place, target: body.target,
       }, { memberId: actor.memberId, name: actor.name });
-      return interactions.view(actor, record.id);
+      return { ...(await interactions.view(actor, record.id)), props: filled.props as Json, state: filled.state as Json };
     },
   };
 }

@@ -20,7 +20,8 @@ import { deliveredBlock } from '../records/view.ts';
 import type { InteractiveEngine } from '../../deliveries/interactive/engine.ts';
 import { memberText } from '../../deliveries/interactive/failures.ts';
 import { targetFromRow } from '../../deliveries/pipeline/install-target.ts';
-import { checkTree, treeProblem, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
+import type { ImageCopier } from '../../apps/assets/copy.ts';
+import { checkTree, treeProblem, withCopiedImages, type CheckedTree } from '../../deliveries/interactive/tree-check.ts';
 import { writeRender, writeRenderFailure } from '../records/store.ts';
 
 /** A failed render is tried again this much later. */
@@ -46,7 +47,7 @@ const isDue = (row: BlockWithTarget, now: number) => !row.final && row.render_du
  * const renderer = createRenderer({ db, clock, logger, engine, definitions });
  * const shown = await renderer.refresh(row);
  */
-export function createRenderer(deps: { db: Db; clock: Clock; logger: Logger; engine: InteractiveEngine; definitions: BlockDefinitions }): Renderer {
+export function createRenderer(deps: { db: Db; clock: Clock; logger: Logger; engine: InteractiveEngine; definitions: BlockDefinitions; images: ImageCopier }): Renderer {
   const { db, clock } = deps;
   const inflight = new Map<string, Promise<void>>();
   const queue = new Map<string, boolean>();
@@ -63,10 +64,12 @@ export function createRenderer(deps: { db: Db; clock: Clock; logger: Logger; eng
     let checked: CheckedTree | undefined;
     const outcome = await deps.engine.deliver({
       type: 'block.render', target, actor: null, data: { block: deliveredBlock(row), mode: 'interactive' },
-      check: (result) => {
+      check: async (result, budget) => {
         const tree = checkTree(result.tree, result.actions);
         if (!tree.ok) return treeProblem(tree);
-        checked = tree;
+        const copied = await withCopiedImages(deps.images, tree, { withinMs: budget.remainingMs });
+        if (!copied.ok) return treeProblem(copied);
+        checked = copied;
         return null;
       },
     });

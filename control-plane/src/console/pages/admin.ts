@@ -6,7 +6,8 @@
  * (secrets masked), approving a version that widens access, and suspend, resume, uninstall.
  */
 import type { Context, Hono } from 'hono';
-import { html } from 'hono/html';
+import { html, raw } from 'hono/html';
+import { appIcon } from '../app-icon.ts';
 import { messageOf, type Answer } from '../api.ts';
 import type { Assets } from '../assets.ts';
 import type { ConsoleEnv } from '../env.ts';
@@ -14,7 +15,7 @@ import { page, type Markup } from '../layout.ts';
 import { configFields, readConfig } from './config-form.ts';
 
 type C = Context<ConsoleEnv>;
-interface App { id: string; name: string; slug: string; hosting: string; development: boolean }
+interface App { id: string; name: string; slug: string; hosting: string; development: boolean; icon: string | null }
 interface Install { id: string; appId: string; app: { name: string }; kind: string; version: number; pendingVersion: number | null; status: string; config: unknown; secretsSet: string[] }
 interface Consent {
   app: { id: string; name: string; description: string | null; hosting: string };
@@ -52,7 +53,7 @@ async function directory(c: C, assets: Assets) {
       ${inst.pendingVersion === null ? '' : html`<a href="/console/admin/installs/${inst.id}/review">Review version ${inst.pendingVersion}</a> `}
       <form method="post" action="/console/admin/installs/${inst.id}/${inst.status === 'suspended' ? 'resume' : 'suspend'}" class="inline"><button type="submit">${inst.status === 'suspended' ? 'Resume' : 'Suspend'}<span class="sr-only"> ${a.name}</span></button></form>
       <form method="post" action="/console/admin/installs/${inst.id}/uninstall" class="inline"><button type="submit" class="danger">Uninstall<span class="sr-only"> ${a.name}</span></button></form>`;
-    return html`<tr><td><strong>${a.name}</strong> <span class="muted">${a.slug}</span></td><td>${inst === undefined ? 'not installed' : html`<span class="badge">${inst.status}</span> version ${inst.version}`}</td><td>${actions}</td></tr>`;
+    return html`<tr><td>${raw(appIcon(a.icon))}<strong>${a.name}</strong> <span class="muted">${a.slug}</span></td><td>${inst === undefined ? 'not installed' : html`<span class="badge">${inst.status}</span> version ${inst.version}`}</td><td>${actions}</td></tr>`;
   });
   const body = html`<table class="table"><caption class="sr-only">Apps of the workspace</caption><thead><tr><th scope="col">App</th><th scope="col">Install</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`;
   return c.html(page(assets, { title: 'Apps', section: 'apps', me: c.get('me'), body }));

@@ -5,13 +5,14 @@
  * and the playground.
  */
 import type { Hono } from 'hono';
-import { html } from 'hono/html';
+import { html, raw } from 'hono/html';
 import { messageOf } from '../api.ts';
+import { appIcon } from '../app-icon.ts';
 import type { Assets } from '../assets.ts';
 import type { ConsoleEnv } from '../env.ts';
 import { page } from '../layout.ts';
 
-interface App { id: string; slug: string; name: string; hosting: string; development: boolean; ownerMemberId: string }
+interface App { id: string; slug: string; name: string; hosting: string; development: boolean; ownerMemberId: string; icon: string | null }
 
 export function registerAppsPage(router: Hono<ConsoleEnv>, assets: Assets): void {
   router.get('/apps', async (c) => {
@@ -19,7 +20,7 @@ export function registerAppsPage(router: Hono<ConsoleEnv>, assets: Assets): void
     const mine = (got.body?.items ?? []).filter((a) => a.ownerMemberId === c.get('me').member.id);
     const body = mine.length === 0 ? html`<p class="muted">You have no apps yet. <code>npx platform deploy --create</code> makes one.</p>`
       : html`<table class="table"><caption class="sr-only">Your apps</caption><thead><tr><th scope="col">App</th><th scope="col">Hosting</th><th scope="col">Pages</th></tr></thead><tbody>
-        ${mine.map((a) => html`<tr><td><strong><a href="/console/apps/${a.id}">${a.name}</a></strong> <span class="muted">${a.slug}${a.development ? ' · development' : ''}</span></td><td>${a.hosting === 'platform' ? 'hosted' : 'self-hosted'}</td>
+        ${mine.map((a) => html`<tr><td>${raw(appIcon(a.icon))}<strong><a href="/console/apps/${a.id}">${a.name}</a></strong> <span class="muted">${a.slug}${a.development ? ' · development' : ''}</span></td><td>${a.hosting === 'platform' ? 'hosted' : 'self-hosted'}</td>
         <td><a href="/console/apps/${a.id}/deliveries">Deliveries<span class="sr-only"> of ${a.name}</span></a> · ${a.hosting === 'platform' ? html`<a href="/console/apps/${a.id}/logs">Logs<span class="sr-only"> of ${a.name}</span></a> · ` : ''}<a href="/console/apps/${a.id}/playground">Playground<span class="sr-only"> of ${a.name}</span></a></td></tr>`)}</tbody></table>`;
     return c.html(page(assets, { title: 'My apps', section: 'author', me: c.get('me'), body, flash: got.status === 200 ? null : { tone: 'danger', text: messageOf(got) } }));
   });

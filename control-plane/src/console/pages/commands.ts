@@ -22,25 +22,41 @@ export interface CommandOption {
 
 export interface AppCommands {
   installId: string;
+  /** `dev`: the member's own development install (only its developer is offered it). */
+  installKind: 'workspace' | 'dev';
   appId: string;
   name: string;
   commands: Array<{ name: string; description: string; options: CommandOption[] }>;
   messageActions: Array<{ id: string; label: string }>;
 }
 
-/** What the member can run, per install (nothing when the listing fails: the page still shows the rest). */
+/**
+ * What the member can run, per install (nothing when the listing fails: the page still shows the
+ * rest); the workspace's install of an app before the member's development install of it.
+ */
 export async function appCommands(api: Api): Promise<AppCommands[]> {
   const got = await api.get<{ items: AppCommands[] }>('/commands');
-  return got.status === 200 ? got.body.items : [];
+  const items = got.status === 200 ? got.body.items : [];
+  return [...items].sort((a, b) => Number(a.installKind === 'dev') - Number(b.installKind === 'dev'));
 }
+
+/**
+ * The install's name as the console shows it: a development install (its developer's own work in
+ * progress, the same name as the published app's) says so, so two `/hello`s read apart.
+ */
+export const installLabel = (a: Pick<AppCommands, 'name' | 'installKind'>): string => (a.installKind === 'dev' ? `${a.name} (development)` : a.name);
+
+/** The badge beside a development install's command or action. */
+export const devBadge = (a: Pick<AppCommands, 'installKind'>): Markup | '' => (a.installKind === 'dev' ? html` <span class="badge badge-dev">dev</span>` : '');
 
 interface Pickers {
   members: Array<{ id: string; name: string }>;
   circles: Array<{ id: string; name: string }>;
 }
 
-function optionField(cmd: string, o: CommandOption, pick: Pickers): Markup {
-  const id = `opt-${cmd}-${o.name}`;
+function optionField(installId: string, cmd: string, o: CommandOption, pick: Pickers): Markup {
+  // Per install: a dev install's /hello and the workspace's have the same options on one page.
+  const id = `opt-${installId}-${cmd}-${o.name}`;
   const label = html`<label for="${id}">${o.name}${o.required ? ' (required)' : ''}</label>`;
   const help = html`<span class="muted">${o.description}</span>`;
   const select = (items: Array<{ value: string; label: string }>) =>
@@ -56,14 +72,14 @@ function optionField(cmd: string, o: CommandOption, pick: Pickers): Markup {
 
 /** One form per command (a disclosure each, so the page stays short). */
 export async function commandForms(api: Api, apps: AppCommands[], action: string): Promise<Markup | ''> {
-  const all = apps.flatMap((a) => a.commands.map((c) => ({ ...c, installId: a.installId, appName: a.name })));
+  const all = apps.flatMap((a) => a.commands.map((c) => ({ ...c, installId: a.installId, appName: installLabel(a), badge: devBadge(a), dev: a.installKind === 'dev' })));
   if (all.length === 0) return '';
   const [members, circles] = await Promise.all([api.get('/members'), api.get('/circles')]);
   const pick: Pickers = { members: members.body?.items ?? [], circles: circles.body?.items ?? [] };
   return html`<section aria-labelledby="commands-title" class="commands"><h2 id="commands-title">Commands</h2>${all.map((c) => html`
-    <details class="command"><summary>/${c.name} <span class="muted">${c.description} · ${c.appName}</span></summary>
+    <details class="command"><summary>/${c.name}${c.badge} <span class="muted">${c.description} · ${c.appName}</span></summary>
     <form method="post" action="${action}" class="stack"><input type="hidden" name="installId" value="${c.installId}"><input type="hidden" name="command" value="${c.name}">
-    ${c.options.map((o) => optionField(c.name, o, pick))}<button type="submit" class="primary">Run /${c.name}</button></form></details>`)}</section>`;
+    ${c.options.map((o) => optionField(c.installId, c.name, o, pick))}<button type="submit" class="primary">Run /${c.name}${c.dev ? ' (development)' : ''}</button></form></details>`)}</section>`;
 }
 
 /** The options of a submitted command form, typed as the manifest says. */

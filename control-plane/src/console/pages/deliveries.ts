@@ -10,7 +10,8 @@ import { html } from 'hono/html';
 import { messageOf } from '../api.ts';
 import type { Assets } from '../assets.ts';
 import type { ConsoleEnv } from '../env.ts';
-import { page, type Markup } from '../layout.ts';
+import type { Markup } from '../layout.ts';
+import { appPage, appRefused, loadApp } from './app-frame.ts';
 
 type C = Context<ConsoleEnv>;
 interface Delivery { id: string; installId: string; class: string; type: string; outcome: string; attempts: number; lastStatus: number | null; lastError: string | null; nextAttemptAt: string | null; createdAt: string }
@@ -36,14 +37,17 @@ async function list(c: C, assets: Assets) {
   const q = c.req.query();
   const params = new URLSearchParams();
   for (const key of ['outcome', 'class', 'type', 'cursor']) if (q[key] !== undefined && q[key] !== '') params.set(key, q[key]!);
-  const [got, installs] = await Promise.all([
+  const [app, got, installs] = await Promise.all([
+    loadApp(c),
     api.get<{ items: Delivery[]; nextCursor: string | null }>(`/apps/${appId}/deliveries?${params}`),
     api.get<{ items: InstallState[] }>(`/apps/${appId}/delivery-installs`),
   ]);
-  if (got.status !== 200) return c.html(page(assets, { title: 'Deliveries', section: 'author', me: c.get('me'), body: html``, flash: { tone: 'danger', text: messageOf(got) } }), got.status === 404 ? 404 : 400);
+  if (app.status !== 200) return appRefused(c, assets, app, 'Deliveries');
+  const title = `Deliveries of ${app.body.app.name}`;
+  if (got.status !== 200) return appPage(c, assets, app.body.app, { title, current: 'deliveries', body: filters(appId, q), flash: { tone: 'danger', text: messageOf(got) }, status: got.status === 404 ? 404 : 400 });
   const paused = (installs.body?.items ?? []).filter((i) => i.paused !== null);
   const next = got.body.nextCursor === null ? null : `/console/apps/${appId}/deliveries?${new URLSearchParams({ ...Object.fromEntries(params), cursor: got.body.nextCursor })}`;
-  const body = html`<p><a href="/console/apps/${appId}">App page</a></p>${paused.map((i) => html`<div class="flash flash-danger" role="alert">Deliveries to install ${i.installId} are paused since ${when(i.paused!.at)}${i.paused!.reason === null ? '' : ` (${i.paused!.reason})`}.
+  const body = html`${paused.map((i) => html`<div class="flash flash-danger" role="alert">Deliveries to install ${i.installId} are paused since ${when(i.paused!.at)}${i.paused!.reason === null ? '' : ` (${i.paused!.reason})`}.
       <form method="post" action="/console/apps/${appId}/deliveries/resume" class="inline"><input type="hidden" name="installId" value="${i.installId}"><button type="submit">Resume</button></form></div>`)}
     ${filters(appId, q)}
     ${got.body.items.length === 0 ? html`<p class="muted">No deliveries match.</p>` : html`<table class="table"><caption class="sr-only">Deliveries, newest first</caption>
@@ -53,13 +57,17 @@ async function list(c: C, assets: Assets) {
         <td>${d.lastStatus === null ? '' : html`${d.lastStatus} `}<span class="muted">${d.lastError ?? ''}</span></td><td><time datetime="${d.createdAt}">${when(d.createdAt)}</time></td></tr>`)}
       </tbody></table>`}${next === null ? '' : html`<p><a href="${next}">Older deliveries</a></p>`}`;
   const done = q.done !== undefined && Object.hasOwn(DONE, q.done) ? DONE[q.done]! : null;
-  return c.html(page(assets, { title: 'Deliveries', section: 'author', me: c.get('me'), body, flash: done === null ? null : { tone: 'success', text: done } }));
+  return appPage(c, assets, app.body.app, { title, current: 'deliveries', body, flash: done === null ? null : { tone: 'success', text: done } });
 }
 
 async function one(c: C, assets: Assets, flash: string | null = null) {
   const appId = c.req.param('appId') ?? '';
-  const got = await c.get('api').get<{ delivery: Delivery; attempts: Attempt[]; data: unknown; actor: { name: string } | null }>(`/apps/${appId}/deliveries/${c.req.param('deliveryId')}`);
-  if (got.status !== 200) return c.html(page(assets, { title: 'Delivery', section: 'author', me: c.get('me'), body: html``, flash: { tone: 'danger', text: messageOf(got) } }), 404);
+  const [app, got] = await Promise.all([
+    loadApp(c),
+    c.get('api').get<{ delivery: Delivery; attempts: Attempt[]; data: unknown; actor: { name: string } | null }>(`/apps/${appId}/deliveries/${c.req.param('deliveryId')}`),
+  ]);
+  if (app.status !== 200) return appRefused(c, assets, app, 'Delivery');
+  if (got.status !== 200) return appPage(c, assets, app.body.app, { title: `Delivery of ${app.body.app.name}`, current: 'deliveries', body: html`<p><a href="/console/apps/${appId}/deliveries">All deliveries</a></p>`, flash: { tone: 'danger', text: messageOf(got) }, status: 404 });
   const { delivery: d, attempts, data, actor } = got.body;
   const body = html`<p><a href="/console/apps/${appId}/deliveries">All deliveries</a></p>
     <dl class="facts"><dt>Id (webhook-id)</dt><dd><code>${d.id}</code></dd><dt>Status</dt><dd><span class="badge outcome-${d.outcome}">${d.outcome}</span></dd>
@@ -70,7 +78,7 @@ async function one(c: C, assets: Assets, flash: string | null = null) {
       ${attempts.map((a) => html`<tr><td>${a.attempt}</td><td>${when(a.startedAt)}</td><td>${a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
         <td>${a.status === null ? '' : html`<strong>${a.status}</strong> `}${a.error ?? ''}</td></tr>`)}</tbody></table>`}
     <h2>Request</h2><p class="muted">The envelope's <code>data</code>, signed and sent with this id.</p><pre class="payload" tabindex="0" aria-label="Request payload">${data === null ? '(interactive: no stored payload)' : JSON.stringify(data, null, 2)}</pre>`;
-  return c.html(page(assets, { title: `${d.type} delivery`, section: 'author', me: c.get('me'), body, flash: flash === null ? null : { tone: 'danger', text: flash } }), flash === null ? 200 : 409);
+  return appPage(c, assets, app.body.app, { title: `${d.type} delivery to ${app.body.app.name}`, current: 'deliveries', body, flash: flash === null ? null : { tone: 'danger', text: flash }, status: flash === null ? 200 : 409 });
 }
 
 export function registerDeliveriesPage(router: Hono<ConsoleEnv>, assets: Assets): void {

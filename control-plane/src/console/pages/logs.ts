@@ -11,8 +11,9 @@ import { html } from 'hono/html';
 import { messageOf } from '../api.ts';
 import type { Assets } from '../assets.ts';
 import type { ConsoleEnv } from '../env.ts';
-import { page, type Markup } from '../layout.ts';
+import type { Markup } from '../layout.ts';
 import { errorView, splitMessage, type LineError } from '../browser/log-lines.ts';
+import { appPage, appRefused, loadApp } from './app-frame.ts';
 
 type C = Context<ConsoleEnv>;
 
@@ -68,22 +69,23 @@ async function list(c: C, assets: Assets) {
   const q = c.req.query();
   const params = new URLSearchParams();
   for (const key of [...FILTERS, 'cursor']) if (q[key] !== undefined && q[key] !== '') params.set(key, q[key]!);
-  const got = await c.get('api').v0.get<{ items: LogLine[]; nextCursor: string | null }>(`/apps/${enc(appId)}/logs?${params}&limit=100`);
-  if (got.status !== 200) return c.html(page(assets, { title: 'Logs', section: 'author', me: c.get('me'), body: filters(appId, q), flash: { tone: 'danger', text: messageOf(got) } }), got.status === 404 ? 404 : 400);
+  const [app, got] = await Promise.all([loadApp(c), c.get('api').v0.get<{ items: LogLine[]; nextCursor: string | null }>(`/apps/${enc(appId)}/logs?${params}&limit=100`)]);
+  if (app.status !== 200) return appRefused(c, assets, app, 'Logs');
+  const title = `Logs of ${app.body.app.name}`;
+  if (got.status !== 200) return appPage(c, assets, app.body.app, { title, current: 'logs', body: filters(appId, q), flash: { tone: 'danger', text: messageOf(got) }, status: got.status === 404 ? 404 : 400 });
   const { items, nextCursor } = got.body;
   const older = nextCursor === null ? null : `/console/apps/${appId}/logs?${new URLSearchParams({ ...Object.fromEntries(params), cursor: nextCursor })}`;
   // Only the newest page follows: new lines go on top of it, after the newest line shown.
   const follow = new URLSearchParams(params);
   if (items[0] !== undefined) follow.set('after', items[0].id);
   const live = params.has('cursor') ? null : `/console/apps/${appId}/logs/stream?${follow}`;
-  const body = html`<p><a href="/console/apps/${appId}">App page</a> · <a href="/console/apps/${appId}/deliveries">Deliveries</a> · <a href="/console/apps/${appId}/playground">Playground</a></p>
-    ${filters(appId, q)}
+  const body = html`${filters(appId, q)}
     ${live === null ? '' : html`<p class="muted" role="status" id="log-follow">New lines appear at the top once the page is following.</p>`}
     <div role="log" aria-label="Log lines, newest first"><ol class="log-lines" id="log-lines"${live === null ? '' : html` data-log-stream="${live}" data-app-id="${appId}"`}>
       ${items.map((l) => logLine(appId, l))}</ol></div>
     ${items.length === 0 ? html`<p class="muted" id="log-empty">No lines match${live === null ? '' : ' yet'}.</p>` : ''}
     ${older === null ? '' : html`<p><a href="${older}">Older lines</a></p>`}`;
-  return c.html(page(assets, { title: 'Logs', section: 'author', me: c.get('me'), body }));
+  return appPage(c, assets, app.body.app, { title, current: 'logs', body });
 }
 
 /** Passes the tooling API's answer on: the stream as it comes, a profile as a download, a refusal as is. */

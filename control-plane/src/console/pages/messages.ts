@@ -8,7 +8,7 @@ import type { Api } from '../api.ts';
 import { loadCard } from '../cards.ts';
 import { linkCardsHtml } from '../link-cards.ts';
 import type { Markup } from '../layout.ts';
-import type { AppCommands } from './commands.ts';
+import { devBadge, type AppCommands } from './commands.ts';
 import { docText } from './text.ts';
 
 export interface MessageItem {
@@ -21,11 +21,12 @@ export interface MessageItem {
 }
 
 function actionsMenu(message: MessageItem, apps: AppCommands[]): Markup | '' {
-  const actions = apps.flatMap((a) => a.messageActions.map((m) => ({ installId: a.installId, appName: a.name, ...m })));
+  // "Remind me (Hello)", and the author's own development install "Remind me (Hello, development) dev".
+  const actions = apps.flatMap((a) => a.messageActions.map((m) => ({ installId: a.installId, appName: a.installKind === 'dev' ? `${a.name}, development` : a.name, badge: devBadge(a), ...m })));
   if (actions.length === 0) return '';
   return html`<details class="message-actions"><summary>Message actions</summary><ul>${actions.map((m) => html`<li>
     <form method="post" action="/console/messages/${message.id}/actions"><input type="hidden" name="installId" value="${m.installId}">
-    <input type="hidden" name="actionId" value="${m.id}"><button type="submit" class="link-button">${m.label} <span class="muted">(${m.appName})</span></button></form></li>`)}</ul></details>`;
+    <input type="hidden" name="actionId" value="${m.id}"><button type="submit" class="link-button">${m.label} <span class="muted">(${m.appName})</span>${m.badge}</button></form></li>`)}</ul></details>`;
 }
 
 /** Messages oldest first, each with its card and link cards. */

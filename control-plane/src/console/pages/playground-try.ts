@@ -22,7 +22,13 @@ export interface TryInput {
   state: string;
 }
 
-export interface DevBlock { installId: string; appId: string; appName: string; type: string; title: string }
+export interface DevBlock {
+  installId: string; appId: string; appName: string; type: string; title: string;
+  /** The type's actions as its manifest declares them, for the sample tree (playground-sample.ts). */
+  actions: Array<{ name: string; destructive: boolean }>;
+}
+
+interface ManifestBlock { type: string; title: string; actions?: Array<{ name: string; hints?: { destructive?: boolean } }> }
 export interface Place { value: string; label: string; href: string }
 
 export interface TryChoices { blocks: DevBlock[]; places: Place[] }
@@ -36,9 +42,12 @@ async function devBlocks(api: Api, me: Me): Promise<DevBlock[]> {
   const mine = new Map((apps.body?.items ?? []).filter((a) => a.development && a.ownerMemberId === me.member.id).map((a) => [a.id, a]));
   const dev = (installs.body?.items ?? []).filter((i) => i.kind === 'dev' && i.status === 'active' && mine.has(i.appId));
   const perInstall = await Promise.all(dev.map(async (i) => {
-    const got = await api.v0.get<{ manifest: { blocks?: Array<{ type: string; title: string }> } }>(`/apps/${encodeURIComponent(i.appId)}/manifest?target=preview`);
+    const got = await api.v0.get<{ manifest: { blocks?: ManifestBlock[] } }>(`/apps/${encodeURIComponent(i.appId)}/manifest?target=preview`);
     const app = mine.get(i.appId)!;
-    return (got.status === 200 ? got.body.manifest.blocks ?? [] : []).map((b) => ({ installId: i.id, appId: app.id, appName: app.name, type: b.type, title: b.title }));
+    return (got.status === 200 ? got.body.manifest.blocks ?? [] : []).map((b) => ({
+      installId: i.id, appId: app.id, appName: app.name, type: b.type, title: b.title,
+      actions: (b.actions ?? []).map((a) => ({ name: a.name, destructive: a.hints?.destructive === true })),
+    }));
   }));
   return perInstall.flat();
 }
@@ -62,12 +71,17 @@ export async function tryChoices(api: Api, me: Me): Promise<TryChoices> {
 
 const option = (value: string, label: string, selected: boolean) => html`<option value="${value}"${raw(selected ? ' selected' : '')}>${label}</option>`;
 
+/** The block type "Try" preselects: `appId`'s first, else the first of any dev install; none without one. */
+export function preferredBlock(choices: TryChoices, appId: string | undefined): DevBlock | undefined {
+  return choices.blocks.find((b) => b.appId === appId) ?? choices.blocks[0];
+}
+
 /** The "Try it" fields of the playground form, or how to get a dev install; `appId` preselects that app's first block type. */
 export function tryFields(choices: TryChoices, input: TryInput, action: string, appId: string | undefined): Markup {
-  if (choices.blocks.length === 0) {
+  const preferred = preferredBlock(choices, appId);
+  if (preferred === undefined) {
     return html`<p class="muted">To try this tree's buttons against your app, run <code>platform dev</code>: it creates your development install, and its block types show here.</p>`;
   }
-  const preferred = choices.blocks.find((b) => b.appId === appId) ?? choices.blocks[0]!;
   const chosenValue = input.block !== '' ? input.block : `${preferred.installId} ${preferred.type}`;
   return html`<fieldset class="stack try"><legend>Try it against your development install</legend>
     <p class="muted">Posts the tree as a block where you choose; its buttons run your app's handler (through <code>platform dev</code>).</p>
@@ -76,8 +90,9 @@ export function tryFields(choices: TryChoices, input: TryInput, action: string, 
     <label for="try-place">Post it in</label>${choices.places.length === 0 ? html`<p id="try-place" class="muted">Join a circle first: your development install reaches only circles you belong to.</p>`
       : html`<select id="try-place" name="place">${choices.places.map((p) => option(p.value, p.label, p.value === input.place))}</select>`}
     <details><summary>Props and state</summary><div class="stack">
-      <label for="try-props">Props (JSON)</label><textarea id="try-props" name="props" rows="3" spellcheck="false" class="code">${input.props}</textarea>
-      <label for="try-state">First state (JSON)</label><textarea id="try-state" name="state" rows="3" spellcheck="false" class="code">${input.state}</textarea></div></details>
+      <p class="muted" id="try-defaults">A property you leave out starts at its schema's default, as a new block's does.</p>
+      <label for="try-props">Props (JSON)</label><textarea id="try-props" name="props" rows="3" spellcheck="false" class="code" aria-describedby="try-defaults">${input.props}</textarea>
+      <label for="try-state">First state (JSON)</label><textarea id="try-state" name="state" rows="3" spellcheck="false" class="code" aria-describedby="try-defaults">${input.state}</textarea></div></details>
     <button type="submit" formaction="${action}/try">Try</button></fieldset>`;
 }
 
@@ -116,6 +131,8 @@ export async function tryTree(api: Api, choices: TryChoices, input: TryInput & {
     type, tree: input.tree, actions: input.actions ?? {}, props, state, target,
   });
   if (got.status !== 201) return refused(got.body, messageOf(got));
+  const tried = got.body as { block: BlockView; props: unknown; state: unknown };
   return { ok: true, markup: html`<section aria-labelledby="tried" class="tried"><h2 id="tried">Live card</h2>
-    <p class="muted">Posted in <a href="${place.href}">${place.label}</a>. Its buttons run your app's handler.</p>${raw(cardHtml((got.body as { block: BlockView }).block))}</section>` };
+    <p class="muted">Posted in <a href="${place.href}">${place.label}</a>. Its buttons run your app's handler.</p>${raw(cardHtml(tried.block))}
+    <p class="muted tried-data">Started with props <code>${JSON.stringify(tried.props)}</code> and state <code>${JSON.stringify(tried.state)}</code>.</p></section>` };
 }

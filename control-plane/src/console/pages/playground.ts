@@ -4,25 +4,20 @@
  * service's validator (`POST /v0/apps/check/trees`), whose message is pinned to the node at fault
  * in the drawing. The same renderer draws it as the console's cards and `platform dev` do. "Try"
  * posts it as a block of one of the author's development installs, whose buttons run the app's
- * own handler (playground-try.ts).
+ * own handler (playground-try.ts); the first tree shown is a sample of the type it preselects
+ * (playground-sample.ts). An app's playground sits in the app's frame.
  */
 import type { Context, Hono } from 'hono';
 import { html, raw } from 'hono/html';
-import { renderTree, ui } from '@platform/sdk';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { renderBlock } from '@platform/sdk/render';
 import { messageOf } from '../api.ts';
 import type { Assets } from '../assets.ts';
 import type { ConsoleEnv } from '../env.ts';
-import { page } from '../layout.ts';
-import { tryChoices, tryFields, tryTree, type TryInput } from './playground-try.ts';
-
-const SAMPLE = renderTree(ui.block({ summary: 'Deploy #42 is waiting for approval' }, [
-  ui.header({ title: 'Deploy #42', trailing: '2 min ago' }, [ui.status({ label: 'Waiting', tone: 'warning' })]),
-  ui.metrics([ui.metric({ label: 'Error rate', value: 0.004, format: 'percent', delta: { value: -0.002, tone: 'positive' }, trend: [0.01, 0.008, 0.006, 0.004] })]),
-  ui.progress({ value: 3, max: 5, unit: 'checks', label: 'Checks' }),
-  ui.section({ title: 'Changes', handle: 'changes', collapsed: true }, [ui.text(['Fixes the ', ui.code('checkout'), ' timeout'])]),
-  ui.actions([ui.button({ label: 'Approve', action: 'approve', intent: 'primary' }), ui.toggleButton({ label: 'Show changes', target: 'changes' })]),
-]));
+import { page, type Markup } from '../layout.ts';
+import { appPage, appRefused, loadApp } from './app-frame.ts';
+import { TOUR, sampleFor } from './playground-sample.ts';
+import { preferredBlock, tryChoices, tryFields, tryTree, type TryChoices, type TryInput } from './playground-try.ts';
 
 interface Input extends TryInput { tree: string; actions: string }
 
@@ -51,15 +46,23 @@ async function check(c: Context<ConsoleEnv>, input: Input): Promise<Checked> {
   return out;
 }
 
+/** The playground's own page, or an app's page in the app's frame (its name and tabs); another member's app is the API's refusal. */
+async function framed(c: Context<ConsoleEnv>, assets: Assets, body: Markup, status: ContentfulStatusCode) {
+  if (c.req.param('appId') === undefined) return c.html(page(assets, { title: 'Playground', section: 'author', me: c.get('me'), body }), status);
+  const app = await loadApp(c);
+  if (app.status !== 200) return appRefused(c, assets, app, 'Playground');
+  return appPage(c, assets, app.body.app, { title: `Playground of ${app.body.app.name}`, current: 'playground', body, status });
+}
+
 /** The page; `trying` asks to post the tree as a live card of the chosen dev install (when it checked valid). */
-async function show(c: Context<ConsoleEnv>, assets: Assets, input: Input, trying = false) {
+async function show(c: Context<ConsoleEnv>, assets: Assets, input: Input, trying = false, known?: TryChoices) {
   const api = c.get('api');
-  const [checked, choices] = await Promise.all([check(c, input), tryChoices(api, c.get('me'))]);
+  const [checked, choices] = await Promise.all([check(c, input), known ?? tryChoices(api, c.get('me'))]);
   const { problem, note, parsed } = checked;
   const verdict = note !== '' ? html`<p class="flash flash-danger" role="alert">${note}</p>`
     : problem === null ? html`<p class="flash flash-success" role="status">Valid: apps can send this tree.</p>`
       : html`<div class="flash flash-danger" role="alert"><p>${problem.message}</p><p class="muted">at <code>${problem.path.join(' › ') || '(root)'}</code></p></div>`;
-  const drawing = typeof parsed === 'object' && parsed !== null ? raw(renderBlock(parsed, { idPrefix: 'playground', problem })) : '';
+  const drawing = typeof parsed === 'object' && parsed !== null ? raw(renderBlock(parsed, { idPrefix: 'playground', problem, remoteImages: false })) : '';
   const tried = !trying ? { ok: true, markup: '' } : note === '' && problem === null ? await tryTree(api, choices, { ...input, tree: parsed, actions: checked.actions })
     : { ok: false, markup: html`<p class="flash flash-danger" role="alert">Not tried: fix the tree first.</p>` };
   const body = html`<div class="columns"><form method="post" action="${actionOf(c)}" class="stack playground-form">
@@ -70,14 +73,22 @@ async function show(c: Context<ConsoleEnv>, assets: Assets, input: Input, trying
     <div class="stack"><section aria-labelledby="drawn" class="playground-out"><h2 id="drawn">As members see it</h2>${verdict}<div class="card">${drawing}</div>
       <p class="muted">Buttons in this drawing are not sent anywhere: "Try" posts the tree as a block of your development install, whose buttons are.</p></section>
     ${tried.markup}</div></div>`;
-  return c.html(page(assets, { title: 'Playground', section: 'author', me: c.get('me'), body }), note === '' && problem === null && tried.ok ? 200 : 422);
+  return framed(c, assets, body, note === '' && problem === null && tried.ok ? 200 : 422);
+}
+
+/** The first view: a sample of the type "Try" preselects (it can be tried as it stands), else the catalog tour. */
+async function first(c: Context<ConsoleEnv>, assets: Assets) {
+  const choices = await tryChoices(c.get('api'), c.get('me'));
+  const preferred = preferredBlock(choices, c.req.param('appId'));
+  const sample = preferred === undefined ? TOUR : sampleFor(preferred);
+  return show(c, assets, { ...EMPTY_TRY, tree: JSON.stringify(sample.tree, null, 2), actions: JSON.stringify(sample.actions, null, 2) }, false, choices);
 }
 
 const text = (fields: Record<string, unknown>, name: string, fallback = '') => (typeof fields[name] === 'string' ? fields[name] as string : fallback);
 
 export function registerPlaygroundPage(router: Hono<ConsoleEnv>, assets: Assets): void {
   for (const path of ['/playground', '/apps/:appId/playground']) {
-    router.get(path, (c) => show(c, assets, { ...EMPTY_TRY, tree: JSON.stringify(SAMPLE.tree, null, 2), actions: JSON.stringify(SAMPLE.actions, null, 2) }));
+    router.get(path, (c) => first(c, assets));
     for (const [suffix, trying] of [['', false], ['/try', true]] as const) {
       router.post(`${path}${suffix}`, async (c) => {
         const fields = await c.req.parseBody();

@@ -21,6 +21,18 @@ export function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/console(\/[A-Za-z0-9_\-/?=&.]*)?$/.test(next) && !next.includes('..') ? next : '/console';
 }
 
+const WRONG_KEY = 'That key does not sign in to any workspace.';
+
+/**
+ * A one-time link whose key no longer signs in: used before (signing in revokes it), or from an
+ * older start's data. The API answers a revoked key and an unknown one alike, and so does this:
+ * it only knows the key came from a link. It says how to sign in now instead.
+ */
+export function usedLinkText(credentialsFile: string | null): string {
+  const where = credentialsFile === null ? '' : ` (npm start wrote the owner's to ${credentialsFile})`;
+  return `This sign-in link was used already (each link signs in once) or is no longer valid. Sign in with your API key below${where}, or restart npm start for a new link.`;
+}
+
 function form(assets: Assets, next: string, error: string | null) {
   return page(assets, {
     title: 'Sign in', section: 'none', me: null, flash: error === null ? null : { tone: 'danger', text: error },
@@ -33,18 +45,27 @@ function form(assets: Assets, next: string, error: string | null) {
   });
 }
 
-export function registerSignIn(router: Hono<any>, deps: { request: RequestFn; assets: Assets; secure: boolean }): void {
+export interface SignInDeps {
+  request: RequestFn;
+  assets: Assets;
+  secure: boolean;
+  /** Where `npm start` wrote the owner's API key (named when a used link is refused); `null` elsewhere. */
+  credentialsFile: string | null;
+}
+
+export function registerSignIn(router: Hono<any>, deps: SignInDeps): void {
   router.get('/sign-in', (c) => c.html(form(deps.assets, safeNext(c.req.query('next')), null)));
 
   router.post('/sign-in', async (c) => {
     const fields = await c.req.parseBody();
     const key = typeof fields.key === 'string' ? fields.key.trim() : '';
     const next = safeNext(fields.next);
+    const refused = fields.once === '1' ? usedLinkText(deps.credentialsFile) : WRONG_KEY;
     // Only key-shaped input becomes a header (anything else could not be a key anyway).
-    if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) return c.html(form(deps.assets, next, 'That key does not sign in to any workspace.'), 401);
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) return c.html(form(deps.assets, next, refused), 401);
     const api = apiFor(deps.request, key);
     const me = await api.get('/me');
-    if (me.status !== 200) return c.html(form(deps.assets, next, me.status === 401 ? 'That key does not sign in to any workspace.' : messageOf(me)), 401);
+    if (me.status !== 200) return c.html(form(deps.assets, next, me.status === 401 ? refused : messageOf(me)), 401);
     const minted = await api.post<{ key: { id: string }; apiKey: string }>('/api-keys', { name: SESSION_KEY_NAME });
     if (minted.status !== 201) return c.html(form(deps.assets, next, messageOf(minted)), 502);
     if (fields.once === '1') {

@@ -61,6 +61,9 @@ const envShape = {
   S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in /').default('bundles/'),
   BUNDLE_GC_GRACE_MINUTES: z.coerce.number().int().min(10).max(60 * 24 * 366).default(24 * 60),
   BUNDLE_GC_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 7).default(60),
+  ASSET_S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in /').default('assets/'),
+  IMAGE_COPY_REUSE_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 366).default(60),
+  IMAGE_COPY_TEST_LOOPBACK_HOSTS: z.string().transform(list).pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, 'a lowercase host name'))).default([]),
 };
 
 /** One row of the configuration table (README). */
@@ -114,6 +117,9 @@ const docs = {
   S3_PREFIX: ['bundles/', 'Key prefix of bundle objects (`{prefix}{sha256}.js`).'],
   BUNDLE_GC_GRACE_MINUTES: ['1440', 'A stored bundle no version refers to is collected once it was last uploaded this long ago (an upload whose version is still being recorded is never collected).'],
   BUNDLE_GC_INTERVAL_MINUTES: ['60', 'How often each control plane tries to collect unreferenced bundles (one at a time across replicas, by an advisory lock); 0: never.'],
+  ASSET_S3_PREFIX: ['assets/', 'With BUNDLE_STORE=s3: key prefix of copied images and uploaded icons (`{prefix}{sha256}`), in the bundles\' bucket.'],
+  IMAGE_COPY_REUSE_MINUTES: ['60', 'A tree\'s image URL copied this recently is not downloaded again (the same bytes from any URL are one asset regardless); 0: every tree downloads its images.'],
+  IMAGE_COPY_TEST_LOOPBACK_HOSTS: ['(empty)', 'TEST ONLY: comma-separated host names whose image URLs resolve to 127.0.0.1, may reach loopback there and are fetched over http (a test image server). Refused with NODE_ENV=production.'],
   TOKEN_KEY_ROTATION_HOURS: ['720', 'Hours an ES256 token signing key signs before the next one takes over (old keys verify until their tokens expire).'],
 } as const satisfies Record<keyof typeof envShape, readonly [string, string]>;
 
@@ -171,6 +177,10 @@ export interface Config {
   bundleStore: BundleStoreConfig;
   /** The unreferenced-bundle collector: grace since the last upload, and how often it runs (0: never). */
   bundleGc: { graceMs: number; intervalMs: number };
+  /** Copying the images trees name: how long a URL's copy is reused, the test-only loopback names. */
+  imageCopy: { reuseMs: number; testLoopbackHosts: string[] };
+  /** Key prefix of assets in the object store (BUNDLE_STORE=s3). */
+  assetPrefix: string;
   /** Development conveniences allowed (everything but NODE_ENV=production). */
   dev: boolean;
   /** No DATABASE_URL: the embedded default (PGlite under DATA_DIR). */
@@ -235,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (operatorToken === null && !embedded && dev) {
     operatorToken = keepGenerated(dataDir, 'operator.token', () => randomBytes(24).toString('base64url'));
   }
+  if (!dev && e.IMAGE_COPY_TEST_LOOPBACK_HOSTS.length > 0) problems.push('IMAGE_COPY_TEST_LOOPBACK_HOSTS: test only, never with NODE_ENV=production');
   if (e.RUNTIME_FLEET === 'redis' && e.REDIS_URL === undefined) problems.push('REDIS_URL: required with RUNTIME_FLEET=redis (the fleet registry)');
   const masterKeyBytes = Buffer.from(masterKey, 'base64');
   if (problems.length === 0 && masterKeyBytes.length !== 32) {
@@ -278,6 +289,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appLogRetentionMs: e.APP_LOG_RETENTION_HOURS * 3_600_000,
     bundleStore,
     bundleGc: { graceMs: e.BUNDLE_GC_GRACE_MINUTES * 60_000, intervalMs: e.BUNDLE_GC_INTERVAL_MINUTES * 60_000 },
+    imageCopy: { reuseMs: e.IMAGE_COPY_REUSE_MINUTES * 60_000, testLoopbackHosts: e.IMAGE_COPY_TEST_LOOPBACK_HOSTS },
+    assetPrefix: e.ASSET_S3_PREFIX,
     dev,
     embedded,
     workspaceCreation: embedded && operatorToken === null ? 'open' : 'operator',

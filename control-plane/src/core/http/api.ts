@@ -63,6 +63,8 @@ export interface RouteDef<P extends string, K, B extends Schema, Q extends Schem
    * the deep part (it is then walked by iterative code), such as the tree checker.
    */
   maxDepth?: number;
+  /** What a body nested deeper than `maxDepth` answers (default: the `400`); documented by the route's `errors`. */
+  tooDeep?: () => PlatformError;
   query?: Q;
   status: 200 | 201 | 204;
   response?: R;
@@ -132,7 +134,11 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
         const auth = scheme === undefined ? null : await scheme.authenticate(c);
         if (writes && scheme?.guardWrite !== undefined) scheme.guardWrite(auth);
         const query = def.query === undefined ? undefined : parseWith(def.query, c.req.query());
-        const body = def.body === undefined ? undefined : await readJson(c, def.body, { maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES, ...(def.maxDepth === undefined ? {} : { maxDepth: def.maxDepth }) });
+        const body = def.body === undefined ? undefined : await readJson(c, def.body, {
+          maxBytes: def.maxBytes ?? DEFAULT_MAX_BODY_BYTES,
+          ...(def.maxDepth === undefined ? {} : { maxDepth: def.maxDepth }),
+          ...(def.tooDeep === undefined ? {} : { tooDeep: def.tooDeep }),
+        });
         const result = await handler({ c, log: c.get('log'), params: c.req.param() as never, auth: auth as never, body: body as never, query: query as never });
         if (def.produces !== undefined && result instanceof Response) return result;
         if (def.status === 204 || def.response === undefined) return c.body(null, def.status === 204 ? 204 : def.status);

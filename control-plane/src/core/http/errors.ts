@@ -4,6 +4,7 @@
  * body; anything else is our fault: logged with its cause and answered with a bare 500, so internals
  * never reach the caller. Unknown routes answer a tagged 404.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -27,9 +28,23 @@ function fromHttpException(err: HTTPException): PlatformError {
   return new PlatformError('PlatformApiInternalServerError', 'Internal server error', { cause: err });
 }
 
+/**
+ * Whether the caller hung up before its request was whole (less body than its Content-Length, then
+ * a closed connection): reading the body fails with a connection reset that is theirs, not ours.
+ */
+function clientAborted(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming !== undefined && !incoming.complete && (incoming.destroyed || incoming.readableAborted);
+}
+
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   const log = c.get('log');
   let mapped: PlatformError;
+  if (clientAborted(c) && !isPlatformError(err)) {
+    // Nobody is left to read the answer; the access log records a client fault, not a 5xx of ours.
+    log?.info({ code: (err as NodeJS.ErrnoException).code }, 'client aborted the request');
+    return errorResponse(c, new PlatformError('PlatformApiInvalidRequestError', 'The client closed the connection before the request body was complete', { fields: { issues: [] } }));
+  }
   if (isPlatformError(err)) {
     mapped = err;
   } else if (err instanceof HTTPException) {

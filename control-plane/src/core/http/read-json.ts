@@ -15,6 +15,8 @@ export interface ReadJsonOptions {
   maxBytes: number;
   /** Deepest nesting of arrays and objects accepted; deeper input would only exhaust the stack. */
   maxDepth?: number;
+  /** The error a body nested deeper than `maxDepth` answers (default: the parser's `400`). */
+  tooDeep?: () => PlatformError;
   /**
    * Keep NUL and lone surrogates in strings instead of refusing the body. Only for internal batches
    * that carry guest output verbatim (a node's log lines), whose store replaces them; every public
@@ -97,6 +99,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S, optio
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (jsonDepth(value) > maxDepth) {
+    if (options.tooDeep !== undefined) throw options.tooDeep();
     throw invalidRequest([{ path: [], message: `JSON nests deeper than ${maxDepth} levels`, code: 'too_deep' }]);
   }
   if (options.keepIllFormedStrings !== true) assertCleanJson(value);

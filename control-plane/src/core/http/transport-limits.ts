@@ -4,12 +4,13 @@
  * error: a URL longer than `MAX_URL_BYTES` (`414`, a middleware) and a request line plus headers
  * over Node's `maxHeaderSize` (`431`). Node's HTTP parser refuses the latter itself and, left alone,
  * writes a bare status line; the server's `clientError` event lets us write the tagged body
- * instead (and a tagged `400` for the other malformed requests the parser refuses).
+ * instead (and a tagged `400` for the other malformed requests the parser refuses), after the answers
+ * to the pipelined requests before the bad bytes.
  */
 import type { Server } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import { PlatformError } from '@platform/sdk';
+import { answerClientErrorsInOrder } from '@platform/sdk/node';
 import type { Logger } from '../log/logger.ts';
 import type { AppEnv } from './env.ts';
 import { errorResponse } from './errors.ts';
@@ -18,7 +19,7 @@ import { errorResponse } from './errors.ts';
 export const MAX_URL_BYTES = 8 * 1024;
 
 /** Node's default `maxHeaderSize` (16 KB): the request line and headers together. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+export { MAX_HEADER_BYTES } from '@platform/sdk/node';
 
 /** `414 PlatformApiUriTooLongError` for URLs over `MAX_URL_BYTES`. */
 export const uriLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -31,28 +32,11 @@ export const uriLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-function rawResponse(status: number, reason: string, error: PlatformError): string {
-  const body = JSON.stringify(error.toBody());
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
-}
-
-const HEADERS_TOO_LARGE = rawResponse(431, 'Request Header Fields Too Large', new PlatformError(
-  'PlatformApiHeadersTooLargeError', `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`, { fields: { limit: MAX_HEADER_BYTES } }));
-
-const MALFORMED = rawResponse(400, 'Bad Request', new PlatformError(
-  'PlatformApiInvalidRequestError', 'The request is not well-formed HTTP', { fields: { issues: [] } }));
-
 /**
+ * Malformed bytes get the tagged refusal after the answers their connection already owes
+ * (pipelined requests before them are answered in order: `answerClientErrorsInOrder`).
  * @example onClientError(server, logger)
  */
 export function onClientError(server: Server, logger: Logger): void {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    // A connection reset or timed out has nobody to answer; one already answering is left alone.
-    if (err.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
-      socket.destroy();
-      return;
-    }
-    logger.debug({ code: err.code }, 'client error');
-    socket.end(err.code === 'HPE_HEADER_OVERFLOW' ? HEADERS_TOO_LARGE : MALFORMED);
-  });
+  answerClientErrorsInOrder(server, { onRefusal: (err) => logger.debug({ code: err.code }, 'client error') });
 }

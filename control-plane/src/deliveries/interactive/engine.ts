@@ -32,9 +32,11 @@ export interface DeliverInput<T extends InteractiveType> {
   data: Record<string, unknown>;
   /**
    * What the caller checks beyond the result schema (a tree against the catalog, a state against
-   * the block's schema): a problem makes the outcome `response-invalid`, recorded as such.
+   * the block's schema, a tree's images copied): a problem makes the outcome `response-invalid`,
+   * recorded as such. `remainingMs` is what is left of the delivery's wait (5 s, or 30 s): work the
+   * check waits for (image downloads) fits in it.
    */
-  check?: (result: InteractiveResult<T>) => string | null;
+  check?: (result: InteractiveResult<T>, budget: { remainingMs: number }) => string | null | Promise<string | null>;
 }
 
 interface Sent {
@@ -96,12 +98,12 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
         sent = { ok: false as const, failure: 'relay-not-connected' as const, message: err.message, durationMs: 0 };
       }
 
-      const outcome: InteractiveOutcome<T> = (() => {
+      const outcome: InteractiveOutcome<T> = await (async () => {
         if (!sent.ok) return { kind: 'failed', reason: sent.failure, message: sent.message, deliveryId, status: sent.status ?? null, durationMs: sent.durationMs };
         const answer = readAnswer(type, sent.status, sent.body);
         const base = { deliveryId, status: sent.status, durationMs: sent.durationMs };
         if (answer.kind === 'result') {
-          const problem = input.check?.(answer.result) ?? null;
+          const problem = (await input.check?.(answer.result, { remainingMs: startedAt + waitFor(type) - deps.clock.now() })) ?? null;
           if (problem !== null) return { ...base, kind: 'failed', reason: 'response-invalid', message: problem };
           return { ...base, kind: 'result', result: answer.result };
         }

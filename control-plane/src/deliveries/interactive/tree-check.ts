@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { validateTree, type PathSegment } from '@platform/sdk';
+import type { CopyBudget, ImageCopier } from '../../apps/assets/copy.ts';
 
 export interface CheckedTree {
   ok: true;
@@ -48,4 +49,18 @@ export function checkTree(tree: unknown, actions: unknown): TreeCheck {
 /** A tree problem as one line for logs, the Deliveries page and error messages. */
 export function treeProblem(check: { message: string; path: PathSegment[] }): string {
   return `The tree is invalid at ${check.path.length === 0 ? '(root)' : check.path.join('.')}: ${check.message}`;
+}
+
+/**
+ * The checked tree with its images copied (asset ids in place of their URLs: apps/assets/copy.ts),
+ * or the first image that failed its checks, which refuses the tree like any other limit. The hash
+ * stays the one of the tree as the app sent it.
+ * @example
+ * const copied = checked.ok ? await withCopiedImages(images, checked, { withinMs: budget.remainingMs }) : checked;
+ */
+export async function withCopiedImages(images: ImageCopier, checked: CheckedTree, budget?: CopyBudget): Promise<TreeCheck> {
+  const copied = await images.copyTree(checked.tree, budget);
+  if (!copied.ok) return { ok: false, message: copied.message, path: copied.path };
+  if (copied.tree === checked.tree) return checked;
+  return { ...checked, tree: copied.tree, treeJson: JSON.stringify(copied.tree) };
 }

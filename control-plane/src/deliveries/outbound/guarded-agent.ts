@@ -27,7 +27,15 @@ export class OutboundRefusedError extends Error {
 export interface GuardOptions {
   /** Development mode: self-hosted apps on localhost (loopback) are fine; nothing else internal is. */
   allowLoopback: boolean;
+  /**
+   * TEST ONLY (IMAGE_COPY_TEST_LOOPBACK_HOSTS, refused in production): host names that resolve to
+   * 127.0.0.1, may be reached there and are spoken to over http. Only the image copier has any.
+   */
+  testLoopbackHosts?: ReadonlySet<string>;
 }
+
+/** Whether `hostname` is one of the guard's test loopback names. */
+export const isTestLoopbackHost = (guard: GuardOptions, hostname: string): boolean => guard.testLoopbackHosts?.has(hostname.toLowerCase()) === true;
 
 /** `dns.lookup` with `all: true`; a test hands in its own names. */
 export type ResolveAll = (hostname: string, callback: (error: Error | null, addresses: LookupAddress[]) => void) => void;
@@ -35,6 +43,11 @@ export type ResolveAll = (hostname: string, callback: (error: Error | null, addr
 const systemResolve: ResolveAll = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
 
 const guardedLookup = (guard: GuardOptions, resolve: ResolveAll): LookupFunction => (hostname, options, callback) => {
+  if (isTestLoopbackHost(guard, hostname)) {
+    const loopback = [{ address: '127.0.0.1', family: 4 }];
+    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, loopback);
+    return callback(null, '127.0.0.1', 4);
+  }
   resolve(hostname, (error, addresses) => {
     if (error) return callback(error, '', 0);
     for (const entry of addresses) {
@@ -53,6 +66,7 @@ const guardedLookup = (guard: GuardOptions, resolve: ResolveAll): LookupFunction
 
 /** Throws `OutboundRefusedError` for URLs that may not be called at all. */
 export function assertUrlAllowed(url: URL, options: GuardOptions): void {
+  if (isTestLoopbackHost(options, url.hostname)) return;
   if (url.protocol !== 'https:' && !(options.allowLoopback && url.protocol === 'http:')) {
     throw new OutboundRefusedError(`${url.protocol} is not allowed; endpoints are https://`);
   }

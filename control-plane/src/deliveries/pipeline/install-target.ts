@@ -30,7 +30,7 @@ export interface InstallTarget {
 
 /** The columns of `installs i join apps a` a target is made of, under the names `targetFromRow` reads. */
 export const TARGET_COLUMNS = `i.id as t_install_id, i.workspace_id as t_workspace_id, i.kind as t_install_kind, i.status as t_install_status,
-  i.version as t_version, i.approved_scopes as t_scopes, i.config_enc as t_config_enc, a.id as t_app_id, a.slug as t_slug, a.name as t_app_name,
+  i.version as t_version, i.approved_scopes as t_scopes, i.config_enc as t_config_enc, a.id as t_app_id, a.slug as t_slug, a.name as t_app_name, a.icon as t_app_icon,
   a.hosting as t_hosting, a.endpoint_url as t_endpoint_url, a.signing_secret_enc as t_signing_secret_enc,
   a.previous_signing_secret_enc as t_previous_signing_secret_enc, a.previous_signing_secret_expires_at as t_previous_signing_secret_expires_at`;
 
@@ -45,6 +45,7 @@ export interface TargetColumns {
   t_app_id: string;
   t_slug: string;
   t_app_name: string;
+  t_app_icon: string | null;
   t_hosting: 'self' | 'platform';
   t_endpoint_url: string | null;
   t_signing_secret_enc: string;

@@ -3,9 +3,10 @@
  * Wire shapes of `POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`.
  */
 import { z } from 'zod';
+import { COUNTER_MAX } from '@platform/sdk';
 
 export const ReplayRequestSchema = z.strictObject({
-  version: z.int().min(1).optional().describe('The version to run the delivery against (default: the latest preview)'),
+  version: z.int().min(1).max(COUNTER_MAX).optional().describe('The version to run the delivery against (default: the latest preview)'),
 });
 
 const Answer = {

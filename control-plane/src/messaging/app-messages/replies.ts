@@ -13,7 +13,9 @@ import type { Clock } from '../../core/clock/clock.ts';
 import { isForeignKeyViolation, type Db } from '../../core/db/db.ts';
 import type { EventProducer } from '../../workspace/events/index.ts';
 import { installRevoked, requireScope, type ReachGuard } from '../../apps/guards/index.ts';
+import type { ImageCopier } from '../../apps/assets/copy.ts';
 import { replyDocument } from './content.ts';
+import { withCopiedDocumentImages } from './images.ts';
 import { postAsApp, type AppMessagePlace } from './post.ts';
 import { findAppFace } from './store.ts';
 
@@ -22,6 +24,9 @@ export interface RepliesDeps {
   clock: Clock;
   reach: ReachGuard;
   events: EventProducer;
+  /** Copies the document's images; copies are served at `{publicUrl}/assets/{id}`. */
+  images: ImageCopier;
+  publicUrl: string;
 }
 
 // A type alias: answers must fit the response schema's open object (an index signature).
@@ -50,8 +55,9 @@ async function placeOf(deps: RepliesDeps, caller: InstallCaller, body: ReplyRequ
  */
 export async function postReply(deps: RepliesDeps, caller: InstallCaller, body: ReplyRequest): Promise<ReplyAnswer> {
   requireScope(caller, 'replies:write');
-  const content = replyDocument(body.content);
+  const document = replyDocument(body.content);
   const place = await placeOf(deps, caller, body);
+  const content = await withCopiedDocumentImages(deps.images, deps.publicUrl, document, ['content']);
   const face = await findAppFace(deps.db, caller.installId);
   if (face === undefined) throw installRevoked();
   const at = new Date(deps.clock.now());

@@ -17,7 +17,8 @@
  *    with the answer, and a concurrent first use of the same key rolls this one back and answers
  *    the other's.
  */
-import { LIMITS, PlatformError, type StreamEventRequest } from '@platform/sdk';
+import { LIMITS, PlatformError, invalidRequest, type StreamEventRequest } from '@platform/sdk';
+import type { ImageCopier } from '../../apps/assets/copy.ts';
 import type { InstallCaller } from '../../core/auth/caller.ts';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
@@ -36,8 +37,10 @@ export interface StreamsDeps {
   clock: Clock;
   reach: ReachGuard;
   events: EventProducer;
-  /** Where members open a conversation (`url` of the answer). */
+  /** Where members open a conversation (`url` of the answer), and where copied avatars are served. */
   publicUrl: string;
+  /** Copies a persona's avatar: members load it from us, never from the app's URL. */
+  images: ImageCopier;
 }
 
 // A type alias: answers must fit the response schema's open object (an index signature).
@@ -68,6 +71,17 @@ export function derivedTitle(body: AppMessageBody): string {
 }
 
 /**
+ * The persona with its avatar copied: stored as the URL of our copy (`{publicUrl}/assets/{id}`). An
+ * avatar that fails the copied-image checks refuses the event (400), like an image in a tree.
+ */
+async function withCopiedAvatar(deps: StreamsDeps, persona: NonNullable<StreamEventRequest['persona']>): Promise<{ name?: string; avatarUrl?: string }> {
+  if (persona.avatarUrl === undefined) return { ...persona };
+  const copied = await deps.images.copyUrl(persona.avatarUrl);
+  if (!copied.ok) throw invalidRequest([{ path: ['persona', 'avatarUrl'], message: copied.message, code: 'image_not_copied' }], copied.message);
+  return { ...persona, avatarUrl: `${deps.publicUrl}/assets/${copied.assetId}` };
+}
+
+/**
  * @example
  * const answer = await postStreamEvent(deps, auth, { circleId: 'cir_…', markdown: 'Deployed v42', threadKey: 'deploy-42' });
  */
@@ -89,8 +103,8 @@ export async function postStreamEvent(deps: StreamsDeps, caller: InstallCaller, 
   const face = await findAppFace(deps.db, caller.installId);
   if (face === undefined) throw installRevoked();
 
+  const persona = body.persona === undefined ? null : await withCopiedAvatar(deps, body.persona);
   const at = new Date(deps.clock.now());
-  const persona = body.persona === undefined ? null : { ...body.persona };
   try {
     const answer = await deps.db.transaction(async (tx) => {
       const stream = await lockStream(tx, { id: newStreamId(), workspaceId: caller.workspaceId, circleId: circle.id, appId: caller.appId, name: face.name, icon: face.icon, at });

@@ -21,7 +21,9 @@ import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { InteractiveEngine } from '../../deliveries/interactive/engine.ts';
 import type { Logger } from '../../core/log/logger.ts';
+import type { CopyBudget, ImageCopier } from '../../apps/assets/copy.ts';
 import { checkTree, treeProblem } from '../../deliveries/interactive/tree-check.ts';
+import { copyReferenceImages } from './images.ts';
 import type { LinkMatch } from './matching.ts';
 import { cachedLinks, revisionMark, storeDenied, storeGranted, type RecordRow } from './store.ts';
 import { cardOf, type LinkCard } from './view.ts';
@@ -52,6 +54,20 @@ export function resolveProblem(sent: number, items: readonly ReferenceResolution
   return null;
 }
 
+/**
+ * Copies the images of every granted item (their trees' and `icon` URLs) in place, side by side;
+ * the first that fails is the answer's problem.
+ */
+async function copyGrantedImages(images: ImageCopier, items: ReferenceResolution[], budget: CopyBudget): Promise<string | null> {
+  const copies = await Promise.all(items.map((item) => (item.access === 'granted' ? copyReferenceImages(images, item, budget) : null)));
+  for (const [i, copied] of copies.entries()) {
+    if (copied === null) continue;
+    if (!copied.ok) return `items.${i}.${copied.path.join('.')}: ${copied.message}`;
+    items[i] = copied.fields;
+  }
+  return null;
+}
+
 /** The granted resolution as a record stores it: without `url`, `access` and `externalId`. */
 function recordFields(item: Extract<ReferenceResolution, { access: 'granted' }>): Record<string, unknown> {
   const { url: _url, access: _access, externalId: _externalId, ...fields } = item as Record<string, unknown>;
@@ -63,7 +79,7 @@ function recordFields(item: Extract<ReferenceResolution, { access: 'granted' }>)
  * const resolver = createReferenceResolver({ db, clock, logger, engine });
  * const cards = await resolver.cards({ memberId, name }, matchLinks(installs, urls).filter(isMatch));
  */
-export function createReferenceResolver(deps: { db: Db; clock: Clock; logger: Logger; engine: InteractiveEngine }): ReferenceResolver {
+export function createReferenceResolver(deps: { db: Db; clock: Clock; logger: Logger; engine: InteractiveEngine; images: ImageCopier }): ReferenceResolver {
   const { db } = deps;
 
   async function deliver(actor: { memberId: string; name: string }, batch: readonly LinkMatch[]): Promise<Outcome[]> {
@@ -72,7 +88,7 @@ export function createReferenceResolver(deps: { db: Db; clock: Clock; logger: Lo
     const outcome = await deps.engine.deliver({
       type: 'reference.resolve', target, actor,
       data: { items: batch.map((m) => ({ kind: m.kind, patternId: m.patternId, params: m.params, url: m.url })) },
-      check: (result) => resolveProblem(batch.length, result.items),
+      check: async (result, budget) => resolveProblem(batch.length, result.items) ?? copyGrantedImages(deps.images, result.items, { withinMs: budget.remainingMs }),
     });
     if (outcome.kind !== 'result') return batch.map(() => ({ kind: 'unavailable' }));
     const at = new Date(deps.clock.now());

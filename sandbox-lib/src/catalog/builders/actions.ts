@@ -3,7 +3,7 @@
  * Builders for things to click. Actions are given by name (and `args`); `renderTree` turns them
  * into references and the action table.
  */
-import { type ActionInput, type Draft, type WithAudience, audienceOf, node, toCall } from './core.ts';
+import { type ActionInput, type Children, type Draft, type WithAudience, audienceOf, node, toCall } from './core.ts';
 
 export interface Confirm {
   title: string;
@@ -15,9 +15,9 @@ interface ButtonBase extends WithAudience {
   icon?: string;
 }
 
-export interface ActionButtonOptions extends ButtonBase {
+export interface ActionButtonOptions<N extends string = string> extends ButtonBase {
   /** The action's name as the block defines it, or `ui.action(name, args)`. */
-  action: ActionInput;
+  action: ActionInput<N>;
   args?: unknown;
   intent?: 'default' | 'primary' | 'destructive';
   /** Required when `intent` is `destructive`. */
@@ -40,7 +40,7 @@ function actionButton(buttonType: 'action' | 'submit', o: ActionButtonOptions): 
  * A button that runs one of the block's actions.
  * @example ui.button({ label: 'Delete', action: 'delete', args: { id: 7 }, intent: 'destructive', confirm: { title: 'Delete this run?' } })
  */
-export function button(options: ActionButtonOptions): Draft {
+export function button<N extends string = string>(options: ActionButtonOptions<NoInfer<N>>): Draft<N> {
   return actionButton('action', options);
 }
 
@@ -48,7 +48,7 @@ export function button(options: ActionButtonOptions): Draft {
  * The submit button that ends a form.
  * @example ui.form([ui.textInput({ name: 'title', label: 'Title' }), ui.submit({ label: 'Create', action: 'create' })])
  */
-export function submit(options: ActionButtonOptions): Draft {
+export function submit<N extends string = string>(options: ActionButtonOptions<NoInfer<N>>): Draft<N> {
   return actionButton('submit', options);
 }
 
@@ -80,7 +80,7 @@ export function toggleButton(options: ButtonBase & { target: string }): Draft {
  * The block's button bar: up to 5 buttons, then optionally one menu.
  * @example ui.actions([ui.button({ label: 'Approve', action: 'approve' }), ui.menu({ label: 'More' }, [ui.menuItem({ label: 'Snooze', action: 'snooze' })])])
  */
-export function actions(children: readonly Draft[], options?: WithAudience): Draft {
+export function actions<N extends string = string>(children: Children<N>, options?: WithAudience): Draft<N> {
   return node('uiActions', { audience: audienceOf(options) }, children);
 }
 
@@ -93,14 +93,14 @@ export interface MenuOptions extends WithAudience {
  * A menu of 1 to 12 items.
  * @example ui.menu({ label: 'More' }, [ui.menuItem({ label: 'Archive', action: 'archive' })])
  */
-export function menu(options: MenuOptions, items: readonly Draft[]): Draft {
+export function menu<N extends string = string>(options: MenuOptions, items: Children<N>): Draft<N> {
   return node('uiMenu', { label: options.label, icon: options.icon, audience: audienceOf(options) }, items);
 }
 
-export interface MenuItemOptions {
+export interface MenuItemOptions<N extends string = string> {
   label: string;
   /** Either an action … */
-  action?: ActionInput;
+  action?: ActionInput<N>;
   args?: unknown;
   /** … or a link. */
   href?: string;
@@ -113,7 +113,7 @@ export interface MenuItemOptions {
  * One item of a menu: runs an action or opens a link.
  * @example ui.menuItem({ label: 'Docs', href: 'https://docs.example.com' })
  */
-export function menuItem(options: MenuItemOptions): Draft {
+export function menuItem<N extends string = string>(options: MenuItemOptions<NoInfer<N>>): Draft<N> {
   return node('uiMenuItem', {
     label: options.label,
     action: toCall(options.action, options.args),
@@ -128,6 +128,6 @@ export function menuItem(options: MenuItemOptions): Draft {
  * A line of one or two texts or avatar stacks, then up to 3 buttons and menus.
  * @example ui.row([ui.text('3 reviewers'), ui.button({ label: 'Remind', action: 'remind' })])
  */
-export function row(children: readonly Draft[], options?: WithAudience): Draft {
+export function row<N extends string = string>(children: Children<N>, options?: WithAudience): Draft<N> {
   return node('uiRow', { audience: audienceOf(options) }, children);
 }

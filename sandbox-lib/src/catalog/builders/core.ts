@@ -7,25 +7,43 @@ import type { UiMark, UiTextNode } from '../types.ts';
 
 const ACTION_CALL = Symbol.for('platform.catalog.actionCall');
 
+/**
+ * Type-only (never set at run time): the action names a draft or call may name, `N`. It lets a
+ * block's `render` (and its actions' results) hand its own action names down to the builders as
+ * a contextual type, so `ui.button({ action: 'typo' })` there is a type error at the typo; built
+ * apart, `N` is `string`. A method, so it is bivariant: drafts of any names fit where a block's
+ * are expected, and a block's fit where any are (docs/decisions/authoring.md).
+ */
+export declare const ACTION_NAMES: unique symbol;
+
 /** An action as written by the author; `renderTree` swaps it for a `{ ref }` and a table entry. */
-export interface ActionCall {
+export interface ActionCall<N extends string = string> {
   readonly [ACTION_CALL]: true;
   readonly name: string;
   readonly args?: unknown;
+  [ACTION_NAMES]?(name: N): void;
 }
 
-/** A node built by `ui.*`, ready for `renderTree`. */
-export interface Draft {
+/** A node built by `ui.*`, ready for `renderTree`; `N`: the action names it may use (see `ACTION_NAMES`). */
+export interface Draft<N extends string = string> {
   readonly type: string;
   readonly attrs?: Readonly<Record<string, unknown>>;
   readonly content?: readonly Draft[];
+  [ACTION_NAMES]?(name: N): void;
 }
+
+/**
+ * Children of a container: drafts of the names the container's own context allows. `NoInfer`:
+ * the names come from where the container is used (a block's `render`), never from its children,
+ * so the context reaches every builder inside.
+ */
+export type Children<N extends string> = readonly Draft<NoInfer<N>>[];
 
 /** A text run: plain text, or a node from `ui.span`, `ui.bold`, `ui.link`, … */
 export type Inline = string | UiTextNode;
 
-/** Where a builder takes an action: its name (with `args` beside it), or `ui.action(name, args)`. */
-export type ActionInput = string | ActionCall;
+/** Where a builder takes an action: its name (with `args` beside it), or `ui.action(name, args)`; `N`: the names allowed there. */
+export type ActionInput<N extends string = string> = N | ActionCall<N>;
 
 /** Who sees a flow element: member ids (1 to 50). */
 export interface WithAudience {
@@ -36,7 +54,7 @@ export interface WithAudience {
  * An action with its arguments, for any place a builder takes one.
  * @example ui.select({ name: 'owner', label: 'Owner', search: ui.action('find-owner', { team: 'ops' }) })
  */
-export function action(name: string, args?: unknown): ActionCall {
+export function action<N extends string = string>(name: NoInfer<N>, args?: unknown): ActionCall<N> {
   return args === undefined ? { [ACTION_CALL]: true, name } : { [ACTION_CALL]: true, name, args };
 }
 

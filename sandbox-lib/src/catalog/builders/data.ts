@@ -91,9 +91,9 @@ export type TableCell =
   | { label: string; href: string }
   | { name: string; avatarSrc?: string };
 
-export interface TableMenuItem {
+export interface TableMenuItem<N extends string = string> {
   label: string;
-  action?: ActionInput;
+  action?: ActionInput<N>;
   args?: unknown;
   href?: string;
   intent?: 'default' | 'primary' | 'destructive';
@@ -101,17 +101,17 @@ export interface TableMenuItem {
   icon?: string;
 }
 
-export interface TableOptions extends WithAudience {
+export interface TableOptions<N extends string = string> extends WithAudience {
   title?: string;
   columns: readonly TableColumn[];
-  rows: ReadonlyArray<{ cells: readonly TableCell[]; menu?: readonly TableMenuItem[] }>;
+  rows: ReadonlyArray<{ cells: readonly TableCell[]; menu?: readonly TableMenuItem<N>[] }>;
 }
 
 /**
  * Up to 12 typed columns and 200 rows; each row may carry a menu of up to 12 items.
  * @example ui.table({ columns: [{ label: 'Task' }, { label: 'Hours', type: 'number' }], rows: [{ cells: ['Review', 2], menu: [{ label: 'Reopen', action: 'reopen', args: { id: 1 } }] }] })
  */
-export function table(options: TableOptions): Draft {
+export function table<N extends string = string>(options: TableOptions<NoInfer<N>>): Draft<N> {
   const rows = options.rows.map((r) => {
     const menu = r.menu?.map(({ action, args, ...rest }) => compact({ ...rest, action: toCall(action, args) }));
     return menu ? { cells: [...r.cells], menu } : { cells: [...r.cells] };

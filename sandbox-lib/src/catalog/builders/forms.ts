@@ -3,14 +3,14 @@
  * Builders for forms and fields. A form ends with `ui.submit(...)`; ChoiceGroup, Select and Toggle
  * may stand outside a form when they have an `onChange` action.
  */
-import { type ActionInput, type Draft, type WithAudience, audienceOf, compact, node, split, toCall } from './core.ts';
+import { type ActionInput, type Children, type Draft, type WithAudience, audienceOf, compact, node, split, toCall } from './core.ts';
 
 /**
  * Fields and flow elements, ending with one submit button.
  * @example ui.form([ui.textInput({ name: 'reason', label: 'Reason' }), ui.submit({ label: 'Send', action: 'reject' })])
  */
-export function form(children: readonly Draft[]): Draft;
-export function form(options: WithAudience, children: readonly Draft[]): Draft;
+export function form<N extends string = string>(children: Children<N>): Draft<N>;
+export function form<N extends string = string>(options: WithAudience, children: Children<N>): Draft<N>;
 export function form(a: WithAudience | readonly Draft[], b?: readonly Draft[]): Draft {
   const [o, children] = split<WithAudience>(a, b);
   return node('uiForm', { audience: audienceOf(o) }, children);
@@ -22,11 +22,11 @@ interface Field extends WithAudience {
   label: string;
 }
 
-interface Changeable {
+interface Changeable<N extends string> {
   /** Stored per viewer and counted for everyone (a viewer input). */
   shared?: boolean;
   /** Delivered at once on every change (needed outside a form). */
-  onChange?: ActionInput;
+  onChange?: ActionInput<N>;
   onChangeArgs?: unknown;
 }
 
@@ -47,12 +47,12 @@ export function textInput(options: TextInputOptions): Draft {
   return node('uiTextInput', { ...attrs, audience: audienceOf(options) });
 }
 
-export interface SelectOptions extends Field, Changeable {
+export interface SelectOptions<N extends string = string> extends Field, Changeable<N> {
   placeholder?: string;
   /** A static list (up to 100) … */
   options?: ReadonlyArray<{ value: string; label: string }>;
   /** … or an action answering searches (`select.search`). */
-  search?: ActionInput;
+  search?: ActionInput<N>;
   searchArgs?: unknown;
   value?: string;
   /** For search selects: the label of `value`. */
@@ -64,7 +64,7 @@ export interface SelectOptions extends Field, Changeable {
  * A dropdown with static options or searched ones.
  * @example ui.select({ name: 'env', label: 'Environment', options: [{ value: 'prod', label: 'Production' }, { value: 'dev', label: 'Development' }] })
  */
-export function select(options: SelectOptions): Draft {
+export function select<N extends string = string>(options: SelectOptions<NoInfer<N>>): Draft<N> {
   const { search, searchArgs, onChange, onChangeArgs, options: offered, audience: _, ...rest } = options;
   return node('uiSelect', {
     ...rest,
@@ -83,7 +83,7 @@ export interface Choice {
   count?: number;
 }
 
-export interface ChoiceGroupOptions extends Field, Changeable {
+export interface ChoiceGroupOptions<N extends string = string> extends Field, Changeable<N> {
   choices: readonly Choice[];
   multiple?: boolean;
   value?: string | readonly string[];
@@ -96,7 +96,7 @@ export interface ChoiceGroupOptions extends Field, Changeable {
  * Radio buttons or checkboxes (up to 20 choices).
  * @example ui.choiceGroup({ name: 'lunch', label: 'Lunch?', shared: true, onChange: 'vote', results: 'tallies', choices: [{ value: 'pizza', label: 'Pizza' }, { value: 'sushi', label: 'Sushi' }] })
  */
-export function choiceGroup(options: ChoiceGroupOptions): Draft {
+export function choiceGroup<N extends string = string>(options: ChoiceGroupOptions<NoInfer<N>>): Draft<N> {
   const { onChange, onChangeArgs, choices, value, audience: _, ...rest } = options;
   return node('uiChoiceGroup', {
     ...rest,
@@ -107,7 +107,7 @@ export function choiceGroup(options: ChoiceGroupOptions): Draft {
   });
 }
 
-export interface ToggleOptions extends Field, Changeable {
+export interface ToggleOptions<N extends string = string> extends Field, Changeable<N> {
   description?: string;
   value?: boolean;
 }
@@ -116,7 +116,7 @@ export interface ToggleOptions extends Field, Changeable {
  * An on/off switch.
  * @example ui.toggle({ name: 'notify', label: 'Notify me', onChange: 'set-notify' })
  */
-export function toggle(options: ToggleOptions): Draft {
+export function toggle<N extends string = string>(options: ToggleOptions<NoInfer<N>>): Draft<N> {
   const { onChange, onChangeArgs, audience: _, ...rest } = options;
   return node('uiToggle', { ...rest, onChange: toCall(onChange, onChangeArgs), audience: audienceOf(options) });
 }

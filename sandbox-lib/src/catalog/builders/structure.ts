@@ -3,7 +3,7 @@
  * Builders for the frame of a block and its containers.
  */
 import { CATALOG_VERSION } from '../spec/registry.ts';
-import { type Draft, type Inline, type WithAudience, audienceOf, inline, node, split } from './core.ts';
+import { type Children, type Draft, type Inline, type WithAudience, audienceOf, inline, node, split } from './core.ts';
 
 export interface BlockOptions {
   /** Plain text, at most 280 characters, shown where the block cannot be drawn (notifications, search). */
@@ -14,7 +14,7 @@ export interface BlockOptions {
  * The root of a tree: header, body, one actions bar, footer, in that order.
  * @example ui.block({ summary: 'Deploy #42 is waiting' }, [ui.header({ title: 'Deploy #42' }), ui.actions([ui.button({ label: 'Approve', action: 'approve' })])])
  */
-export function block(options: BlockOptions, children: readonly Draft[]): Draft {
+export function block<N extends string = string>(options: BlockOptions, children: Children<N>): Draft<N> {
   return node('uiBlock', { catalog: CATALOG_VERSION, summary: options.summary }, children);
 }
 
@@ -54,8 +54,8 @@ export interface SectionOptions extends WithAudience {
  * A titled group of flow elements, at block, tab or form level only.
  * @example ui.section({ title: 'Details', collapsed: true }, [ui.text('Runs every hour.')])
  */
-export function section(children: readonly Draft[]): Draft;
-export function section(options: SectionOptions, children: readonly Draft[]): Draft;
+export function section<N extends string = string>(children: Children<N>): Draft<N>;
+export function section<N extends string = string>(options: SectionOptions, children: Children<N>): Draft<N>;
 export function section(a: SectionOptions | readonly Draft[], b?: readonly Draft[]): Draft {
   const [o, children] = split<SectionOptions>(a, b);
   return node('uiSection', { title: o?.title, handle: o?.handle, collapsed: o?.collapsed, audience: audienceOf(o) }, children);
@@ -65,7 +65,7 @@ export function section(a: SectionOptions | readonly Draft[], b?: readonly Draft
  * Two or three columns side by side.
  * @example ui.columns([ui.column([ui.text('Left')]), ui.column([ui.text('Right')])])
  */
-export function columns(children: readonly Draft[], options?: WithAudience): Draft {
+export function columns<N extends string = string>(children: Children<N>, options?: WithAudience): Draft<N> {
   return node('uiColumns', { audience: audienceOf(options) }, children);
 }
 
@@ -77,8 +77,8 @@ export interface ColumnOptions {
  * One column of a `ui.columns`; holds flow elements that fit a narrow space.
  * @example ui.column({ width: 'fill' }, [ui.facts([ui.fact({ label: 'Owner', value: 'Ada' })])])
  */
-export function column(children: readonly Draft[]): Draft;
-export function column(options: ColumnOptions, children: readonly Draft[]): Draft;
+export function column<N extends string = string>(children: Children<N>): Draft<N>;
+export function column<N extends string = string>(options: ColumnOptions, children: Children<N>): Draft<N>;
 export function column(a: ColumnOptions | readonly Draft[], b?: readonly Draft[]): Draft {
   const [o, children] = split<ColumnOptions>(a, b);
   return node('uiColumn', { width: o?.width }, children);
@@ -92,8 +92,8 @@ export interface TabsOptions extends WithAudience {
  * Two to six tabs; never inside other tabs.
  * @example ui.tabs([ui.tab({ label: 'Summary' }, [ui.text('…')]), ui.tab({ label: 'Logs' }, [ui.text('…')])])
  */
-export function tabs(children: readonly Draft[]): Draft;
-export function tabs(options: TabsOptions, children: readonly Draft[]): Draft;
+export function tabs<N extends string = string>(children: Children<N>): Draft<N>;
+export function tabs<N extends string = string>(options: TabsOptions, children: Children<N>): Draft<N>;
 export function tabs(a: TabsOptions | readonly Draft[], b?: readonly Draft[]): Draft {
   const [o, children] = split<TabsOptions>(a, b);
   return node('uiTabs', { title: o?.title, audience: audienceOf(o) }, children);
@@ -108,7 +108,7 @@ export interface TabOptions {
  * One tab of a `ui.tabs`.
  * @example ui.tab({ label: 'Logs', icon: 'terminal' }, [ui.prose([ui.codeBlock('npm test')])])
  */
-export function tab(options: TabOptions, children: readonly Draft[]): Draft {
+export function tab<N extends string = string>(options: TabOptions, children: Children<N>): Draft<N> {
   return node('uiTab', { label: options.label, icon: options.icon }, children);
 }
 
@@ -121,8 +121,8 @@ export interface StackOptions extends WithAudience {
  * Flow elements kept together (and shown to one audience at once); never inside another stack.
  * @example ui.stack({ audience: ['mem_1'] }, [ui.text('Only you see this.')])
  */
-export function stack(children: readonly Draft[]): Draft;
-export function stack(options: StackOptions, children: readonly Draft[]): Draft;
+export function stack<N extends string = string>(children: Children<N>): Draft<N>;
+export function stack<N extends string = string>(options: StackOptions, children: Children<N>): Draft<N>;
 export function stack(a: StackOptions | readonly Draft[], b?: readonly Draft[]): Draft {
   const [o, children] = split<StackOptions>(a, b);
   return node('uiStack', { direction: o?.direction, gap: o?.gap, audience: audienceOf(o) }, children);
