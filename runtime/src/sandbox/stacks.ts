@@ -31,11 +31,7 @@ export function versionStacks(sourceMapPath: string | null, within: SourceMaps =
   const current = (): TraceMap | null => {
     if (map !== undefined) return map;
     const loaded = sourceMapPath === null ? null : within.get(sourceMapPath);
-    if (loaded !== null && !loaded.ok && !told.has(sourceMapPath!)) {
-      told.add(sourceMapPath!);
-      if (told.size > 10_000) told.clear();
-      problem = loaded.problem;
-    }
+    if (loaded !== null && !loaded.ok) problem = loaded.problem;
     map = loaded !== null && loaded.ok ? loaded.map : null;
     return map;
   };
@@ -47,9 +43,11 @@ export function versionStacks(sourceMapPath: string | null, within: SourceMaps =
     },
     takeProblem() {
       current();
-      const p = problem;
-      problem = null;
-      return p === null ? null : `This version's source map is not used (${p}): its stacks name positions in the bundle.`;
+      // Said once per worker (a profile's frames may have found the problem first: the lines tell it).
+      if (problem === null || sourceMapPath === null || told.has(sourceMapPath)) return null;
+      if (told.size >= 10_000) told.clear();
+      told.add(sourceMapPath);
+      return `This version's source map is not used (${problem}): its stacks name positions in the bundle.`;
     },
   };
 }
