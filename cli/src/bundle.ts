@@ -4,13 +4,15 @@
  * (`platform: 'neutral'` resolves like a Web worker: `worker`/`browser` conditions, then the
  * `browser`, `module` and `main` fields), at most `LIMITS.manifest.hostedBundleBytes`. The size
  * is checked before anything is written or evaluated; a refusal names the inputs that weigh most.
- * Minified unless asked not to, with a source map written beside it (`bundle.js.map`, not
- * uploaded) so stack traces of the minified code can be mapped back to the app's sources.
+ * Minified unless asked not to, with a source map written beside it (`bundle.js.map`, as esbuild
+ * writes it, for any tool that reads maps); `platform deploy` uploads it with the app's files named
+ * as the project names them (`app.ts`, `lib/util.ts`, `node_modules/…`) and without their text, so
+ * every stack the author sees names their files, lines and functions.
  * `__PLATFORM_BUNDLE__` is defined `true`: the SDK then leaves the manifest check to this CLI and
  * the service instead of carrying it in the bundle (docs/decisions/authoring.md).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { build, type BuildOptions, type Message } from 'esbuild';
 import { LIMITS } from '@platform/sdk';
 import { formatBytes } from './output.ts';
@@ -39,6 +41,8 @@ export interface Bundle {
   minified: boolean;
   /** Absolute path of the source map written beside the bundle. */
   mapPath: string;
+  /** The source map as uploaded: the project's file names, without the sources' text. */
+  sourceMap: Uint8Array;
   /** Ways to make the bundle smaller that the build noticed. */
   hints: string[];
   /** The modules in the bundle with the bytes each takes, largest first (paths as esbuild names them). */
@@ -104,6 +108,23 @@ export function esbuildOptions(o: { cwd: string; entry: string; outfile: string;
 }
 
 /**
+ * The source map as it is uploaded: esbuild names its sources relative to the map's folder
+ * (`../app.ts` from `.platform/`), the author knows them relative to the project (`app.ts`), which
+ * is how stacks should name them; and without `sourcesContent`: mapping a position needs none of it
+ * (the runtime drops it), it is most of the map's size, and the service keeps no copy of the app's
+ * source text.
+ * @example uploadedSourceMap(mapText, { cwd: '/work/hello', outfile: '/work/hello/.platform/bundle.js' })
+ */
+export function uploadedSourceMap(mapText: string, o: { cwd: string; outfile: string }): Uint8Array {
+  const { sourcesContent: _content, ...map } = JSON.parse(mapText) as { sources?: unknown; sourcesContent?: unknown };
+  if (Array.isArray(map.sources)) {
+    const from = dirname(o.outfile);
+    map.sources = map.sources.map((s: unknown) => (typeof s === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(s) ? relative(o.cwd, resolve(from, s)).split(sep).join('/') : s));
+  }
+  return new TextEncoder().encode(JSON.stringify(map));
+}
+
+/**
  * @example const { outfile, bytes } = await buildBundle({ entry: 'app.ts' });
  */
 export async function buildBundle(options: BundleOptions): Promise<Bundle> {
@@ -140,6 +161,7 @@ export async function buildBundle(options: BundleOptions): Promise<Bundle> {
   await writeFile(map.path, map.contents);
   return {
     path: outfile, outfile: relative(cwd, outfile) || outfile, code: output.contents, bytes, minified: minify, mapPath: map.path,
+    sourceMap: uploadedSourceMap(map.text, { cwd, outfile }),
     hints: sizeHints(meta?.inputs ?? {}),
     inputs: Object.entries(meta?.inputs ?? {}).map(([path, input]) => ({ path, bytes: input.bytesInOutput })).sort((a, b) => b.bytes - a.bytes),
   };

@@ -8,7 +8,7 @@
  * file instead of building. The app's icon file is uploaded first (cli/icon.ts) and the version names
  * its asset id. Prints the version record (`--json`: the record alone, as JSON).
  */
-import { createPlatformClient } from '@platform/sdk';
+import { LIMITS, createPlatformClient } from '@platform/sdk';
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { buildApp, MINIFY_OPTIONS, minifyFrom } from './build.ts';
 import { resolveSession } from './config-store.ts';
@@ -20,6 +20,7 @@ import { countingStream, createProgressBar } from './progress.ts';
 import { resolveApp, type AppIdentity } from './project.ts';
 import { checkManifestLocally } from './read-manifest.ts';
 import { createServiceClient, type Target, type VersionRecord } from './service.ts';
+import { uploadBody } from './upload-body.ts';
 
 export const DEPLOY_USAGE = `Usage: platform deploy [entry] [--production] [--app <app id or slug>] [--create]
                        [--outfile <file>] [--no-minify] [--manifest <file.json>] [--json]
@@ -52,6 +53,7 @@ export function describeVersion(record: VersionRecord, slug: string): string[] {
   lines.push(`  created    ${record.createdAt}`);
   lines.push(`  manifest   sha256 ${record.manifestSha256}`);
   if (record.bundle !== undefined) lines.push(`  bundle     sha256 ${record.bundle.sha256} (${formatBytes(record.bundle.bytes)})`);
+  if (record.bundle?.sourceMap) lines.push(`  source map sha256 ${record.bundle.sourceMap.sha256} (${formatBytes(record.bundle.sourceMap.bytes)}): stacks name the app's files`);
   for (const added of record.added) lines.push(`  adds       ${added.kind} ${added.detail}`);
   if (record.added.length > 0 && record.target === 'production') {
     lines.push('  Workspaces that installed an earlier version keep it until an admin approves what this one adds.');
@@ -87,6 +89,7 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
 
   let manifest: Record<string, unknown>;
   let code: Uint8Array | null = null;
+  let sourceMap: Uint8Array | null = null;
   if (flags.manifest !== undefined) {
     manifest = await loadManifest({ manifest: flags.manifest, cwd });
     say(`Read ${flags.manifest}`);
@@ -97,6 +100,11 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
     const built = await buildApp({ entry: positionals[0], outfile: flags.outfile, minify: minifyFrom(flags), cwd, say });
     manifest = built.computed;
     code = built.bundle.code;
+    sourceMap = built.bundle.sourceMap;
+    if (sourceMap.byteLength > LIMITS.hosted.sourceMapBytes) {
+      say(`The source map is ${formatBytes(sourceMap.byteLength)}, more than the ${formatBytes(LIMITS.hosted.sourceMapBytes)} the service keeps: the bundle goes without it, and its stacks name positions in the bundle`);
+      sourceMap = null;
+    }
   }
   const identity = identityOf(manifest);
 
@@ -106,10 +114,11 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
     const icon = await uploadAppIcon({ dir: cwd, manifest, upload: service.uploadAsset, say });
     if (icon !== null) manifest = { ...manifest, icon };
     if (identity.hosting === 'platform' && code !== null) {
-      const bytes = code;
+      // The source map goes with the bundle, so stacks in logs, load errors and profiles name the app's files.
+      const { bytes, contentType } = uploadBody(code, sourceMap);
       const bar = createProgressBar({ label: `Uploading to ${target}`, total: bytes.byteLength });
       const body = countingStream(bytes, (sent) => bar.update(sent));
-      return await service.uploadBundle(app.appId, target, body, bytes.byteLength, icon).finally(() => bar.done());
+      return await service.uploadBundle(app.appId, target, body, bytes.byteLength, contentType, icon).finally(() => bar.done());
     }
     const client = createPlatformClient({ baseUrl: session.url, token: session.apiKey });
     return (await client.apps.syncManifest(app.appId, { manifest, target })) as VersionRecord;

@@ -17,8 +17,9 @@ import { join, resolve } from 'node:path';
 import { context, type BuildResult, type Plugin } from 'esbuild';
 import { LIMITS, createPlatformClient, relayPath, type RelayDelivery } from '@platform/sdk';
 import type { DevRuntime } from '@platform/runtime/dev';
-import { DEFAULT_OUTFILE, esbuildOptions, formatMessage } from './bundle.ts';
+import { DEFAULT_OUTFILE, esbuildOptions, formatMessage, uploadedSourceMap } from './bundle.ts';
 import { devEnvironment } from './dev-env.ts';
+import { errorLines } from './logs-output.ts';
 import { describeManifestError } from './manifest-summary.ts';
 import { CommandError, formatBytes } from './output.ts';
 import { findEntry } from './project.ts';
@@ -90,20 +91,21 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
   const runtime = await startDevRuntime({ port: o.port, dataDir: join(o.cwd, '.platform', 'dev-runtime'), ...o.runtime });
 
   /** Reads, syncs and serves one build; answers null (and says why) when it cannot. */
-  const serve = async (code: Uint8Array): Promise<Synced | null> => {
+  const serve = async (code: Uint8Array, sourceMap: Uint8Array | undefined): Promise<Synced | null> => {
     if (code.byteLength > LIMITS.manifest.hostedBundleBytes) {
       print(`The bundle is ${formatBytes(code.byteLength)}; hosted bundles are at most ${formatBytes(LIMITS.manifest.hostedBundleBytes)}`);
       return null;
     }
     try {
-      const computed = await runtime.manifest(code) as Record<string, unknown>;
+      // With the map, a bundle that fails to load names the line of the app's file that threw.
+      const computed = await runtime.manifest(code, sourceMap) as Record<string, unknown>;
       const check = checkManifestLocally(computed);
       if (!check.valid) throw new Error(`The manifest is invalid: ${describeManifestError(check.error)}`);
       const synced = await client.apps.syncDev({ manifest: computed }, { reveal: 'signing-secret' });
       const environment = await devEnvironment(service, synced.appId, o.cwd);
       for (const key of environment.missing) print(`Note: ${key} is secret on the service (its value never leaves it); give it a value in .dev.vars to use it here`);
       const egressHosts = Array.isArray(check.manifest.egressHosts) ? check.manifest.egressHosts as string[] : [];
-      await runtime.load({ appId: synced.appId, slug: synced.slug, version: synced.version, code, env: environment.env, secretEnvKeys: environment.secretEnvKeys, egressHosts, baseUrl: o.baseUrl });
+      await runtime.load({ appId: synced.appId, slug: synced.slug, version: synced.version, code, sourceMap, env: environment.env, secretEnvKeys: environment.secretEnvKeys, egressHosts, baseUrl: o.baseUrl });
       return { appId: synced.appId, slug: synced.slug, version: synced.version, signingSecret: synced.signingSecret ?? null };
     } catch (err) {
       print(`Not reloaded: ${(err as Error).message}`);
@@ -118,9 +120,10 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
   const onBuilt = (result: BuildResult) => {
     chain = chain.then(async () => {
       const code = result.outputFiles?.find((f) => f.path === outfile)?.contents;
+      const map = result.outputFiles?.find((f) => f.path === `${outfile}.map`)?.text;
       let served: Synced | null = null;
       if (result.errors.length > 0 || code === undefined) print(`Build failed:\n${result.errors.map(formatMessage).join('\n')}`);
-      else served = await serve(code);
+      else served = await serve(code, map === undefined ? undefined : uploadedSourceMap(map, { cwd: o.cwd, outfile }));
       if (served !== null) {
         if (current !== null) print(`Reloaded ${entry}: version ${served.version} (${formatBytes(code!.byteLength)})`);
         current = served;
@@ -148,6 +151,8 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
     for (const line of runtime.logs(after)) {
       after = line.seq;
       print(`  ${line.level.padEnd(5)} ${line.message}${line.deliveryId === null ? '' : `  (${line.deliveryId})`}`);
+      // The stack, mapped through the build's source map: the app's files, lines and functions.
+      if (line.error !== undefined) for (const text of errorLines(line.error, line.message)) print(`        ${text}`);
     }
   }, LOG_POLL_MS);
   logTimer.unref();

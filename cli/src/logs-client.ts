@@ -14,7 +14,7 @@ import type { LogLine, Printer } from './logs-output.ts';
 import { note } from './output.ts';
 import { failure } from './service.ts';
 
-export interface Filters { status?: string; version?: string; kind?: string; install?: string }
+export interface Filters { status?: string; version?: string; kind?: string; install?: string; delivery?: string }
 
 async function call(session: Session, path: string, init: RequestInit = {}): Promise<Response> {
   try {
@@ -90,6 +90,31 @@ export async function follow(session: Session, appId: string, filters: Filters, 
       signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
     });
   }
+}
+
+/**
+ * The lines of one delivery (a replay's), from the first: the stream filtered by `delivery`, read
+ * until the request's own `request` line (its last) arrives, or `signal` ends the wait.
+ */
+export async function deliveryLines(session: Session, appId: string, deliveryId: string, signal: AbortSignal): Promise<LogLine[]> {
+  const lines: LogLine[] = [];
+  const done = new AbortController();
+  const stop = () => done.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    await readStream(session, appId, { delivery: deliveryId }, '0', done.signal, {
+      line(l) {
+        lines.push(l);
+        if (l.level === 'request') done.abort();
+      },
+      ready() {},
+    });
+  } catch (err) {
+    if (!done.signal.aborted) throw err;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  return lines;
 }
 
 /** Saves a line's CPU profile in the working directory; the file's name. */

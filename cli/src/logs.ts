@@ -3,9 +3,11 @@
  * `platform logs [app] [--follow]`: a hosted app's log lines (`GET /v0/apps/{app_id}/logs`), oldest
  * of the last `--limit` first, then, with `--follow`, the live stream (`…/logs/stream`, server-sent
  * events) from the newest line shown on, until interrupted; a dropped stream is reopened from the
- * last line seen. Filters: `--status`, `--version`, `--kind`, `--install`. Lines are coloured by
- * level on a terminal (never with NO_COLOR or when piped), stacks kept to their first lines, and
- * each line cut at the terminal's width; `--json` prints each line as the API answers it, whole.
+ * last line seen. Filters: `--status`, `--version`, `--kind`, `--install`, `--delivery`. Lines are
+ * coloured by level on a terminal (never with NO_COLOR or when piped), a line's error shown with
+ * all its frames (the app's files, lines and functions, mapped by the node through the version's
+ * source map), and each line cut at the terminal's width; `--json` prints each line as the API
+ * answers it, whole.
  */
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { resolveSession } from './config-store.ts';
@@ -16,10 +18,11 @@ import { resolveApp } from './project.ts';
 import { createServiceClient } from './service.ts';
 
 export const LOGS_USAGE = `Usage: platform logs [app] [--follow] [--status ok|error] [--version N] [--kind KIND]
-                     [--install ID] [--limit N] [--json]
+                     [--install ID] [--delivery ID] [--limit N] [--json]
        platform logs [app] --profile LINE_ID   (saves the line's CPU profile as a .cpuprofile file)
 
-Shows a hosted app's log lines: console output, uncaught errors with their stacks, limit events
+Shows a hosted app's log lines: console output, errors with their stacks (each frame naming the
+app's file, line and function when the version was deployed with its source map), limit events
 (CPU, memory, deadline, blocked egress, quarantine) and one line per request (route or delivery
 type, status, CPU ms, wall ms, outbound calls). The app is the argument (an app id or slug), else
 --app, else the one platform.json records.
@@ -29,6 +32,7 @@ type, status, CPU ms, wall ms, outbound calls). The app is the argument (an app 
   --version N       lines of version N only
   --kind K          route, mcp, interactive, command or lifecycle
   --install ID      lines of one install's deliveries
+  --delivery ID     lines of one delivery (a replay's id too)
   --limit N         how many recent lines to show first (default 50, at most 500)
   --json            one JSON object per line, as the API answers it (nothing cut)
   --profile ID      save the CPU profile of a request stopped at its CPU budget (the line that
@@ -38,12 +42,12 @@ Also --url <service URL> and --key <API key>. Colour only on a terminal; NO_COLO
 
 const OPTIONS = {
   follow: { type: 'boolean', aliases: ['f'] }, status: { type: 'string' }, version: { type: 'string' }, kind: { type: 'string' },
-  install: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, app: { type: 'string' }, profile: { type: 'string' }, ...SERVICE_OPTIONS,
+  install: { type: 'string' }, delivery: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, app: { type: 'string' }, profile: { type: 'string' }, ...SERVICE_OPTIONS,
 } as const;
 
 const KINDS = ['route', 'mcp', 'interactive', 'command', 'lifecycle'];
 
-function filtersOf(flags: { status?: string | undefined; version?: string | undefined; kind?: string | undefined; install?: string | undefined }): Filters {
+function filtersOf(flags: { status?: string | undefined; version?: string | undefined; kind?: string | undefined; install?: string | undefined; delivery?: string | undefined }): Filters {
   const filters: Filters = {};
   if (flags.status !== undefined) {
     if (flags.status !== 'ok' && flags.status !== 'error') throw new UsageError(`--status is ok or error, not "${flags.status}"`);
@@ -58,6 +62,7 @@ function filtersOf(flags: { status?: string | undefined; version?: string | unde
     filters.kind = flags.kind;
   }
   if (flags.install !== undefined) filters.install = flags.install;
+  if (flags.delivery !== undefined) filters.delivery = flags.delivery;
   return filters;
 }
 

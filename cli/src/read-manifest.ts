@@ -5,22 +5,32 @@
  * so it sees none of the developer's secrets) and its default export's `manifest` comes back as
  * JSON. Then `validateManifest` runs locally, without what only the service knows (recorded
  * slug, verified domains, env values), so those rules are left to the upload.
+ *
+ * A bundle that throws while it loads says where in the app's own files: the child runs with
+ * Node's source maps on, reading the map beside the bundle, and names the files as the project does.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFile, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { validateManifest, type ManifestError } from '@platform/sdk';
 
 const LOAD_TIMEOUT_MS = 30_000;
 
 // Runs in the child; prints one JSON object: { manifest } or { error }. The bundle is imported
-// from a data: URL, so its file name and the nearest package.json's "type" do not decide whether
-// Node reads it as an ES module; the URL is put back as the file name in stack traces.
+// from an .mjs copy beside it (so the nearest package.json's "type" does not decide whether Node
+// reads it as an ES module, and its sourceMappingURL finds the map beside it), with Node's source
+// maps on: a stack names the app's files. Their paths are shown relative to the project; the
+// copy's name is put back as the bundle's.
 const CHILD_SCRIPT = `
-import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 const [file, shown] = process.argv.slice(1);
-const url = 'data:text/javascript;base64,' + readFileSync(file).toString('base64');
-// The message, then only the frames inside the bundle (not Node's loader or this script).
-const clean = (text) => String(text).split(url).join(shown).split('\\n')
-  .filter((line, i) => i === 0 || !/^\\s+at /.test(line) || line.includes(shown)).join('\\n');
+process.setSourceMapsEnabled(true);
+const url = pathToFileURL(file).href;
+const cwd = process.cwd() + '/';
+// The message, then only the app's frames (not Node's loader or this script).
+const clean = (text) => String(text).split(url).join(shown).split(file).join(shown).split('file://' + cwd).join('').split(cwd).join('').split('\\n')
+  .filter((line, i) => i === 0 || !/^\\s+at /.test(line) || !/(\\(|at (async )?)(node:|\\[eval)/.test(line)).join('\\n');
 let out;
 try {
   const mod = await import(url);
@@ -47,7 +57,18 @@ export class BundleLoadError extends Error {
 /**
  * @example const manifest = await readBundleManifest('/abs/.platform/bundle.js', '.platform/bundle.js');
  */
-export function readBundleManifest(path: string, shownAs: string = path): Promise<Record<string, unknown>> {
+export async function readBundleManifest(path: string, shownAs: string = path): Promise<Record<string, unknown>> {
+  // Beside the bundle (its map is found from there), under a name no build writes.
+  const copy = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.mjs`);
+  await copyFile(path, copy);
+  try {
+    return await readIn(copy, shownAs);
+  } finally {
+    await rm(copy, { force: true });
+  }
+}
+
+function readIn(path: string, shownAs: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--input-type=module', '-e', CHILD_SCRIPT, path, shownAs], {
       env: {}, timeout: LOAD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, windowsHide: true,

@@ -5,11 +5,15 @@
  * unless `--version`, and prints the recorded answer beside the new one
  * (`POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`). The replay's tokens are read-only:
  * every `/v0` write the app makes during it is refused with `PlatformReplayReadOnlyError`, so
- * nothing in the workspace changes.
+ * nothing in the workspace changes. For a hosted app, what it logged while replaying follows,
+ * each error with its frames in the app's files (the version's source map), read from its log
+ * lines of the replay (`GET …/logs/stream?delivery={replayId}`), waited for at most 10 s.
  */
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { resolveSession } from './config-store.ts';
-import { print, reportingFailures } from './output.ts';
+import { deliveryLines } from './logs-client.ts';
+import { colourWanted, createPrinter, type LogLine } from './logs-output.ts';
+import { note, print, reportingFailures } from './output.ts';
 import { resolveApp } from './project.ts';
 import { createServiceClient, type ReplayAnswer, type ReplayResult } from './service.ts';
 import { versionNumber } from './versions.ts';
@@ -28,6 +32,8 @@ const OPTIONS = { version: { type: 'string' }, app: { type: 'string' }, json: { 
 
 /** Longest answer printed in full; `--json` has all that was kept. */
 const SHOWN_CHARS = 2_000;
+/** How long the app's log lines of a replay are waited for (a node ships them within about a second). */
+const LINES_WAIT_MS = 10_000;
 
 function answerLines(label: string, a: ReplayAnswer, extra: string): string[] {
   const head = a.status === null ? `failed${a.error === null ? '' : `: ${a.error}`}` : `${a.status}${a.error === null ? '' : ` (${a.error})`}`;
@@ -63,7 +69,18 @@ export async function replayCommand(argv: readonly string[]): Promise<void> {
   await reportingFailures(async () => {
     const { appId } = await resolveApp({ cwd: process.cwd(), session, service, app: flags.app });
     const result = await service.replay(appId, positionals[0]!, version);
-    if (flags.json) return print(JSON.stringify(result, null, 2));
+    // A runtime node ran it: what the app logged meanwhile (its errors' stacks among it) is in its log lines.
+    const logs: LogLine[] | null = result.hosting === 'platform'
+      ? await deliveryLines(session, appId, result.replayId, AbortSignal.timeout(LINES_WAIT_MS)).catch(() => null)
+      : null;
+    if (flags.json) return print(JSON.stringify(logs === null ? result : { ...result, logs }, null, 2));
     for (const line of describeReplay(result)) print(line);
+    if (logs === null || logs.length === 0) {
+      if (result.hosting === 'platform') note(`The app's log lines of the replay did not arrive in time: platform logs --delivery ${result.replayId}`);
+      return;
+    }
+    print('What the app logged while replaying:');
+    const printer = createPrinter({ colour: colourWanted(process.stdout), json: false, width: process.stdout.isTTY ? process.stdout.columns ?? 120 : null, baseUrl: session.url });
+    for (const line of logs) printer.line(line);
   });
 }

@@ -49,7 +49,8 @@ export interface VersionRecord {
   createdAt: string;
   added: Array<{ kind: string; detail: string }>;
   manifest?: Record<string, unknown>;
-  bundle?: { sha256: string; bytes: number };
+  /** `sourceMap`: the map uploaded with it, null without one. */
+  bundle?: { sha256: string; bytes: number; sourceMap?: { sha256: string; bytes: number } | null };
   /** The earlier version a rollback copies. */
   rollbackOf?: number | null;
 }
@@ -78,6 +79,8 @@ export interface ReplayResult {
   class: 'lifecycle' | 'interactive';
   type: string;
   installId: string;
+  /** `platform`: a runtime node ran it, and its log lines are the app's (older services do not say). */
+  hosting?: 'platform' | 'self';
   version: number;
   recorded: ReplayAnswer & { version: number | null; attempt: number | null };
   replayed: ReplayAnswer & { durationMs: number };
@@ -152,11 +155,14 @@ export function createServiceClient(options: ServiceOptions) {
       call<{ asset: { id: string; contentType: string; bytes: number; width: number; height: number; url: string } }>({
         method: 'POST', path: '/v0/assets', body: bytes as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/octet-stream' },
       }),
-    /** `POST /v0/apps/{app_id}/versions?target=`: the bundle streamed as the body; `icon`: the uploaded icon's asset id. */
-    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number, icon: string | null = null) =>
+    /**
+     * `POST /v0/apps/{app_id}/versions?target=`: the bundle streamed as the body, as `application/javascript`, or with
+     * its source map as `multipart/form-data` (upload-body.ts); `icon`: the uploaded icon's asset id.
+     */
+    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number, contentType = 'application/javascript', icon: string | null = null) =>
       call<VersionRecord>({
         method: 'POST', path: `${app(appId)}/versions?target=${target}${icon === null ? '' : `&icon=${icon}`}`, body,
-        headers: { 'content-type': 'application/javascript', 'content-length': String(bytes) },
+        headers: { 'content-type': contentType, 'content-length': String(bytes) },
       }),
     listEnv: (appId: string, target: Target) => call<{ target: Target; items: EnvVar[] }>({ method: 'GET', path: `${app(appId)}/env/${target}` }),
     setEnv: (appId: string, target: Target, key: string, input: { value: string; secret?: boolean }) =>

@@ -142,7 +142,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   registerAssetPublicRoutes(app, apps.assets);
   // The console calls the two APIs above through this app's own request function.
   app.route(CONSOLE_BASE, createConsole({ request: (path, init) => Promise.resolve(app.request(path, init)), publicUrl: config.publicUrl, credentialsFile: deps.credentialsFile ?? null }));
-  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, production: apps.production, logs: apps.logs }));
+  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, sourceMaps: apps.sourceMaps, production: apps.production, logs: apps.logs }));
 
   let server: ServerType | undefined;
   return {

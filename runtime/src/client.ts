@@ -15,7 +15,8 @@ export type RuntimeOutcome = 'ok' | 'error' | 'cpu_limit' | 'memory_limit' | 'de
  */
 export interface RuntimeDeliveryRequest {
   app: { id: string; slug: string; version: number };
-  bundle: { sha256: string };
+  /** `sourceMapSha256`: the version's source map, fetched beside the bundle; stacks are mapped with it. */
+  bundle: { sha256: string; sourceMapSha256?: string };
   env?: Record<string, string>;
   /** Keys of `env` whose values are secret: replaced by `[redacted]` in the app's log. */
   secretEnvKeys?: string[];
@@ -45,6 +46,12 @@ export interface RuntimeDeliveryResult {
   text(): string;
 }
 
+/** Web Crypto, not node:crypto: this module stays free of Node-only imports for the control plane's lazy load. */
+async function sha256Of(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export class RuntimeClientError extends Error {
   readonly status: number;
   readonly body: ErrorBody | null;
@@ -57,8 +64,10 @@ export class RuntimeClientError extends Error {
 
 export interface RuntimeClient {
   deliver(request: RuntimeDeliveryRequest, options?: { signal?: AbortSignal }): Promise<RuntimeDeliveryResult>;
-  manifest(input: { sha256: string } | { bundle: Uint8Array | string }): Promise<{ sha256: string; manifest: unknown; cpuMs: number }>;
+  /** With `sourceMap` (the bundle's map), a load failure's frames name the author's sources. */
+  manifest(input: { sha256: string; sourceMapSha256?: string } | { bundle: Uint8Array | string; sourceMap?: Uint8Array }): Promise<{ sha256: string; manifest: unknown; cpuMs: number }>;
   putBundle(sha256: string, bytes: Uint8Array): Promise<void>;
+  putSourceMap(sha256: string, bytes: Uint8Array): Promise<void>;
   health(): Promise<{ ok: boolean; workers: number; ready: number }>;
   appLogs(appId: string, options?: { after?: number; limit?: number }): Promise<AppLogEntry[]>;
   /** The node's Prometheus exposition text (`GET /internal/v1/metrics`, the operator port's text). */
@@ -82,6 +91,9 @@ export function createRuntimeClient(options: { url: string; secret: string; fetc
     if (!res.ok) throw new RuntimeClientError(res.status, body as ErrorBody | null);
     return body as T;
   };
+  const putSourceMap = async (sha256: string, bytes: Uint8Array): Promise<void> => {
+    await json(await call(`/internal/v1/source-maps/${sha256}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: bytes as Uint8Array<ArrayBuffer> }));
+  };
   return {
     async deliver(request, opts = {}) {
       const res = await call('/internal/v1/deliveries', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request), signal: opts.signal });
@@ -103,14 +115,22 @@ export function createRuntimeClient(options: { url: string; secret: string; fetc
       };
     },
     async manifest(input) {
-      const init: RequestInit = 'sha256' in input
-        ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sha256: input.sha256 }) }
-        : { method: 'POST', headers: { 'content-type': 'application/javascript' }, body: input.bundle };
-      return json(await call('/internal/v1/manifest', init));
+      if ('sha256' in input) {
+        const body = JSON.stringify(input.sourceMapSha256 === undefined ? { sha256: input.sha256 } : { sha256: input.sha256, sourceMapSha256: input.sourceMapSha256 });
+        return json(await call('/internal/v1/manifest', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+      }
+      let query = '';
+      if (input.sourceMap !== undefined) {
+        const sha = await sha256Of(input.sourceMap);
+        await putSourceMap(sha, input.sourceMap);
+        query = `?sourceMap=${sha}`;
+      }
+      return json(await call(`/internal/v1/manifest${query}`, { method: 'POST', headers: { 'content-type': 'application/javascript' }, body: input.bundle }));
     },
     async putBundle(sha256, bytes) {
       await json(await call(`/internal/v1/bundles/${sha256}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: bytes }));
     },
+    putSourceMap,
     async health() {
       return json(await call('/internal/v1/health'));
     },

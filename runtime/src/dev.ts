@@ -41,6 +41,8 @@ export interface DevApp {
   slug: string;
   version: number;
   code: Uint8Array;
+  /** The bundle's source map (the file esbuild wrote beside it): stacks then name the app's own files. */
+  sourceMap?: Uint8Array | undefined;
   env: Record<string, string>;
   secretEnvKeys: string[];
   egressHosts: string[];
@@ -60,8 +62,8 @@ export interface DevRuntime {
   readonly url: string;
   /** Makes `app` the version its slug serves; answers the bundle's sha256. */
   load(app: DevApp): Promise<string>;
-  /** Evaluates `code` in a fresh isolate under the startup CPU budget and answers the manifest it computes. */
-  manifest(code: Uint8Array): Promise<unknown>;
+  /** Evaluates `code` in a fresh isolate under the startup CPU budget and answers the manifest it computes (a load failure names the line through `sourceMap`). */
+  manifest(code: Uint8Array, sourceMap?: Uint8Array): Promise<unknown>;
   deliver(delivery: DevDelivery, options?: { signal?: AbortSignal }): Promise<RuntimeDeliveryResult>;
   /** The app's console output and limit events after sequence number `after`, oldest first. */
   logs(after?: number): AppLogEntry[];
@@ -88,28 +90,32 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
   const node = createRuntimeNode({ config, logger: options.logger ?? pino({ level: 'silent' }), directory });
   const { url } = await node.start();
   const client = createRuntimeClient({ url, secret });
-  let current: (DevApp & { sha256: string }) | null = null;
+  let current: (DevApp & { sha256: string; sourceMapSha256: string | null }) | null = null;
+  const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
   return {
     url,
     async load(app) {
-      const sha256 = createHash('sha256').update(app.code).digest('hex');
+      const sha256 = sha256Of(app.code);
       await client.putBundle(sha256, app.code);
-      current = { ...app, sha256 };
+      const sourceMapSha256 = app.sourceMap === undefined ? null : sha256Of(app.sourceMap);
+      if (app.sourceMap !== undefined && sourceMapSha256 !== null) await client.putSourceMap(sourceMapSha256, app.sourceMap);
+      current = { ...app, sha256, sourceMapSha256 };
       directory.set({
-        appId: app.appId, slug: app.slug, version: app.version, sha256, env: app.env, secretEnvKeys: app.secretEnvKeys,
+        appId: app.appId, slug: app.slug, version: app.version, sha256, sourceMapSha256, env: app.env, secretEnvKeys: app.secretEnvKeys,
         egressHosts: app.egressHosts, baseUrl: app.baseUrl,
       });
       return sha256;
     },
-    async manifest(code) {
-      return (await client.manifest({ bundle: code })).manifest;
+    async manifest(code, sourceMap) {
+      return (await client.manifest(sourceMap === undefined ? { bundle: code } : { bundle: code, sourceMap })).manifest;
     },
     async deliver(delivery, opts = {}) {
       if (current === null) throw new Error('No app is loaded yet');
       const app = current;
       return client.deliver({
-        app: { id: app.appId, slug: app.slug, version: app.version }, bundle: { sha256: app.sha256 },
+        app: { id: app.appId, slug: app.slug, version: app.version },
+        bundle: app.sourceMapSha256 === null ? { sha256: app.sha256 } : { sha256: app.sha256, sourceMapSha256: app.sourceMapSha256 },
         env: app.env, secretEnvKeys: app.secretEnvKeys, target: 'preview', egressHosts: app.egressHosts, baseUrl: app.baseUrl,
         ...(delivery.installToken === undefined ? {} : { installToken: delivery.installToken }),
         kind: delivery.kind, headers: delivery.headers, body: delivery.body,

@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createBundleStore } from './bundles/store.ts';
+import { createBundleStore, createSourceMapStore } from './bundles/store.ts';
 import type { RuntimeConfig } from './config.ts';
 import { createDeliveryRoute } from './deliveries/routes.ts';
 import { createDeliveryService } from './deliveries/service.ts';
@@ -76,7 +76,9 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
     appLog.append(lines.some((l) => l.profile !== undefined) ? lines.map(({ profile: _profile, ...line }) => line) : lines);
     shipper?.append(lines);
   };
-  const bundles = createBundleStore({ dataDir: config.dataDir, memoryBytes: config.bundleMemoryBytes, controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, fetch: deps.fetch });
+  const storeDeps = { dataDir: config.dataDir, memoryBytes: config.bundleMemoryBytes, controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, fetch: deps.fetch };
+  const bundles = createBundleStore(storeDeps);
+  const sourceMaps = createSourceMapStore(storeDeps);
   const directory = deps.directory ?? (config.controlPlaneUrl === null
     ? createMemoryAppDirectory()
     : createHttpAppDirectory({ controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, ttlMs: config.directoryTtlMs, now, fetch: deps.fetch }));
@@ -103,7 +105,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
       await sup.start();
       shipper?.start();
       let publicUrl = config.publicUrl;
-      const runs = createRunService({ config, supervisor: sup, bundles, now });
+      const runs = createRunService({ config, supervisor: sup, bundles, sourceMaps, now, logger });
       const appOrigin = (slug: string): string => (config.hostedAppDomain === null ? publicUrl : `https://${slug}.${config.hostedAppDomain}`);
       const checkSecret = createSecretCheck(config.secret);
       const http = createHttpServer({
@@ -113,6 +115,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
         appLog,
         supervisor: sup,
         bundles,
+        sourceMaps,
         runs,
         ingress: createIngress({ directory, runs, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, appOrigin, logger }),
         deliveries: createDeliveryRoute({ checkSecret, deliveries: createDeliveryService({ runs, appOrigin }), logger }),

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import type { BundleStore } from './bundles/store.ts';
+import type { BundleStore, SourceMapStore } from './bundles/store.ts';
 import { mountBundleRoutes } from './bundles/routes.ts';
 import { DELIVERIES_PATH } from './deliveries/routes.ts';
 import type { Ingress } from './ingress/routes.ts';
@@ -28,6 +28,7 @@ export interface HttpDeps {
   appLog: AppLog;
   supervisor: Supervisor;
   bundles: BundleStore;
+  sourceMaps: SourceMapStore;
   runs: RunService;
   ingress: Ingress;
   deliveries: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>;
@@ -44,7 +45,7 @@ export function createColdRoutes(deps: HttpDeps): Hono {
   mountPublicOps(app, deps);
   app.use('/internal/*', requireSecret(deps.checkSecret));
   mountManifestRoutes(app, { bundles: deps.bundles, runs: deps.runs, cpuMs: deps.manifestCpuMs });
-  mountBundleRoutes(app, deps.bundles);
+  mountBundleRoutes(app, deps.bundles, deps.sourceMaps);
   mountInternalOps(app, deps);
   return app;
 }

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@platform/sdk';
@@ -46,6 +46,19 @@ describe('platform build', () => {
     const map = JSON.parse(await readFile(join(dir, '.platform/bundle.js.map'), 'utf8')) as { sources: string[]; sourcesContent: string[] };
     expect(map.sources).toContain('../app.ts');
     expect(map.sourcesContent[map.sources.indexOf('../app.ts')]).toBe(await readFile(join(dir, 'app.ts'), 'utf8'));
+  });
+
+  it('makes the map platform deploy uploads: the app\'s files named as the project names them, without their text', async () => {
+    const dir = await project('hello');
+    const bundle = await buildBundle({ entry: 'app.ts', cwd: dir });
+    const uploaded = JSON.parse(new TextDecoder().decode(bundle.sourceMap)) as { version: number; sources: string[]; mappings: string; sourcesContent?: unknown };
+    const onDisk = JSON.parse(await readFile(bundle.mapPath, 'utf8')) as { sources: string[]; mappings: string };
+    expect(uploaded.version).toBe(3);
+    expect(uploaded.sources).toContain('app.ts');
+    expect(uploaded.sources).not.toContain('../app.ts');
+    expect(uploaded.sources).toHaveLength(onDisk.sources.length);
+    expect(uploaded).not.toHaveProperty('sourcesContent');
+    expect(uploaded.mappings).toBe(onDisk.mappings);
   });
 
   it('takes the entry as an argument, --outfile and --no-minify (--minify, the old way to ask, still works)', async () => {
@@ -105,9 +118,11 @@ export default { manifest: { schemaVersion: 1, name: 'Big', slug: 'big-app', hos
     const throws = await runCli(['build'], { cwd: dir });
     expect(throws.code).toBe(1);
     expect(throws.stderr).toContain('The bundle did not load: Error: broken at load');
-    // The stack names the bundle file, not a megabyte-long data: URL.
-    expect(throws.stderr).toContain('.platform/bundle.js');
-    expect(throws.stderr).not.toContain('data:text/javascript');
+    // The stack names the app's own file and line (through the map beside the bundle), not the
+    // bundle, the copy it was loaded from, or Node's loader.
+    expect(throws.stderr).toContain('at <anonymous> (app.js:1:7)');
+    expect(throws.stderr).not.toMatch(/\.mjs|node:internal|\[eval/);
+    expect(await readdir(join(dir, '.platform'))).toEqual(['bundle.js', 'bundle.js.map']);
   });
 
   it('prints the problem of a manifest the local check refuses', async () => {

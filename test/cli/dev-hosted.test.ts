@@ -4,7 +4,9 @@
  * (a runtime node of the CLI's own), its route is served on a local port with the environment of
  * `.dev.vars`, an edit of the source is served after the reload, a runaway loop is stopped at the
  * CPU budget, and a command run by a member reaches the dev install through the relay and runs
- * in the same sandbox. Nothing is deployed and no leftover app is created.
+ * in the same sandbox. Every stack it prints (a route that throws, a CPU stop, a build that fails to
+ * load) names app.ts, the line and the function, mapped locally through the map beside the bundle.
+ * Nothing is deployed and no leftover app is created.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -46,6 +48,8 @@ function collect(stream: NodeJS.ReadableStream): void {
 
 let local: string;
 let slug: string;
+/** The 1-based line of app.ts that contains `needle`. */
+let lineOf: (needle: string) => number;
 
 beforeAll(async () => {
   const built = spawn(process.execPath, [join(REPO, 'scripts/build-packages.mjs')], { stdio: 'ignore' });
@@ -54,8 +58,21 @@ beforeAll(async () => {
   ws = await stack.createWorkspace({ name: 'Acme' });
   project = await tempProject('hello');
   const source = join(project.dir, 'app.ts');
-  await writeFile(source, (await readFile(source, 'utf8')).replace("routes: {", `routes: {
-    'GET /spin': () => { for (;;) { /* a runaway loop */ } },`));
+  const sample = (await readFile(source, 'utf8'))
+    .replace("routes: {", `routes: {
+    'GET /spin': () => spinInDev(),
+    'GET /boom': () => explodeInDev(),`)
+    .replace('export default defineApp(', `function explodeInDev(): never {
+  throw new Error('the dev route failed on purpose');
+}
+
+function spinInDev(): Response {
+  for (;;) { /* a runaway loop */ }
+}
+
+export default defineApp(`);
+  await writeFile(source, sample);
+  lineOf = (needle: string) => sample.split('\n').findIndex((l) => l.includes(needle)) + 1;
   await writeFile(join(project.dir, '.dev.vars'), 'GREETING=Howdy\n');
   child = spawn(process.execPath, ['--no-node-snapshot', BIN, 'dev', '--port', '0'], {
     cwd: project.dir,
@@ -106,12 +123,47 @@ describe('platform dev (hosted app)', () => {
     expect(await (await fetch(`${local}/apps/${slug}/hello/ada`)).json()).toEqual({ message: 'Edited: ada' });
   });
 
-  it('stops a runaway loop at the CPU budget, as production does', async () => {
+  it('prints the stack of a route that throws with app.ts, the line and the function (mapped through the build\'s own map)', async () => {
+    const from = lines.length;
+    expect((await fetch(`${local}/apps/${slug}/boom`)).status).toBe(500);
+    expect(await line(new RegExp(`^  error Request failed: GET /apps/${slug}/boom`), from)).toBeTruthy();
+    expect(await line(/^ {8}Error: the dev route failed on purpose$/, from)).toBeTruthy();
+    const frame = await line(/^ {10}at explodeInDev \(/, from);
+    expect(frame).toMatch(new RegExp(`\\(app\\.ts:${lineOf("throw new Error('the dev route failed on purpose')")}:\\d+\\)$`));
+  });
+
+  it('stops a runaway loop at the CPU budget, as production does, and prints where (app.ts)', async () => {
+    const from = lines.length;
     const res = await fetch(`${local}/apps/${slug}/spin`);
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ _tag: 'PlatformRuntimeCpuLimitError' });
+    expect(await line(/^  limit The request used more than its \d+ ms CPU budget and was stopped\.$/, from)).toBeTruthy();
+    // Where V8 could interrupt it: inside the loop, when the stop caught a stack at all (a contended core may not).
+    const stopped = lines.slice(from).find((l) => / {10}at spinInDev \(/.test(l));
+    if (stopped !== undefined) expect(stopped).toMatch(new RegExp(`\\(app\\.ts:${lineOf('a runaway loop')}:\\d+\\)$`));
     // The sandbox goes on serving.
     expect((await fetch(`${local}/apps/${slug}/hello/bo`)).status).toBe(200);
+  });
+
+  it('a build that throws while it loads is not served, and says where it threw (app.ts, line, function); the fix is', async () => {
+    const source = join(project.dir, 'app.ts');
+    const good = await readFile(source, 'utf8');
+    const from = lines.length;
+    const broken = good.replace('export default defineApp(', `function readDevSettings(): never {
+  throw new Error('no settings in dev');
+}
+readDevSettings();
+
+export default defineApp(`);
+    await writeFile(source, broken);
+    expect(await line(/^Not reloaded: The bundle failed to start: Error: no settings in dev$/, from)).toBeTruthy();
+    const thrownAt = broken.split('\n').findIndex((l) => l.includes("throw new Error('no settings in dev')")) + 1;
+    expect(await line(/^ {4}at readDevSettings \(/, from)).toMatch(new RegExp(`\\(app\\.ts:${thrownAt}:\\d+\\)$`));
+    // The last good build goes on serving; the fix reloads.
+    expect((await fetch(`${local}/apps/${slug}/hello/bo`)).status).toBe(200);
+    const fixed = lines.length;
+    await writeFile(source, good);
+    await line(/^Reloaded app\.ts: version \d+ /, fixed);
   });
 
   it('runs the dev install\'s deliveries in the local sandbox through the relay', async () => {

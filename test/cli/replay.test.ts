@@ -99,7 +99,9 @@ describe('platform replay', () => {
     const run = await cli(['replay', deliveryId, '--version', '1', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result).toMatchObject({ deliveryId, version: 1, class: 'interactive', type: 'block.action', recorded: { status: 200, version: 1 }, replayed: { status: 200 } });
+    expect(result).toMatchObject({ deliveryId, version: 1, class: 'interactive', type: 'block.action', hosting: 'platform', recorded: { status: 200, version: 1 }, replayed: { status: 200 } });
+    // The replay's own log lines come with it, ending with its request line.
+    expect(result.logs.at(-1)).toMatchObject({ level: 'request', deliveryId: result.replayId });
     expect(JSON.parse(result.replayed.response)).toMatchObject({ state: { count: 1, read: 'ok', wrote: 'PlatformReplayReadOnlyError' } });
     expect(await memories()).toBe(1);
   });
@@ -120,6 +122,12 @@ describe('platform replay', () => {
     // The handler threw on the refused write (the SDK answers 500 without the message).
     expect(lines[2]).toMatch(/^replayed {2}500 {2}\(version 2, \d+ ms\)$/);
     expect(JSON.parse(lines[3]!)).toEqual({ error: 'handler-failed', message: 'event post.created threw' });
+    // What the app logged while replaying: the handler's error, its frames in the app's own file.
+    const logged = lines.slice(lines.indexOf('What the app logged while replaying:'));
+    expect(logged.length).toBeGreaterThan(1);
+    expect(logged.join('\n')).toMatch(/ERROR\s+event post\.created threw/);
+    expect(logged.join('\n')).toContain('Error: the memory was not saved: PlatformReplayReadOnlyError');
+    expect(logged.join('\n')).toMatch(/ {6}at \S[^\n]* \(app\.ts:45:\d+\)/);
     expect(await memories()).toBe(before + 1);
   });
 

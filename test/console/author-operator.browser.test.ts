@@ -1,15 +1,19 @@
 /**
  * The Logs and operator pages in a real browser against `npm start` (one runtime node shipping its
- * lines to the control plane): a hosted app built with the SDK and uploaded through the tooling
- * endpoint, a route that logs and throws, and the line and its stack appearing on the open page
- * without a reload; a request stopped at its CPU budget twice gives a line whose CPU profile
+ * lines to the control plane): a hosted app built with the SDK as `platform deploy` builds it
+ * (minified, its source map beside it) and uploaded with its map through the tooling endpoint, a
+ * route that logs and throws, and the line and its error appearing on the open page without a
+ * reload, collapsed, every frame naming the app's file, line and function once opened; a request stopped at its CPU budget twice gives a line whose CPU profile
  * downloads through the console. The operator page shows the app's figures from the processes'
  * metrics, moving after hosted requests, to the owner and to no plain member. Each page is
  * checked by axe-core.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { buildBundle } from '../../cli/src/bundle.ts';
+import { uploadBody } from '../../cli/src/upload-body.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, launchBrowser } from '../helpers/browser.ts';
@@ -23,24 +27,30 @@ let browser: Browser;
 let page: Page;
 let appId: string;
 
-async function owner(method: string, path: string, init: { json?: unknown; js?: Uint8Array } = {}): Promise<any> {
+async function owner(method: string, path: string, init: { json?: unknown; upload?: { bytes: Uint8Array; contentType: string } } = {}): Promise<any> {
   const headers: Record<string, string> = { authorization: `Bearer ${platform.credentials.owner.apiKey}` };
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  if (init.js !== undefined) headers['content-type'] = 'application/javascript';
-  const res = await fetch(`${platform.url}${path}`, { method, headers, ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : init.js !== undefined ? { body: init.js } : {}) });
+  if (init.upload !== undefined) headers['content-type'] = init.upload.contentType;
+  const sent = init.json !== undefined ? JSON.stringify(init.json) : init.upload?.bytes;
+  const res = await fetch(`${platform.url}${path}`, { method, headers, ...(sent === undefined ? {} : { body: sent as RequestInit['body'] }) });
   const body = await res.json() as unknown;
   expect(res.status, JSON.stringify(body)).toBeLessThan(300);
   return body;
 }
 
-/** The app of the logs end-to-end test (`/boom` throws from a named function, `/spin` runs past its CPU budget). */
+/**
+ * The app of the logs end-to-end test (`/boom` throws from a named function at line 7 of
+ * logs-app.ts, `/spin` runs past its CPU budget), built and uploaded with its map as `platform deploy` does.
+ */
 async function deployLogsApp(): Promise<string> {
   const created = await owner('POST', '/client/v1/apps', { json: { name: 'Logs end to end', slug: 'e2e-logs', hosting: 'platform' } });
-  const bundled = await build({
-    entryPoints: [fileURLToPath(new URL('../fixtures/e2e/logs-app.ts', import.meta.url))],
-    bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', conditions: ['source'], logLevel: 'silent',
-  });
-  await owner('POST', `/v0/apps/${created.app.id}/versions?target=production`, { js: bundled.outputFiles[0]!.contents });
+  const out = await mkdtemp(join(tmpdir(), 'console-logs-'));
+  try {
+    const bundle = await buildBundle({ entry: 'logs-app.ts', cwd: fileURLToPath(new URL('../fixtures/e2e/', import.meta.url)), outfile: join(out, 'bundle.js') });
+    await owner('POST', `/v0/apps/${created.app.id}/versions?target=production`, { upload: uploadBody(bundle.code, bundle.sourceMap) });
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
   return created.app.id as string;
 }
 
@@ -79,19 +89,31 @@ describe.skipIf(skip !== null)('the Logs and operator pages in chromium', () => 
     const thrown = page.locator('.log-line', { hasText: 'the boom route failed on purpose' });
     await thrown.waitFor();
     expect(await thrown.locator('.badge-danger').textContent()).toBe('error · error');
-    const stack = thrown.locator('details');
-    expect(await stack.getAttribute('open')).toBeNull();
-    await stack.locator('summary').click();
-    expect(await stack.locator('pre').textContent()).toContain('explodeForTheLogs');
-    await page.locator('.log-line', { hasText: 'GET /boom → 500' }).waitFor();
+    // The request as it came in, and the error beside it: collapsed, then every frame, the app's own file first.
+    expect(await thrown.locator('.log-message').textContent()).toBe('Request failed: GET /apps/e2e-logs/boom');
+    const error = thrown.locator('details.log-error');
+    expect(await error.getAttribute('open')).toBeNull();
+    expect(await error.locator('summary').textContent()).toMatch(/^Error: the boom route failed on purpose · \d+ frames$/);
+    expect(await error.locator('.log-frames li').first().isVisible()).toBe(false);
+    await error.locator('summary').click();
+    const frames = error.locator('.log-frames li');
+    expect(await frames.first().locator('code').textContent()).toMatch(/^at explodeForTheLogs \(logs-app\.ts:7:\d+\)$/);
+    expect(await frames.first().textContent()).toMatch(/bundle app:\/\/\/bundle\.js:\d+:\d+/);
+    const count = Number(/(\d+) frames/.exec((await error.locator('summary').textContent())!)![1]);
+    expect(await frames.count()).toBe(count);
+    expect(await frames.last().isVisible()).toBe(true);
+    await page.locator('.log-line', { hasText: 'GET /apps/e2e-logs/boom → 500' }).waitFor();
     // The same document: the lines came over the stream, not by reloading.
     expect(await page.evaluate(() => (globalThis as any).document.body.dataset.loadedOnce)).toBe('yes');
     expect(await axeViolations(page)).toEqual([]);
 
     // Reloaded, the stored lines are drawn by the server the same way; the status filter keeps them.
     await page.goto(`${platform.url}/console/apps/${appId}/logs?status=error`);
-    expect(await page.locator('.log-line', { hasText: 'the boom route failed on purpose' }).locator('details pre').textContent()).toContain('explodeForTheLogs');
+    const stored = page.locator('.log-line', { hasText: 'the boom route failed on purpose' }).locator('details.log-error');
+    await stored.locator('summary').click();
+    expect(await stored.locator('.log-frames li code').first().textContent()).toMatch(/^at explodeForTheLogs \(logs-app\.ts:7:\d+\)$/);
     expect(await page.locator('.log-status-ok').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('a request stopped at its CPU budget after another was has its CPU profile downloaded through the console', { timeout: 60_000 }, async () => {

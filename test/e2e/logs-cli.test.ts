@@ -6,10 +6,8 @@
  * `platform logs --status error --json` reads the stored lines; the thrown route counts as `error`
  * in the node's metrics; a secret env value the app logs never reaches the output.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,19 +15,12 @@ import { build } from 'esbuild';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntimeNode, loadConfig, type RuntimeNode } from '@platform/runtime';
+import { spawnCli, type CliProcess } from '../helpers/cli-process.ts';
+import { freePort } from '../helpers/npm-start.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../helpers/stack.ts';
 
 const SLUG = 'e2e-logs';
 const SECRET_VALUE = `tok-${randomBytes(8).toString('hex')}`;
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const cleanups: Array<() => Promise<unknown>> = [];
 let stack: Stack;
@@ -84,38 +75,9 @@ afterAll(async () => {
 
 const route = (path: string) => fetch(`${runtimeUrl}/apps/${SLUG}${path}`);
 
-interface Cli {
-  child: ChildProcessWithoutNullStreams;
-  /** Resolves once the output (stdout or stderr) matches. */
-  waitFor(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<string>;
-  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
 /** The CLI in its own process, as `platform …` runs it (from source), with the stack's URL and key. */
-function startCli(args: string[]): Cli {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', join(REPO, 'cli/src/main.ts'), ...args], {
-    cwd: workDir,
-    env: { PATH: process.env.PATH ?? '', HOME: configDir, PLATFORM_CONFIG_DIR: configDir, PLATFORM_URL: stack.url, PLATFORM_API_KEY: ws.apiKey },
-  });
-  const out = { stdout: '', stderr: '' };
-  const waiting: Array<() => void> = [];
-  const wake = () => { for (const w of waiting.splice(0)) w(); };
-  child.stdout.on('data', (c: Buffer) => { out.stdout += c.toString(); wake(); });
-  child.stderr.on('data', (c: Buffer) => { out.stderr += c.toString(); wake(); });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => { wake(); resolve({ code, ...out }); }));
-  let done = false;
-  void exited.then(() => { done = true; });
-  return {
-    child,
-    exited,
-    async waitFor(stream, pattern) {
-      for (;;) {
-        if (pattern.test(out[stream])) return out[stream];
-        if (done) throw new Error(`the CLI exited before its ${stream} matched ${pattern}:\n${out.stdout}\n${out.stderr}`);
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      }
-    },
-  };
+function startCli(args: string[]): CliProcess {
+  return spawnCli({ cwd: workDir, args, env: { HOME: configDir, PLATFORM_CONFIG_DIR: configDir, PLATFORM_URL: stack.url, PLATFORM_API_KEY: ws.apiKey } });
 }
 
 async function metric(pattern: RegExp): Promise<number> {
@@ -131,9 +93,9 @@ describe('platform logs against a running stack', () => {
 
     const res = await route('/boom');
     expect(res.status).toBe(500);
-    const output = await cli.waitFor('stdout', /explodeForTheLogs[\s\S]*GET \/boom → 500 error/);
+    const output = await cli.waitFor('stdout', /explodeForTheLogs[\s\S]*GET \/apps\/e2e-logs\/boom → 500 error/);
     expect(output).toContain('the boom route failed on purpose');
-    expect(output).toMatch(/ERROR\s+Request failed/);
+    expect(output).toMatch(/ERROR\s+Request failed: GET \/apps\/e2e-logs\/boom/);
     // Piped, not a terminal: no colour codes.
     expect(output).not.toMatch(/\u001b\[/);
 
@@ -155,10 +117,10 @@ describe('platform logs against a running stack', () => {
     const cli = startCli(['logs', SLUG, '--status', 'error', '--json', '--limit', '20']);
     const { code, stdout, stderr } = await cli.exited;
     expect(code, stderr).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { level: string; status: string; message: string; request: { httpStatus: number; label: string } | null });
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { level: string; status: string; message: string; request: { httpStatus: number; label: string } | null; error: { frames: Array<{ function: string | null }> } | null });
     expect(lines.every((l) => l.status === 'error')).toBe(true);
-    expect(lines.find((l) => l.level === 'request')?.request).toMatchObject({ label: 'GET /boom', httpStatus: 500 });
-    expect(lines.some((l) => l.level === 'error' && l.message.includes('explodeForTheLogs'))).toBe(true);
+    expect(lines.find((l) => l.level === 'request')?.request).toMatchObject({ label: 'GET /apps/e2e-logs/boom', httpStatus: 500 });
+    expect(lines.some((l) => l.level === 'error' && l.error?.frames[0]?.function === 'explodeForTheLogs')).toBe(true);
     expect(stdout).not.toContain(SECRET_VALUE);
   });
 
@@ -167,7 +129,7 @@ describe('platform logs against a running stack', () => {
     expect((await route('/spin')).status).toBe(503);
     const listed = await startCli(['logs', appId, '--status', 'error', '--limit', '10']).exited;
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/LIMIT\s+The request used more than its 50 ms CPU budget and was stopped at:/);
+    expect(listed.stdout).toMatch(/LIMIT\s+The request used more than its 50 ms CPU budget and was stopped\./);
     const lineId = /CPU profile: platform logs --profile (\d+)/.exec(listed.stdout)?.[1];
     expect(lineId, listed.stdout).toBeDefined();
 

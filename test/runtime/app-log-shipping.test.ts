@@ -61,11 +61,13 @@ describe('the request line and the outcome counted', () => {
     const requestId = res.headers.get('x-request-id')!;
     const request = await shippedLine((l) => l.requestId === requestId && l.level === 'request');
     expect(request).toMatchObject({ appId: 'app_basic', version: 1, kind: 'route', status: 'error', installId: null, deliveryId: null });
-    expect(request.request).toMatchObject({ label: 'GET /throw', outcome: 'error', httpStatus: 500, outbound: 0 });
-    expect(request.message).toMatch(/^GET \/throw → 500 error · cpu [\d.]+ ms · wall \d+ ms · 0 outbound$/);
+    // The path as the client asked for it: under /apps/{slug} here.
+    expect(request.request).toMatchObject({ label: 'GET /apps/basic/throw', outcome: 'error', httpStatus: 500, outbound: 0 });
+    expect(request.message).toMatch(/^GET \/apps\/basic\/throw → 500 error · cpu [\d.]+ ms · wall \d+ ms · 0 outbound$/);
     const thrown = await shippedLine((l) => l.requestId === requestId && l.level === 'error');
     expect(thrown.message).toContain('handler failed');
-    expect(thrown.message).toContain('app:///bundle.js');
+    // The stack as data: this bundle has no source map, so its frames name the bundle.
+    expect(thrown.error?.frames[0]).toMatchObject({ file: 'app:///bundle.js', line: expect.any(Number), raw: null });
     expect(thrown.status).toBe('error');
     expect(await metric(/runtime_requests_total\{app="app_basic",kind="route",outcome="error"\} (\d+)/)).toBe(before + 1);
   });
@@ -100,7 +102,8 @@ describe('CPU-limit kills explained', () => {
     const first = await spin();
     expect(first.status).toBe(503);
     const plain = await shippedLine((l) => l.requestId === first.headers.get('x-request-id') && l.level === 'limit');
-    expect(plain.message).toMatch(/CPU budget and was stopped at:\n\s+at /);
+    expect(plain.message).toMatch(/CPU budget and was stopped\.$/);
+    expect(plain.error).toMatchObject({ name: 'PlatformRuntimeCpuLimitError', frames: [expect.objectContaining({ file: 'app:///bundle.js' })] });
     expect(plain).not.toHaveProperty('profile');
 
     const second = await spin();

@@ -11,7 +11,7 @@ const signed = { 'webhook-id': 'dlv_1', 'webhook-timestamp': '1700000000', 'webh
 
 const valid = fc.record({
   app: fc.record({ id: fc.string({ minLength: 1, maxLength: 20 }), slug: fc.constantFrom('abc', 'my-app', 'x1-y2-z3'), version: fc.nat({ max: 1000 }) }),
-  bundle: fc.record({ sha256: fc.constantFrom('a'.repeat(64), '0123456789abcdef'.repeat(4)) }),
+  bundle: fc.record({ sha256: fc.constantFrom('a'.repeat(64), '0123456789abcdef'.repeat(4)), sourceMapSha256: fc.constantFrom('b'.repeat(64)) }, { requiredKeys: ['sha256'] }),
   env: fc.option(fc.dictionary(fc.constantFrom('A', 'B_2', '_x', 'KEY'), fc.string({ maxLength: 10 })), { nil: undefined }),
   secretEnvKeys: fc.option(fc.array(fc.constantFrom('A', 'KEY'), { maxLength: 3 }), { nil: undefined }),
   target: fc.constantFrom('preview', 'production'),
@@ -32,7 +32,7 @@ const junk = fc.oneof(
 );
 
 /** A valid request with one field (or one sub-field) replaced, removed or added. */
-const mutated = fc.tuple(valid, fc.constantFrom('app', 'app.id', 'app.slug', 'app.version', 'bundle', 'bundle.sha256', 'env', 'env.K', 'secretEnvKeys', 'target', 'egressHosts', 'egressHosts.0', 'installToken', 'baseUrl', 'kind', 'headers', 'headers.webhook-id', 'headers.x', 'headers.Bad', 'body', 'extra', 'app.extra'), junk, fc.boolean())
+const mutated = fc.tuple(valid, fc.constantFrom('app', 'app.id', 'app.slug', 'app.version', 'bundle', 'bundle.sha256', 'bundle.sourceMapSha256', 'bundle.extra', 'env', 'env.K', 'secretEnvKeys', 'target', 'egressHosts', 'egressHosts.0', 'installToken', 'baseUrl', 'kind', 'headers', 'headers.webhook-id', 'headers.x', 'headers.Bad', 'body', 'extra', 'app.extra'), junk, fc.boolean())
   .map(([request, path, value, remove]) => {
     const copy = structuredClone(request) as Record<string, any>;
     const [head, tail] = path.split('.') as [string, string | undefined];

@@ -17,6 +17,7 @@ import { createJournal } from '../../runtime/src/sandbox/journal.ts';
 import { createPool } from '../../runtime/src/sandbox/pool.ts';
 import { runRequest } from '../../runtime/src/sandbox/request-run.ts';
 import { createBlankSlot } from '../../runtime/src/sandbox/slot.ts';
+import { frameText } from '../../runtime/src/stacks/map.ts';
 
 interface Result {
   body: string | null;
@@ -49,7 +50,7 @@ async function startWorker(): Promise<Worker> {
       const sha = createHash('sha256').update(source).digest('hex');
       const bundlePath = join(dir, `${sha}.js`);
       writeFileSync(bundlePath, source);
-      const spec: VersionSpec = { vid: version, key: `app_script@${version}:${sha}`, appId: 'app_script', sha256: sha, bundlePath, env: {}, redact: [] };
+      const spec: VersionSpec = { vid: version, key: `app_script@${version}:${sha}`, appId: 'app_script', sha256: sha, bundlePath, sourceMapPath: null, env: {}, redact: [] };
       const job: RunJob = {
         seq: ++seq, id: `req_${seq}`, vid: version, kind: 'route', cpuBudgetMs: 200, deadlineMs: 10_000, maxResponseBytes: 1_000_000,
         method: 'GET', url: 'https://app.example/', headers: '', deliveryId: null,
@@ -71,7 +72,8 @@ async function startWorker(): Promise<Worker> {
 }
 
 const body = (r: Result): string => r.body ?? '';
-const logText = (r: Result): string => r.report.logs.map((l) => l.message).join('\n');
+/** The lines as text, each error's frames below it (unmapped here: these bundles have no source map). */
+const logText = (r: Result): string => r.report.logs.map((l) => [l.message, ...(l.error?.frames.map(frameText) ?? [])].join('\n')).join('\n');
 
 /** `app:///bundle.js:line:column` of the first occurrence of `needle` in `source`. */
 function positionOf(source: string, needle: string): string {
@@ -155,7 +157,9 @@ describe('a bundle the conversion accepts', () => {
     const [first, second] = await twoColdStarts(failing);
     for (const r of [first, second]) {
       expect(r.report.outcome).toBe('error');
-      expect(r.error).toEqual({ tag: 'PlatformAppBundleInvalidError', message: 'The bundle failed to start: top level boom' });
+      expect(r.error).toEqual({ tag: 'PlatformAppBundleInvalidError', message: 'The bundle failed to start: Error: top level boom' });
+      // Where it threw, as data beside the line.
+      expect(r.report.logs.find((l) => l.level === 'error')?.error?.frames[0]).toMatchObject({ file: 'app:///bundle.js', line: 2 });
     }
   });
 
@@ -169,9 +173,11 @@ describe('a bundle the conversion accepts', () => {
     const [first, second] = await twoColdStarts(spinning);
     for (const r of [first, second]) {
       expect(r.report.outcome).toBe('cpu_limit');
-      const limit = r.report.logs.find((l) => l.level === 'limit')?.message ?? '';
-      expect(limit).toContain(`Starting the bundle used more than ${LIMITS.startupCpuMs} ms of CPU`);
-      if (limit.includes(' at:')) {
+      const line = r.report.logs.find((l) => l.level === 'limit');
+      expect(line?.message).toContain(`Starting the bundle used more than ${LIMITS.startupCpuMs} ms of CPU`);
+      // A stack is captured where V8 can interrupt (it may be skipped when the core is contended).
+      if (line?.error !== undefined) {
+        const limit = [line.message, ...line.error.frames.map(frameText)].join('\n');
         expect(limit).toContain(`at spin (${positionOf(spinning, 'n++').replace(/:\d+$/, ':')}`);
         expect(limit).toContain(positionOf(spinning, 'spin();'));
       }

@@ -70,6 +70,8 @@ export interface AppsArea {
   installs: InstallsService;
   production: ProductionResolver;
   bundles: BundleStore;
+  /** The source maps uploaded with bundles (served to runtime nodes beside them). */
+  sourceMaps: BundleStore;
   /** Collects bundles no version refers to (started and stopped with the control plane). */
   bundleCollector: BundleCollector;
   /** Imports the bundles of DATA_DIR/bundles that are not stored yet (run at start). */
@@ -129,6 +131,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const objects = config.bundleStore.kind === 's3' ? createS3ObjectStore(config.bundleStore.s3) : null;
   const prefix = config.bundleStore.kind === 's3' ? config.bundleStore.s3.prefix : '';
   const bundles = createBundleStore({ db, clock, objects, prefix });
+  const sourceMaps = createBundleStore({ db, clock, objects, prefix, table: 'source_maps' });
   const assets = createAssetService({ db, clock, objects, prefix: config.assetPrefix });
   const images = createImageCopier({ db, clock, assets, fetchImage: deps.fetchImage, reuseMs: config.imageCopy.reuseMs });
   // Any node reads a manifest; keyed by nothing in particular, so one node reads them all while it is up.
@@ -136,7 +139,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const validators = createSchemaValidatorCache({ db });
   const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ invalidation: deps.invalidation, clock, logger: deps.logger }) });
   const versions = createVersionsService({
-    db, clock, bundles, reader, validators, assets,
+    db, clock, bundles, sourceMaps, reader, validators, assets,
     domains: { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain },
   });
   const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
@@ -154,6 +157,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     installs: createInstallsService({ db, clock, secrets, validators }),
     production: createProductionResolver({ db, env: envVars, baseUrl: config.publicUrl }),
     bundles,
+    sourceMaps,
     bundleCollector: createBundleCollector({ db, clock, objects, prefix, ...config.bundleGc, logger: deps.logger }),
     importDiskBundles: () => importDiskBundles({ dir: join(config.dataDir, 'bundles'), db, bundles, logger: deps.logger }),
     tokens,

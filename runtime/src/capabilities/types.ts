@@ -6,6 +6,7 @@
  * its type and size before use. Host CPU spent in a method is charged to the request.
  */
 import type { GuestFetchInit } from '../shared/bridge.ts';
+import type { RawError } from '../stacks/map.ts';
 
 export type LogLevel = 'log' | 'info' | 'warn' | 'error' | 'debug';
 
@@ -14,7 +15,8 @@ export interface RequestScope {
   readonly requestId: string;
   /** True while the bundle's top level runs: no I/O then. */
   readonly startup: boolean;
-  log(level: LogLevel, text: string): void;
+  /** A console line; `error` when an Error was among what the guest logged. */
+  log(level: LogLevel, text: string, error?: RawError): void;
   startFetch(opId: number, init: GuestFetchInit): void;
   abortFetch(opId: number): void;
   setTimer(opId: number, delayMs: number): void;

@@ -28,6 +28,14 @@ function onlyKeys(o: Obj, allowed: readonly string[]): boolean {
   return n === allowed.length;
 }
 
+const BUNDLE_KEYS = new Set(['sha256', 'sourceMapSha256']);
+
+/** No key outside `allowed` (the optional ones may be absent). */
+function knownKeys(o: Obj, allowed: ReadonlySet<string>): boolean {
+  for (const k in o) if (Object.hasOwn(o, k) && !allowed.has(k)) return false;
+  return true;
+}
+
 function stringArray(v: unknown, max: number, pattern: RegExp): boolean {
   if (!Array.isArray(v) || v.length > max) return false;
   for (const s of v) if (typeof s !== 'string' || !pattern.test(s)) return false;
@@ -69,7 +77,8 @@ export function checkDelivery(v: unknown): DeliveryRequest | null {
   if (!isObject(app) || !onlyKeys(app, ['id', 'slug', 'version'])) return null;
   if (!isString(app.id, 1, DELIVERY_LIMITS.appIdChars) || typeof app.slug !== 'string' || !LIMITS.identifiers.appSlug.test(app.slug)) return null;
   if (typeof app.version !== 'number' || !Number.isSafeInteger(app.version) || app.version < 0) return null;
-  if (!isObject(bundle) || !onlyKeys(bundle, ['sha256']) || typeof bundle.sha256 !== 'string' || !SHA256.test(bundle.sha256)) return null;
+  if (!isObject(bundle) || !knownKeys(bundle, BUNDLE_KEYS) || typeof bundle.sha256 !== 'string' || !SHA256.test(bundle.sha256)) return null;
+  if (bundle.sourceMapSha256 !== undefined && (typeof bundle.sourceMapSha256 !== 'string' || !SHA256.test(bundle.sourceMapSha256))) return null;
   if (env !== undefined && !record(env, LIMITS.manifest.envVarsPerEnvironment, ENV_KEY, (s) => isString(s, 0, LIMITS.manifest.envValueBytes))) return null;
   if (secretEnvKeys !== undefined && !stringArray(secretEnvKeys, LIMITS.manifest.envVarsPerEnvironment, ENV_KEY)) return null;
   if (target !== 'preview' && target !== 'production') return null;

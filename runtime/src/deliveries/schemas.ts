@@ -36,7 +36,7 @@ export const DeliveryRequestSchema = z.strictObject({
     slug: z.string().regex(LIMITS.identifiers.appSlug),
     version: z.number().int().nonnegative(),
   }),
-  bundle: z.strictObject({ sha256 }),
+  bundle: z.strictObject({ sha256, sourceMapSha256: sha256.optional() }),
   env: z.record(envKey, z.string().max(LIMITS.manifest.envValueBytes)).refine((e) => Object.keys(e).length <= LIMITS.manifest.envVarsPerEnvironment, 'too many env vars').default({}),
   secretEnvKeys: z.array(envKey).max(LIMITS.manifest.envVarsPerEnvironment).default([]),
   target: z.enum(['preview', 'production']),
@@ -59,4 +59,6 @@ export const DeliveryRequestSchema = z.strictObject({
 
 export type DeliveryRequest = z.infer<typeof DeliveryRequestSchema>;
 
-export const ManifestRequestSchema = z.strictObject({ sha256 });
+export const ManifestRequestSchema = z.strictObject({ sha256, sourceMapSha256: sha256.optional() });
+/** With the bundle as the body: `?sourceMap=` names its map (pushed first), whose frames a load error then names. */
+export const ManifestQuerySchema = z.strictObject({ sourceMap: sha256.optional() });

@@ -28,6 +28,7 @@ export function createDeliveryService(deps: { runs: RunService; appOrigin: (slug
       const result = await deps.runs.run({
         app: input.app,
         sha256: input.bundle.sha256,
+        sourceMapSha256: input.bundle.sourceMapSha256 ?? null,
         kind: input.kind,
         env: input.env,
         secretEnvKeys: input.secretEnvKeys,

@@ -42,8 +42,14 @@ export function bindModule(namespace: unknown): string | null {
 }
 
 function fail(err: unknown): void {
-  const { message, stack } = describeError(err);
-  postHost(CORE, CORE_METHODS.fail, message, stack);
+  const { message, stack, name, text } = describeError(err);
+  postHost(CORE, CORE_METHODS.fail, message, stack, name, text);
+}
+
+/** A line of the app's log about an error the guest runtime caught (`waitUntil: …`, `Uncaught …`). */
+export function postErrorLine(prefix: string, err: unknown): void {
+  const { message, stack, name, text } = describeError(err);
+  postHost('console', 'line', 'error', `${prefix}${message}`, name, text, stack);
 }
 
 /** Hands the response to the host; `settled` when no `waitUntil` work is pending (one call instead of two). */
@@ -94,7 +100,7 @@ export function dispatch(method: string, url: string, headers: HeaderBlock, body
       requestId,
       deliveryId,
       waitUntil(promise: unknown): void {
-        waits.push(Promise.resolve(promise).catch((err: unknown) => postHost('console', 'line', 'error', `waitUntil: ${describeError(err).message}`)));
+        waits.push(Promise.resolve(promise).catch((err: unknown) => postErrorLine('waitUntil: ', err)));
       },
       passThroughOnException(): void {},
     });
@@ -108,7 +114,7 @@ export function dispatch(method: string, url: string, headers: HeaderBlock, body
 }
 
 /** The manifest as JSON text, computed by the bundle's code (an object, or a function returning one). */
-export function readManifest(): { ok: true; json: string } | { ok: false; message: string } {
+export function readManifest(): { ok: true; json: string } | { ok: false; message: string; error?: { name: string; message: string; stack: string } } {
   try {
     if (app === null) return { ok: false, message: bindProblem };
     let manifest = app.manifest;
@@ -119,6 +125,7 @@ export function readManifest(): { ok: true; json: string } | { ok: false; messag
     if (json.length > GUEST_LIMITS.manifestChars) return { ok: false, message: `The manifest is larger than ${GUEST_LIMITS.manifestChars} characters` };
     return { ok: true, json };
   } catch (err) {
-    return { ok: false, message: describeError(err).message };
+    const { message, stack, name, text } = describeError(err);
+    return { ok: false, message, error: { name, message: text, stack } };
   }
 }

@@ -7,9 +7,8 @@
 import { connect, deliver, type HostPost, type HostSync } from './bridge.ts';
 import { GUEST_CAPABILITIES } from './capabilities/registry.ts';
 import { structuredClone } from './clone.ts';
-import { bindModule, dispatch, readManifest } from './dispatch.ts';
+import { bindModule, dispatch, postErrorLine, readManifest } from './dispatch.ts';
 import { TextDecoder, TextEncoder, atob, btoa } from './encoding.ts';
-import { describeError } from './errors.ts';
 import { AbortController, AbortSignal, DOMException, Event, EventTarget, setReportError } from './events.ts';
 
 export interface SetupOptions {
@@ -29,7 +28,7 @@ export function setup(hostSync: HostSync, hostPost: HostPost, options: SetupOpti
   for (const name of Object.keys(primitives)) define(name, primitives[name]);
   define('self', globalThis);
   for (const capability of GUEST_CAPABILITIES) capability.install(define);
-  setReportError((err) => hostPost('console', 'line', 'error', `Uncaught ${describeError(err).message}`));
+  setReportError((err) => postErrorLine('Uncaught ', err));
 
   // WebAssembly memory is allocated outside the isolate heap and escapes its memory limit.
   if (!options.allowWasm) Reflect.deleteProperty(globalThis, 'WebAssembly');

@@ -10,6 +10,8 @@ export interface ResolvedApp {
   slug: string;
   version: number;
   sha256: string;
+  /** The version's source map, when it was uploaded with one. */
+  sourceMapSha256?: string | null;
   /** Env vars of the production target. */
   env: Record<string, string>;
   /** Keys of `env` whose values are secret (never logged). */

@@ -13,6 +13,7 @@ const ResolvedAppSchema = z.object({
   slug: z.string().min(1),
   version: z.number().int().nonnegative(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sourceMapSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable().default(null),
   env: z.record(z.string(), z.string()).default({}),
   secretEnvKeys: z.array(z.string()).default([]),
   egressHosts: z.array(z.string()).default([]),

@@ -73,6 +73,7 @@ export function createIngress(deps: IngressDeps) {
         source: app,
         app: { id: app.appId, slug: app.slug, version: app.version },
         sha256: app.sha256,
+        sourceMapSha256: app.sourceMapSha256 ?? null,
         kind: appPath === '/mcp' || appPath.startsWith('/mcp/') ? 'mcp' : 'route',
         env: app.env,
         secretEnvKeys: app.secretEnvKeys,
@@ -82,7 +83,8 @@ export function createIngress(deps: IngressDeps) {
         request: { method, url: `${deps.appOrigin(slug)}${appPath}${search}`, headers: forwardedHeaders(req, prefix), body },
         deliveryId: null,
         installId: null,
-        label: routeLabel(method, appPath),
+        // Named as the client asked for it (`/apps/{slug}/…` when it came in that way), like the SDK's error lines.
+        label: routeLabel(method, `${prefix}${appPath}`),
         maxResponseBytes: ROUTE_RESPONSE_MAX_BYTES,
       }, requestId);
       writeAnswer(res, requestId, result, { internal: false, allowCookies: true });

@@ -6,6 +6,8 @@
  * first); the same lines are shipped to the control plane (logs/shipper.ts).
  */
 
+import type { LogError } from '@platform/sdk';
+
 /** What the `request` line of a finished request says about it. */
 export interface RequestSummary {
   /** `GET /path` for routes, the delivery type (`post.created`, `block.action`) or MCP method. */
@@ -33,6 +35,8 @@ export interface AppLogEntry {
   /** `error` when the line's request failed (an error outcome or a 5xx) or the line is an error or limit. */
   status: 'ok' | 'error';
   message: string;
+  /** The error the line is about (an uncaught error, an Error the app logged, where a CPU stop caught it), frames mapped to the author's sources. */
+  error?: LogError;
   request?: RequestSummary;
   /** On the `limit` line of a request stopped at its CPU budget, when it was profiled: `.cpuprofile` JSON (shipped, not kept in memory). */
   profile?: string;

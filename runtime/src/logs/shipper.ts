@@ -88,7 +88,7 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
         queue.push({
           ...w.last, at, appId, requestId: '', deliveryId: null, installId: null, level: 'warn', status: 'ok', profile: undefined,
           message: `${w.dropped} log lines of this app were dropped on this node (more than ${options.linesPerSecond} lines a second)`,
-          request: undefined,
+          request: undefined, error: undefined,
         });
         options.dropped?.('rate', w.dropped);
         w.dropped = 0;
@@ -138,7 +138,9 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
     let chars = 0;
     let n = 0;
     while (n < queue.length && n < maxBatch) {
-      chars += queue[n]!.message.length + (queue[n]!.profile?.length ?? 0);
+      const line = queue[n]!;
+      // An error's frames are about 100 characters of JSON each.
+      chars += line.message.length + (line.profile?.length ?? 0) + (line.error === undefined ? 0 : line.error.message.length + line.error.frames.length * 120);
       if (n > 0 && chars > SHIPPING.maxBatchChars) break;
       n++;
     }

@@ -5,7 +5,7 @@
  * Both sides import these types; the worker trusts the supervisor, the supervisor re-checks what
  * the worker reports about guest output.
  */
-import type { ErrorTag } from '@platform/sdk';
+import type { ErrorTag, LogError } from '@platform/sdk';
 import type { LogLevel } from '../capabilities/types.ts';
 import type { WorkerLimits } from '../config.ts';
 import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';
@@ -22,6 +22,11 @@ export interface VersionSpec {
   sha256: string;
   /** Verified bundle file in the node's data dir (the supervisor wrote it). */
   bundlePath: string;
+  /**
+   * Where the version's source map is in the node's data dir (written whole by the supervisor once
+   * fetched; it may not be there yet), or null when the version has none.
+   */
+  sourceMapPath: string | null;
   env: Record<string, string>;
   /** Values never to appear in logs (secret env values). */
   redact: string[];
@@ -58,6 +63,8 @@ export interface LogLine {
   level: LogLevel | 'limit';
   message: string;
   at: number;
+  /** The error the line is about, its frames mapped to the author's sources where the map allows. */
+  error?: LogError;
 }
 
 export interface RunReport {

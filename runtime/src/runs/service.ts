@@ -3,11 +3,16 @@
  * Runs one request of an app version on this node: makes sure the bundle is here (bundle store),
  * names the version spec, builds the job and the egress context (which stays in the supervisor),
  * and hands both to the supervisor. Deliveries, manifest reads and hosted ingress come through here.
+ *
+ * The version's source map is fetched beside its bundle (a cold version waits for both), but it
+ * never fails or holds up a request: a map that cannot be had leaves the version's stacks as the
+ * bundle names them, and is asked for again a minute later at the earliest.
  */
 import { randomBytes } from 'node:crypto';
 import { ENV_KEYS, LIMITS } from '@platform/sdk';
 import type { RuntimeConfig } from '../config.ts';
-import type { BundleStore } from '../bundles/store.ts';
+import type { Logger } from 'pino';
+import type { BundleStore, SourceMapStore } from '../bundles/store.ts';
 import { normalizeHost } from '../egress/hosts.ts';
 import type { VersionSpec } from '../protocol/messages.ts';
 import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';
@@ -17,6 +22,8 @@ import { createSpecs } from './specs.ts';
 export interface RunInput {
   app: { id: string; slug: string; version: number };
   sha256: string;
+  /** The version's source map (sha256), or null when it has none. */
+  sourceMapSha256: string | null;
   kind: RequestKind;
   env: Record<string, string>;
   secretEnvKeys: readonly string[];
@@ -43,7 +50,9 @@ interface Derived {
   platformOrigin: string | null;
 }
 
-export function createRunService(deps: { config: RuntimeConfig; supervisor: Supervisor; bundles: BundleStore; now: () => number }) {
+const MAP_RETRY_MS = 60_000;
+
+export function createRunService(deps: { config: RuntimeConfig; supervisor: Supervisor; bundles: BundleStore; sourceMaps: SourceMapStore; now: () => number; logger?: Logger }) {
   const prefix = randomBytes(4).toString('hex');
   let seq = 0;
   const { config } = deps;
@@ -71,15 +80,37 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
     }
     return origin;
   };
+  // Maps the control plane did not give us lately: not asked for on every request.
+  const mapFailedAt = new Map<string, number>();
+  const fetchMap = async (sha: string): Promise<void> => {
+    const failed = mapFailedAt.get(sha);
+    if (failed !== undefined && deps.now() - failed < MAP_RETRY_MS) return;
+    try {
+      await deps.sourceMaps.ensure(sha);
+      mapFailedAt.delete(sha);
+    } catch (err) {
+      if (mapFailedAt.size >= 10_000) mapFailedAt.clear();
+      mapFailedAt.set(sha, deps.now());
+      deps.logger?.warn({ err, sourceMap: sha }, 'could not get a source map; its version\'s stacks stay unmapped');
+    }
+  };
+  /** The map's path when the version has one; unless it is here, fetched (awaited only by cold versions). */
+  const mapOf = (sha: string | null): { path: string | null; arriving: Promise<void> | null } => {
+    if (sha === null) return { path: null, arriving: null };
+    return { path: deps.sourceMaps.pathOf(sha), arriving: deps.sourceMaps.known(sha) === null ? fetchMap(sha) : null };
+  };
+
   const bySource = new WeakMap<object, Derived>();
-  const derive = (input: RunInput, bundlePath: string): Derived => {
+  const derive = (input: RunInput, bundlePath: string, sourceMapPath: string | null): Derived => {
     const known = input.source === undefined ? undefined : bySource.get(input.source);
-    if (known !== undefined && known.spec.bundlePath === bundlePath) return known;
+    if (known !== undefined && known.spec.bundlePath === bundlePath && known.spec.sourceMapPath === sourceMapPath) return known;
     // The variables every app gets from the platform (sandbox-lib's ENV_KEYS, read by its SDK).
     const baseUrl = input.baseUrl;
     const platformEnv = (): Record<string, string> => (baseUrl === null ? {} : { [ENV_KEYS.apiUrl]: baseUrl });
     const derived: Derived = {
-      spec: specs.get({ appId: input.app.id, version: input.app.version, sha256: input.sha256, bundlePath, env: input.env, secretEnvKeys: input.secretEnvKeys, platformEnv, platformKey: baseUrl ?? '' }),
+      spec: specs.get({
+        appId: input.app.id, version: input.app.version, sha256: input.sha256, bundlePath, sourceMapPath, env: input.env, secretEnvKeys: input.secretEnvKeys, platformEnv, platformKey: baseUrl ?? '',
+      }),
       egressHosts: normalized(input.egressHosts),
       platformOrigin: input.baseUrl === null ? null : originOf(input.baseUrl),
     };
@@ -87,9 +118,9 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
     return derived;
   };
 
-  const submit = (input: RunInput, requestId: string, bundlePath: string): Promise<RunResult> => {
+  const submit = (input: RunInput, requestId: string, bundlePath: string, sourceMapPath: string | null): Promise<RunResult> => {
     const { cpuMs, deadlineMs } = budgets(input.kind);
-    const { spec, egressHosts, platformOrigin } = derive(input, bundlePath);
+    const { spec, egressHosts, platformOrigin } = derive(input, bundlePath, sourceMapPath);
     return deps.supervisor.run({
       spec,
       job: {
@@ -118,16 +149,18 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
       return `req_${prefix}${(++seq).toString(36)}`;
     },
     /** Evaluates a bundle in a fresh isolate and reads the manifest its code computes. */
-    async manifest(sha256: string, cpuMs: number, requestId: string): Promise<ManifestResult> {
-      const bundlePath = await deps.bundles.ensure(sha256);
-      const spec = specs.get({ appId: '_manifest', version: 0, sha256, bundlePath, env: {}, secretEnvKeys: [], platformEnv: () => ({}), platformKey: '' });
+    async manifest(sha256: string, cpuMs: number, requestId: string, sourceMapSha256: string | null = null): Promise<ManifestResult> {
+      const map = mapOf(sourceMapSha256);
+      const [bundlePath] = await Promise.all([deps.bundles.ensure(sha256), map.arriving]);
+      const spec = specs.get({ appId: '_manifest', version: 0, sha256, bundlePath, sourceMapPath: map.path, env: {}, secretEnvKeys: [], platformEnv: () => ({}), platformKey: '' });
       return deps.supervisor.manifest({ spec, job: { id: requestId, vid: spec.vid, cpuBudgetMs: cpuMs, deadlineMs: cpuMs * 20 + 5_000 } });
     },
     run(input: RunInput, requestId: string): Promise<RunResult> {
       // A bundle in memory needs no await (the hot path); others are fetched or read first.
       const bundlePath = deps.bundles.known(input.sha256);
-      if (bundlePath !== null) return submit(input, requestId, bundlePath);
-      return deps.bundles.ensure(input.sha256).then((path) => submit(input, requestId, path));
+      const map = mapOf(input.sourceMapSha256);
+      if (bundlePath !== null) return submit(input, requestId, bundlePath, map.path);
+      return Promise.all([deps.bundles.ensure(input.sha256), map.arriving]).then(([path]) => submit(input, requestId, path, map.path));
     },
   };
 }

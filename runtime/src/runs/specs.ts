@@ -14,6 +14,8 @@ export interface SpecInput {
   version: number;
   sha256: string;
   bundlePath: string;
+  /** Where the version's source map is (or will be) on this node; null without one. */
+  sourceMapPath: string | null;
   env: Record<string, string>;
   secretEnvKeys: readonly string[];
   /** Variables the platform adds to every app's env (sandbox-lib's ENV_KEYS), made only for a new spec. */
@@ -29,7 +31,7 @@ export function createSpecs(max = MAX_SPECS) {
     get(input: SpecInput): VersionSpec {
       const key = `${input.appId}@${input.version}:${input.sha256}`;
       // The bundle path follows from the sha256 on a node; the env and what the platform adds do not.
-      const cacheKey = `${key}\0${JSON.stringify(input.env)}\0${input.secretEnvKeys.join(',')}\0${input.platformKey}`;
+      const cacheKey = `${key}\0${input.sourceMapPath ?? ''}\0${JSON.stringify(input.env)}\0${input.secretEnvKeys.join(',')}\0${input.platformKey}`;
       const hit = specs.get(cacheKey);
       if (hit !== undefined && hit.bundlePath === input.bundlePath) {
         specs.delete(cacheKey);
@@ -38,7 +40,7 @@ export function createSpecs(max = MAX_SPECS) {
       }
       const redact = input.secretEnvKeys.map((k) => input.env[k]).filter((v): v is string => typeof v === 'string');
       const env = { ...input.env, ...input.platformEnv() };
-      const spec: VersionSpec = { vid: nextVid++, key, appId: input.appId, sha256: input.sha256, bundlePath: input.bundlePath, env, redact };
+      const spec: VersionSpec = { vid: nextVid++, key, appId: input.appId, sha256: input.sha256, bundlePath: input.bundlePath, sourceMapPath: input.sourceMapPath, env, redact };
       specs.set(cacheKey, spec);
       if (specs.size > max) specs.delete(specs.keys().next().value as string);
       return spec;

@@ -7,20 +7,31 @@
  */
 import { readFileSync } from 'node:fs';
 import type { VersionSpec } from '../protocol/messages.ts';
+import type { RawError } from '../stacks/map.ts';
 import type { Background } from './background.ts';
 import type { SlotHandler } from './host-bridge.ts';
 import { runSlice } from './slice.ts';
 import type { LoadedBundle, Slot } from './slot.ts';
 
-/** Why a cold start failed; `guestStack` is the guest's stack when stopped over budget. */
+/**
+ * Why a cold start failed. `guestStack`: the guest's stack when stopped over budget; `thrown`: what
+ * the bundle's top level threw, when it threw (its stack names where).
+ */
 export class StartupError extends Error {
   readonly kind: 'cpu' | 'memory' | 'error';
   readonly guestStack: string | null;
-  constructor(kind: 'cpu' | 'memory' | 'error', message: string, guestStack: string | null = null) {
+  readonly thrown: RawError | null;
+  constructor(kind: 'cpu' | 'memory' | 'error', message: string, guestStack: string | null = null, thrown: RawError | null = null) {
     super(message);
     this.kind = kind;
     this.guestStack = guestStack;
+    this.thrown = thrown;
   }
+}
+
+/** What a bundle whose top level threw says: the thrown error's first line (its frames go beside it). */
+export function failedToStart(result: { message: string; error: RawError | null }): string {
+  return `The bundle failed to start: ${result.error === null ? result.message : `${result.error.name}: ${result.error.message}`}`;
 }
 
 /** Compiles `spec`'s bundle into `slot` (host work only: no guest code runs yet). */
@@ -69,5 +80,8 @@ export function coldStart(deps: { background: Background; blank: () => Slot; sta
   slot.dispose('startup');
   if (result.kind === 'cpu') throw new StartupError('cpu', 'The bundle used more CPU than allowed while starting', result.stack);
   if (result.kind === 'memory') throw new StartupError('memory', 'The bundle used more memory than allowed while starting');
-  throw new StartupError('error', problem ?? `The bundle failed to start: ${result.kind === 'error' ? result.message : 'its isolate was disposed'}`);
+  if (problem !== null) throw new StartupError('error', problem);
+  throw result.kind === 'error'
+    ? new StartupError('error', failedToStart(result), null, result.error)
+    : new StartupError('error', 'The bundle failed to start: its isolate was disposed');
 }

@@ -99,8 +99,11 @@ export function mergeProfiles(profiles: readonly IvmProfile[]): CpuProfile | nul
 export interface RequestProfiler {
   /** What the profiler adds to each entry into the isolate, in CPU nanoseconds (measured once). */
   readonly entryCostNs: number;
-  /** Ends profiling and answers the merged profile as JSON (null when none or too large). */
-  collect(): Promise<string | null>;
+  /**
+   * Ends profiling and answers the merged profile as JSON (null when none or too large), each
+   * frame passed through `mapFrame` (the version's source map: DevTools then names the author's files).
+   */
+  collect(mapFrame?: (frame: CpuProfileNode['callFrame']) => CpuProfileNode['callFrame']): Promise<string | null>;
   /** Ends profiling without waiting for the profile (the request ended otherwise). */
   discard(): void;
 }
@@ -124,10 +127,11 @@ export function startRequestProfiler(isolate: Isolate, title: string, emptyEntry
   };
   return {
     entryCostNs,
-    async collect() {
+    async collect(mapFrame) {
       if (!open) return null;
       const merged = mergeProfiles(await stop());
       if (merged === null) return null;
+      if (mapFrame !== undefined) for (const node of merged.nodes) node.callFrame = mapFrame(node.callFrame);
       const json = JSON.stringify(merged);
       return json.length > PROFILE_MAX_CHARS ? null : json;
     },

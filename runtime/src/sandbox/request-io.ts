@@ -36,7 +36,7 @@ export function createRequestIo(deps: {
   const scope: RequestScope = {
     requestId: deps.requestId,
     get startup() { return !deps.active(); },
-    log: (level, text) => deps.logs.add(level, text),
+    log: (level, text, error) => deps.logs.add(level, text, error),
     startFetch(opId, init) {
       if (!deps.active()) return deps.logs.add('error', 'fetch() is not available while the bundle\'s top level runs');
       fetches.add(opId);

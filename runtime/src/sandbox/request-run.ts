@@ -10,7 +10,7 @@
  * its CPU budget, the profile is collected before the request ends and sent ahead of its end. Its
  * isolate is disposed afterwards whatever the outcome, so no later request pays for profiling.
  */
-import { CORE_METHODS } from '../shared/bridge.ts';
+import { CORE_METHODS, GUEST_LIMITS } from '../shared/bridge.ts';
 import type { FromWorker, Outcome, ResponseHead, RunError, RunJob, VersionSpec } from '../protocol/messages.ts';
 import { coldStart, StartupError } from './cold-start.ts';
 import type { Background } from './background.ts';
@@ -22,8 +22,22 @@ import { createRequestIo, type RequestIo } from './request-io.ts';
 import type { Pool } from './pool.ts';
 import { guestError, nextStep, type RequestState } from './request-state.ts';
 import { checkResponse } from './response-check.ts';
+import { stoppedAt, versionStacks } from './stacks.ts';
+import type { RawError } from '../stacks/map.ts';
 import { runSlice, type SliceResult } from './slice.ts';
 import type { KillReason, Slot } from './slot.ts';
+
+/** The line of an uncaught error (`core.fail`: its one-line text, stack, name and message). */
+function thrownLine(args: unknown[]): [string, RawError | null] {
+  const [summary, stack, name, message] = args;
+  const text = typeof summary === 'string' ? summary.slice(0, GUEST_LIMITS.errorMessageChars) : 'The app threw an error';
+  if (typeof stack !== 'string' || stack === '') return [text, null];
+  return [text, {
+    name: typeof name === 'string' ? name.slice(0, 100) : 'Error',
+    message: typeof message === 'string' ? message.slice(0, GUEST_LIMITS.errorMessageChars) : text,
+    stack: stack.slice(0, GUEST_LIMITS.errorStackChars),
+  }];
+}
 
 export interface RunDeps {
   pool: Pool;
@@ -52,7 +66,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   let closing = false;
   // Made when first needed: most requests log nothing and wait on nothing.
   let logBuffer: LogBuffer | null = null;
-  const logs = (): LogBuffer => (logBuffer ??= createLogBuffer(spec.redact, deps.now));
+  const logs = (): LogBuffer => (logBuffer ??= createLogBuffer(spec.redact, deps.now, spec.sourceMapPath));
   let requestIo: RequestIo | null = null;
   const io = (): RequestIo => (requestIo ??= createRequestIo({
     requestId: job.id, deadlineAt, logs: logs(), send: deps.send, now: deps.now,
@@ -76,10 +90,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
           if (args[5] === true) state.settled = true;
         }
       } else if (method === CORE_METHODS.fail && state.response === null && state.failure === null) {
-        const [message, stack] = args;
-        const text = typeof message === 'string' ? message : 'The app threw an error';
-        const trace = typeof stack === 'string' ? stack : '';
-        logs().add('error', trace.length === 0 ? text : trace.includes(text) ? trace : `${text}\n${trace}`);
+        logs().add('error', ...thrownLine(args));
         state.failure = guestError('The app threw an error while handling the request; see the app log');
       } else if (method === CORE_METHODS.done) state.settled = true;
     },
@@ -110,8 +121,13 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
     if (deadline !== null) clearTimeout(deadline);
     requestIo?.close();
     if (previous.phase === 'active' && previous.responseSent) deps.send({ t: 'end', id: job.id, report: report(outcome) });
-    else if (previous.phase === 'active' && previous.response !== null && error === null) sendResponse(previous.response.head, previous.response.body, previous.response.encoding, outcome);
-    else deps.send({ t: 'end', id: job.id, report: report(outcome), error: error ?? guestError('The app did not answer') });
+    else if (previous.phase === 'active' && previous.response !== null && error === null) {
+      // Lines with an error are mapped through the source map (parsed on first use): the answer leaves first.
+      if (logBuffer?.hasErrors() === true) {
+        sendResponse(previous.response.head, previous.response.body, previous.response.encoding, null);
+        deps.send({ t: 'end', id: job.id, report: report(outcome) });
+      } else sendResponse(previous.response.head, previous.response.body, previous.response.encoding, outcome);
+    } else deps.send({ t: 'end', id: job.id, report: report(outcome), error: error ?? guestError('The app did not answer') });
     if (previous.phase === 'active') {
       if (dispose !== null || profiled) previous.slot.dispose(dispose ?? 'profiled');
       else deps.background.served(previous.slot);
@@ -122,9 +138,9 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   };
 
   /** Stops a request over a limit: its isolate is disposed (its state is unknown). */
-  const stop = (outcome: 'cpu_limit' | 'deadline' | 'memory_limit', note: string): void => {
+  const stop = (outcome: 'cpu_limit' | 'deadline' | 'memory_limit', note: string, where: RawError | null = null): void => {
     if (closing) return;
-    logs().addLimit(note);
+    logs().addLimit(note, where);
     const answered = state.phase === 'active' && state.responseSent;
     // Past the deadline after the response left, the request itself succeeded.
     const finish = () => end(outcome === 'deadline' && answered ? 'ok' : outcome, limitError(outcome), outcome === 'cpu_limit' ? 'cpu' : outcome === 'deadline' ? 'deadline' : null);
@@ -132,7 +148,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
     const collecting = profiler;
     profiler = null;
     closing = true;
-    void collecting.collect().then((json) => {
+    void collecting.collect(versionStacks(spec.sourceMapPath).callFrame).then((json) => {
       if (json !== null) deps.send({ t: 'profile', id: job.id }, json, 'utf8');
       closing = false;
       finish();
@@ -142,7 +158,7 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
   const afterSlice = (result: SliceResult): void => {
     if (state.phase !== 'active') return;
     switch (result.kind) {
-      case 'cpu': return stop('cpu_limit', `The request used more than its ${job.cpuBudgetMs} ms CPU budget and was stopped${result.stack === null ? '.' : ` at:\n${result.stack}`}`);
+      case 'cpu': return stop('cpu_limit', `The request used more than its ${job.cpuBudgetMs} ms CPU budget and was stopped.`, stoppedAt(result.stack, job.cpuBudgetMs));
       case 'memory': return stop('memory_limit', 'The app ran out of memory (isolate heap limit) and its isolate was replaced.');
       case 'disposed':
       case 'error':
@@ -189,8 +205,8 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
       deps.send({ t: 'log', level: 'error', message: 'starting an isolate failed', error: err instanceof Error ? err.stack ?? err.message : String(err) });
       return end('error', guestError('The platform could not start the app'), null);
     }
-    if (err.kind === 'cpu') logs().addLimit(`Starting the bundle used more than ${deps.startupCpuMs} ms of CPU and was stopped${err.guestStack === null ? '.' : ` at:\n${err.guestStack}`}`);
-    else logs().add('error', err.message);
+    if (err.kind === 'cpu') logs().addLimit(`Starting the bundle used more than ${deps.startupCpuMs} ms of CPU and was stopped.`, stoppedAt(err.guestStack, deps.startupCpuMs));
+    else logs().add('error', err.message, err.thrown);
     const error: RunError = err.kind === 'cpu' ? { tag: 'PlatformRuntimeCpuLimitError', message: err.message, fields: { limitMs: deps.startupCpuMs } }
       : err.kind === 'memory' ? limitError('memory_limit') : { tag: 'PlatformAppBundleInvalidError', message: err.message };
     end(err.kind === 'cpu' ? 'cpu_limit' : err.kind === 'memory' ? 'memory_limit' : 'error', error, null);

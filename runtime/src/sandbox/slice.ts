@@ -5,6 +5,7 @@
  * the budget before the call, and a call that passes it is terminated with the guest's stack.
  * `cpuTime` is the guest thread's own CPU clock, so time spent waiting for a core is not charged.
  */
+import type { RawError } from '../stacks/map.ts';
 import { CPU_LIMIT_MESSAGE, type Isolate } from './ivm.ts';
 
 /** A request's CPU account in nanoseconds: guest time of its slices plus host time charged to it. */
@@ -18,7 +19,8 @@ export type SliceResult =
   | { kind: 'cpu'; stack: string | null }
   | { kind: 'memory' }
   | { kind: 'disposed' }
-  | { kind: 'error'; message: string };
+  /** `error`: what the guest threw, when the call failed because of it (its stack text includes the host's frames after isolated-vm's boundary, which parsing drops). */
+  | { kind: 'error'; message: string; error: RawError | null };
 
 const BOUNDARY = '(<isolated-vm boundary>)';
 
@@ -34,12 +36,18 @@ export function guestStack(stack: unknown): string | null {
   return guest.length === 0 ? null : guest.join('\n');
 }
 
+/** The guest's error as isolated-vm hands it to the host (name, message and the guest's frames in its stack). */
+function thrown(err: unknown): RawError | null {
+  if (!(err instanceof Error) || typeof err.stack !== 'string' || !err.stack.includes(BOUNDARY)) return null;
+  return { name: err.name, message: err.message, stack: err.stack };
+}
+
 export function classify(err: unknown): SliceResult {
   const message = err instanceof Error ? err.message : String(err);
   if (message === CPU_LIMIT_MESSAGE) return { kind: 'cpu', stack: guestStack((err as Error).stack) };
   if (message.includes('due to memory limit')) return { kind: 'memory' };
   if (message.startsWith('Isolate was disposed') || message === 'Isolate is disposed') return { kind: 'disposed' };
-  return { kind: 'error', message };
+  return { kind: 'error', message, error: thrown(err) };
 }
 
 export function runSlice(isolate: Isolate, account: CpuAccount, enter: () => void): SliceResult {

@@ -37,7 +37,8 @@ export interface Slot extends BridgeTarget {
   dispatch(request: DispatchArgs): void;
   /** Hands an operation's result (timer, fetch) to the guest. */
   deliver(opId: number, ok: boolean, value: unknown): void;
-  readManifest(): { ok: true; json: string } | { ok: false; message: string };
+  /** `error` (on failure): what the manifest's code threw, copied out of the guest (untrusted). */
+  readManifest(): { ok: true; json: string } | { ok: false; message: string; error?: unknown };
   /** Enters the isolate and runs nothing of the guest's (measures what an entry costs the host, e.g. under the profiler). */
   emptyEntry(): void;
   /** Compiles and links the bundle as a module (host work); evaluation and binding run as slices. */
@@ -124,7 +125,7 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
       api.dispatch.applySync(undefined, args);
     },
     deliver: (opId, ok, value) => { api.deliver.applySync(undefined, [opId, ok, value], { arguments: { copy: true } }); },
-    readManifest: () => api.readManifest.applySync(undefined, [], { result: { copy: true } }) as { ok: true; json: string } | { ok: false; message: string },
+    readManifest: () => api.readManifest.applySync(undefined, [], { result: { copy: true } }) as ReturnType<Slot['readManifest']>,
     emptyEntry: () => { context.evalSync('undefined'); },
     compileModule(source) {
       // isolated-vm 7.0.1 compiles modules without V8's code cache, whatever `cachedData` says: none

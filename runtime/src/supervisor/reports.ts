@@ -8,6 +8,7 @@
  * A request that answered a 5xx counts as `error`, in the metrics and in the log: the SDK turns a
  * handler that throws into a 500 of its own, so "the guest threw" reaches the runtime that way.
  */
+import type { LogError } from '@platform/sdk';
 import type { AppLogEntry, AppLogInput, RequestSummary } from '../logs/app-log.ts';
 import { createRedactor, type Redactor } from '../logs/redact.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -61,9 +62,9 @@ export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () =
     }
     return r;
   };
-  const lineOf = (p: Pending, at: number, level: string, status: AppLogEntry['status'], message: string): AppLogInput => ({
+  const lineOf = (p: Pending, at: number, level: string, status: AppLogEntry['status'], message: string, error?: LogError): AppLogInput => ({
     at: new Date(at).toISOString(), appId: p.meta.appId, version: p.meta.version, requestId: p.job.id, deliveryId: p.meta.deliveryId,
-    installId: p.meta.installId, kind: p.meta.kind, level, status, message,
+    installId: p.meta.installId, kind: p.meta.kind, level, status, message, ...(error === undefined ? {} : { error }),
   });
 
   return {
@@ -78,7 +79,7 @@ export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () =
         metrics.coldStartSeconds.observe(report.coldStartMs / 1000);
       }
       const failed = outcome !== 'ok';
-      const lines = report.logs.map((l) => lineOf(p, l.at, l.level, failed || ERROR_LEVELS.has(l.level) ? 'error' : 'ok', l.message));
+      const lines = report.logs.map((l) => lineOf(p, l.at, l.level, failed || ERROR_LEVELS.has(l.level) ? 'error' : 'ok', l.message, l.error));
       const t = deps.now();
       if (report.droppedLogs > 0) lines.push(lineOf(p, t, 'warn', failed ? 'error' : 'ok', `${report.droppedLogs} more log lines of this request were dropped (cap per request)`));
       const redact = redactorOf(p);

@@ -16,5 +16,6 @@ export * from './blocks.ts';
 export * from './messaging.ts';
 export * from './references.ts';
 export * from './apps.ts';
+export * from './logs.ts';
 export * from './errors.ts';
 export * from './routes.ts';

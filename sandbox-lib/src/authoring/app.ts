@@ -13,7 +13,7 @@ import { handleDelivery, isDelivery, type DeliveryDeps } from './delivery.ts';
 import { readEnv } from './env.ts';
 import { eventEntries, type EventSubscriptions } from './events.ts';
 import { describeError } from './context.ts';
-import { jsonResponse } from './http.ts';
+import { jsonResponse, requestPath } from './http.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { buildManifest, checkPieces, type AppIdentity } from './manifest.ts';
 import { mcpHandlers, type Mcp } from './mcp.ts';
@@ -141,7 +141,8 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
         if (isDelivery(request)) return await handleDelivery(request, env, ctx, tables, envDeclarations, deliveryDeps);
         return await serveOther(request, env, ctx);
       } catch (error) {
-        log.error('Request failed', { method: request.method, url: request.url, error: describeError(error) });
+        // The method and path (as the client sent it) in the message; the error as data beside it.
+        log.error(`Request failed: ${request.method} ${requestPath(request)}`, { error: describeError(error) });
         return jsonResponse({ error: 'internal', message: 'The app failed to handle the request' }, 500);
       }
     },

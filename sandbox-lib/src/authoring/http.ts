@@ -48,3 +48,17 @@ export async function readBody(request: Request, maxBytes: number): Promise<Body
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
+
+/**
+ * The request's path as the client sent it, for log lines: behind a proxy that mounts the app
+ * under a prefix (`x-forwarded-prefix`, as the platform's runtime does for `/apps/{slug}/…`) the
+ * prefix comes first, so the line names `/apps/hello/boom` rather than the `/boom` the app routes.
+ * No query: it may carry tokens.
+ * @example requestPath(request) // '/apps/hello/boom/ada'
+ */
+export function requestPath(request: Request): string {
+  const { pathname } = new URL(request.url);
+  const prefix = request.headers.get('x-forwarded-prefix') ?? '';
+  // Only a plain path prefix is trusted to be one (a header of a client of a self-hosted app may say anything).
+  return /^(\/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)+$/.test(prefix) ? `${prefix.slice(0, 200)}${pathname}` : pathname;
+}

@@ -196,6 +196,9 @@ export const LIMITS = {
     cpuMsPerRequest: 50,
     cpuMsPerMcpRequest: 200,
     outboundRequestsPerRequest: 50,
+    // Ours: a bundle's source map, uploaded beside it with a limit of its own (a map is larger than
+    // its bundle; `platform deploy` leaves `sourcesContent` out). docs/decisions/logs.md.
+    sourceMapBytes: 20 * MB,
   },
   rateLimits: {
     streamEventsPerMinutePerStream: 60,

@@ -63,6 +63,50 @@ describe('ingest from runtime nodes', () => {
   });
 });
 
+describe('an error line\'s error as data (issue 20 item 5)', () => {
+  const frame = (overrides: Record<string, unknown> = {}) => ({
+    function: 'explode', file: 'app.ts', line: 7, column: 9, raw: { function: 'e', file: 'app:///bundle.js', line: 1, column: 120 }, ...overrides,
+  });
+  const error = (overrides: Record<string, unknown> = {}) => ({ name: 'Error', message: 'no greeting for ada', frames: [frame(), frame({ function: null, raw: null, file: 'app:///bundle.js' })], ...overrides });
+
+  it('is stored and answered as the node shipped it (name, message, frames with their bundle positions), null on other lines; the delivery filter finds a delivery\'s lines', async () => {
+    const scratch = await createApp(ws.client, { hosting: 'platform' });
+    const res = await ship([
+      line({ appId: scratch.app.id, level: 'error', status: 'error', message: 'Request failed: GET /apps/x/boom', error: error(), deliveryId: 'dlv_err' }),
+      line({ appId: scratch.app.id, message: 'plain' }),
+    ]);
+    expect(res.status).toBe(204);
+    const items = (await logsOf(scratch.app.id)).body.items;
+    expect(items[0]).toMatchObject({ message: 'plain', error: null });
+    expect(items[1].error).toEqual(error());
+    const one = (await logsOf(scratch.app.id, '?delivery=dlv_err')).body.items;
+    expect(one.map((l: { message: string }) => l.message)).toEqual(['Request failed: GET /apps/x/boom']);
+  });
+
+  it('makes what Postgres cannot hold storable in the error too', async () => {
+    const scratch = await createApp(ws.client, { hosting: 'platform' });
+    expect((await ship([line({ appId: scratch.app.id, level: 'error', error: error({ message: 'nul \u0000', frames: [frame({ function: 'f\ud800' })] }) })])).status).toBe(204);
+    const [stored] = (await logsOf(scratch.app.id)).body.items;
+    expect(stored.error.message).toBe('nul \uFFFD');
+    expect(stored.error.frames[0].function).toBe('f\uFFFD');
+  });
+
+  it('is refused past its caps or with fields it does not have (400, the batch whole)', async () => {
+    const cases = [
+      error({ frames: Array.from({ length: 51 }, () => frame()) }),
+      error({ name: 'n'.repeat(201) }),
+      error({ frames: [frame({ file: 'f'.repeat(501) })] }),
+      error({ frames: [frame({ extra: true })] }),
+      error({ stack: 'text' }),
+    ];
+    for (const e of cases) {
+      const res = await ship([line({ level: 'error', error: e })]);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ _tag: 'PlatformApiInvalidRequestError' });
+    }
+  });
+});
+
 describe('GET /v0/apps/{app_id}/logs', () => {
   let appId: string;
   beforeAll(async () => {

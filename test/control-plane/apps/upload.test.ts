@@ -117,7 +117,7 @@ describe('hosted upload', () => {
 
     const resolved = await stack.fetch(`/internal/v1/apps/${app.slug}/production`, { headers: { authorization: `Bearer ${stack.config.runtimeSecret}` } });
     expect(await resolved.json()).toEqual({
-      appId: app.id, slug: app.slug, version: 1, sha256: published.body.bundle.sha256, bytes: published.body.bundle.bytes,
+      appId: app.id, slug: app.slug, version: 1, sha256: published.body.bundle.sha256, bytes: published.body.bundle.bytes, sourceMapSha256: null,
       egressHosts: ['api.example.com'], env: { REGION: 'eu-west', TOKEN: 'tok' }, secretEnvKeys: ['TOKEN'], baseUrl: stack.config.publicUrl,
     });
 

@@ -26,11 +26,18 @@ const newBundle = () => {
 const MINUTE = 60_000;
 const usePostgres = (await postgresState()).kind === 'up';
 
-/** A version of a new app that runs `sha256`, so the bundle is referenced. */
-async function referenced(stack: Stack, sha256: string): Promise<void> {
+/** A version of a new app that runs `sha256` (with the source map `mapSha256`), so the bundle (and the map) is referenced. */
+async function referenced(stack: Stack, sha256: string, mapSha256?: string): Promise<void> {
   const setup = await seedWorkspace(stack);
-  await seedApp(stack, { workspaceId: setup.ws.workspace.id, ownerId: setup.ws.owner.id, hosting: 'platform', bundleSha256: sha256 });
+  const app = await seedApp(stack, { workspaceId: setup.ws.workspace.id, ownerId: setup.ws.owner.id, hosting: 'platform', bundleSha256: sha256 });
+  if (mapSha256 !== undefined) await stack.db.query('update app_versions set source_map_sha256 = $2, source_map_bytes = 1 where app_id = $1', [app.id, mapSha256]);
 }
+
+/** A source map (its bytes differ every time). */
+const newMap = () => {
+  const bytes = new TextEncoder().encode(JSON.stringify({ version: 3, sources: [`${randomBytes(8).toString('hex')}.ts`], names: [], mappings: 'AAAA' }));
+  return { bytes, sha256: sha256Hex(bytes) };
+};
 
 describe('bundles in the database', () => {
   let stack: Stack;
@@ -88,6 +95,23 @@ describe('bundles in the database', () => {
     expect(await collect()).toBe(2);
     expect(await bundles().has(used.sha256)).toBe(true);
     expect(await bundles().has(fresh.sha256)).toBe(false);
+  });
+
+  it('keep the source maps uploaded with them beside them, collected the same way once no version refers to them', async () => {
+    const maps = stack.controlPlane.apps.sourceMaps;
+    await stack.db.query('delete from source_maps');
+    const bundle = newBundle();
+    const used = newMap();
+    const orphan = newMap();
+    await bundles().put(bundle.sha256, bundle.bytes);
+    for (const m of [used, orphan]) await maps.put(m.sha256, m.bytes);
+    expect(await stack.db.query('select sha256 from bundles where sha256 = any($1::text[])', [[used.sha256, orphan.sha256]])).toMatchObject({ rows: [] });
+    await referenced(stack, bundle.sha256, used.sha256);
+    stack.clock.advance(stack.config.bundleGc.graceMs + MINUTE);
+    await stack.controlPlane.apps.bundleCollector.collect();
+    expect(await maps.has(orphan.sha256)).toBe(false);
+    expect(new Uint8Array((await maps.get(used.sha256))!)).toEqual(used.bytes);
+    expect(await bundles().has(bundle.sha256)).toBe(true);
   });
 
   it.runIf(usePostgres)('are collected by one replica at a time: another that holds the lock makes this run skip', async () => {
@@ -177,6 +201,21 @@ describe('bundles in an S3-compatible store (BUNDLE_STORE=s3)', () => {
     const objects = createS3ObjectStore({ endpoint: s3.url, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
     await objects.put(`bundles/${sha256}.js`, new TextEncoder().encode('export default {};'));
     await expect(bundles().get(sha256)).rejects.toThrow('corrupt');
+  });
+
+  it('keep a source map under {prefix}{sha256}.map, which loses its object with its row when collected', async () => {
+    const maps = stack.controlPlane.apps.sourceMaps;
+    const orphan = newMap();
+    s3.requests.length = 0;
+    await maps.put(orphan.sha256, orphan.bytes);
+    const key = `/${s3.bucket}/bundles/${orphan.sha256}.map`;
+    expect(s3.requests).toEqual([{ method: 'HEAD', path: key, signed: true }, { method: 'PUT', path: key, signed: true }]);
+    expect(new Uint8Array((await maps.get(orphan.sha256))!)).toEqual(orphan.bytes);
+    stack.clock.advance(stack.config.bundleGc.graceMs + MINUTE);
+    s3.requests.length = 0;
+    expect(await stack.controlPlane.apps.bundleCollector.collect()).toBeGreaterThanOrEqual(1);
+    expect(s3.requests).toContainEqual({ method: 'DELETE', path: key, signed: true });
+    expect(await maps.has(orphan.sha256)).toBe(false);
   });
 
   it('lose their object with their row when collected', async () => {

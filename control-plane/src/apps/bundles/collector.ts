@@ -1,7 +1,7 @@
 /**
  * @module apps/bundles/collector
- * Collects bundles no version refers to any more (an upload whose manifest was refused, a version
- * of a deleted app). Every control plane runs it periodically; a transaction-scoped advisory lock
+ * Collects bundles, and the source maps uploaded with them, that no version refers to any more (an
+ * upload whose manifest was refused, a version of a deleted app). Every control plane runs it periodically; a transaction-scoped advisory lock
  * lets one replica at a time do the work and the others skip their turn. A bundle is collected only
  * once its last upload is older than the grace period: an upload stores the bundle before the
  * runtime reads its manifest and the version row commits, and that row must find it there.
@@ -14,7 +14,7 @@ import type { Db } from '../../core/db/db.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import type { ObjectStore } from '../../core/object-store/object-store.ts';
 import { objectKey } from './service.ts';
-import { deleteBundles, lockCollectable, tryLockCollector } from './store.ts';
+import { BLOB_TABLES, deleteBundles, lockCollectable, tryLockCollector, type BlobTable } from './store.ts';
 
 const BATCH = 100;
 
@@ -44,22 +44,24 @@ export interface BundleCollectorDeps {
 export function createBundleCollector(deps: BundleCollectorDeps): BundleCollector {
   const prefix = deps.prefix ?? '';
   /** One batch in one transaction; null when another replica holds the lock. */
-  const batch = (cutoff: Date): Promise<number | null> => deps.db.transaction(async (tx) => {
+  const batch = (cutoff: Date, table: BlobTable): Promise<number | null> => deps.db.transaction(async (tx) => {
     if (!(await tryLockCollector(tx))) return null;
-    const rows = await lockCollectable(tx, cutoff, BATCH, deps.objects !== null);
-    for (const row of rows) if (!row.in_database) await deps.objects!.delete(objectKey(prefix, row.sha256));
-    await deleteBundles(tx, rows.map((r) => r.sha256));
+    const rows = await lockCollectable(tx, cutoff, BATCH, deps.objects !== null, table);
+    for (const row of rows) if (!row.in_database) await deps.objects!.delete(objectKey(prefix, row.sha256, table));
+    await deleteBundles(tx, rows.map((r) => r.sha256), table);
     return rows.length;
   });
 
   const collect = async (): Promise<number> => {
     const cutoff = new Date(deps.clock.now() - deps.graceMs);
     let total = 0;
-    for (;;) {
-      const n = await batch(cutoff);
-      if (n === null) return total;
-      total += n;
-      if (n < BATCH) break;
+    for (const table of Object.keys(BLOB_TABLES) as BlobTable[]) {
+      for (;;) {
+        const n = await batch(cutoff, table);
+        if (n === null) return total;
+        total += n;
+        if (n < BATCH) break;
+      }
     }
     if (total > 0) deps.logger?.info({ collected: total }, 'unreferenced bundles collected');
     return total;

@@ -5,11 +5,12 @@
  * decrypted environment values.
  *
  * - `GET /internal/v1/bundles/{sha256}`: the bundle's bytes (`application/javascript`).
+ * - `GET /internal/v1/source-maps/{sha256}`: a source map uploaded with a bundle (`application/json`).
  * - `GET /internal/v1/apps/{slug}/production`: the version a hosted app runs in production.
  * - `POST /internal/v1/logs`: a node's batch of app log lines (`{ node, lines }`), stored and
  *   published to live streams; 204.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { PlatformError } from '@platform/sdk';
 import { secretsEqual } from '../../core/crypto/api-keys.ts';
 import { bearerToken, tokenInvalid } from '../../core/http/bearer.ts';
@@ -28,25 +29,27 @@ const notFound = (what: string) => new PlatformError('PlatformApiNotFoundError',
  * @example
  * app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles, production, logs }));
  */
-export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundleStore; production: ProductionResolver; logs: AppLogsService }): Hono<AppEnv> {
+export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundleStore; sourceMaps: BundleStore; production: ProductionResolver; logs: AppLogsService }): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   router.use('*', async (c, next) => {
     if (!secretsEqual(bearerToken(c), deps.runtimeSecret)) throw tokenInvalid();
     await next();
   });
 
-  router.get('/bundles/:sha256', async (c) => {
-    const sha256 = c.req.param('sha256');
-    if (!SHA256_HEX.test(sha256)) throw notFound('No bundle with that hash');
-    const bytes = await deps.bundles.get(sha256);
-    if (bytes === null) throw notFound('No bundle with that hash');
+  const serve = (store: BundleStore, what: string, type: string) => async (c: Context<AppEnv>) => {
+    const sha256 = c.req.param('sha256') ?? '';
+    if (!SHA256_HEX.test(sha256)) throw notFound(`No ${what} with that hash`);
+    const bytes = await store.get(sha256);
+    if (bytes === null) throw notFound(`No ${what} with that hash`);
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
-      'content-type': 'application/javascript',
+      'content-type': type,
       // Content-addressed: the bytes behind a hash never change.
       'cache-control': 'private, max-age=31536000, immutable',
       etag: `"${sha256}"`,
     });
-  });
+  };
+  router.get('/bundles/:sha256', serve(deps.bundles, 'bundle', 'application/javascript'));
+  router.get('/source-maps/:sha256', serve(deps.sourceMaps, 'source map', 'application/json'));
 
   router.get('/apps/:slug/production', async (c) => {
     const found = await deps.production.resolve(c.req.param('slug'));

@@ -15,6 +15,8 @@ export interface ProductionApp {
   version: number;
   sha256: string;
   bytes: number;
+  /** The source map uploaded with the bundle, or null. */
+  sourceMapSha256: string | null;
   egressHosts: string[];
   env: Record<string, string>;
   secretEnvKeys: string[];
@@ -40,6 +42,7 @@ export function createProductionResolver(deps: { db: Db; env: Pick<EnvVarsServic
         version: version.version,
         sha256: version.bundle_sha256,
         bytes: version.bundle_bytes ?? 0,
+        sourceMapSha256: version.source_map_sha256 ?? null,
         egressHosts: version.manifest.egressHosts,
         ...(await deps.env.environmentFor(app.id, 'production')),
         baseUrl: deps.baseUrl,

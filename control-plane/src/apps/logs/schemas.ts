@@ -1,29 +1,34 @@
 /**
  * @module apps/logs/schemas
- * Wire shapes of hosted apps' logs: the batch a runtime node ships (`POST /internal/v1/logs`), a
- * line as tooling reads it (`GET /v0/apps/{app_id}/logs`, and each event of the stream), and the
- * filters both take.
+ * Wire shapes of hosted apps' logs: the batch a runtime node ships (`POST /internal/v1/logs`) and
+ * the filters tooling reads with. A line as tooling reads it (`GET /v0/apps/{app_id}/logs`, each
+ * event of the stream) is the SDK's `LogLineSchema` (sandbox-lib/src/api/logs.ts), which the CLI and
+ * the console read too.
  */
 import { z } from 'zod';
-import { COUNTER_MAX } from '@platform/sdk';
+import { COUNTER_MAX, LOG_ERROR_LIMITS, LOG_KINDS, LOG_LEVELS, LOG_OUTCOMES, LogLineSchema, LogPageSchema, LogRequestSummarySchema, type LogLine } from '@platform/sdk';
 
-export const LOG_LEVELS = ['log', 'info', 'warn', 'error', 'debug', 'limit', 'request'] as const;
-export const LOG_KINDS = ['route', 'mcp', 'interactive', 'command', 'lifecycle'] as const;
-export const OUTCOMES = ['ok', 'error', 'cpu_limit', 'memory_limit', 'deadline', 'crashed'] as const;
+export { LOG_KINDS, LOG_LEVELS, LogLineSchema, LogPageSchema, type LogLine };
+export const OUTCOMES = LOG_OUTCOMES;
 
 /** Caps on what a node may ship: a line's message and a batch (the node cuts lines at 8 KB). */
 export const INGEST_LIMITS = { messageChars: 16_384, linesPerBatch: 1_000, batchBytes: 16 * 1024 * 1024, profileChars: 2 * 1024 * 1024 } as const;
 
-const RequestSummary = z.object({
-  label: z.string().max(300),
-  outcome: z.enum(OUTCOMES),
-  httpStatus: z.number().int().min(100).max(599).nullable(),
-  cpuMs: z.number().min(0),
-  wallMs: z.number().min(0),
-  outbound: z.number().int().min(0),
-});
 
 const ShortId = z.string().max(100);
+
+/** A frame as a node ships it: strict, every string capped (the node cuts to the same caps). */
+const ShippedPosition = {
+  function: z.string().max(LOG_ERROR_LIMITS.functionChars).nullable(),
+  file: z.string().max(LOG_ERROR_LIMITS.fileChars).nullable(),
+  line: z.number().int().min(0).max(1e9).nullable(),
+  column: z.number().int().min(0).max(1e9).nullable(),
+};
+const ShippedError = z.strictObject({
+  name: z.string().max(LOG_ERROR_LIMITS.nameChars),
+  message: z.string().max(LOG_ERROR_LIMITS.messageChars),
+  frames: z.array(z.strictObject({ ...ShippedPosition, raw: z.strictObject(ShippedPosition).nullable() })).max(LOG_ERROR_LIMITS.frames),
+});
 
 const ShippedLine = z.strictObject({
   at: z.iso.datetime(),
@@ -36,7 +41,9 @@ const ShippedLine = z.strictObject({
   level: z.enum(LOG_LEVELS),
   status: z.enum(['ok', 'error']),
   message: z.string().max(INGEST_LIMITS.messageChars),
-  request: z.strictObject(RequestSummary.shape).optional(),
+  request: z.strictObject(LogRequestSummarySchema.shape).optional(),
+  /** The error the line is about, its frames mapped to the author's sources by the node. */
+  error: ShippedError.optional(),
   /** The `.cpuprofile` JSON of a request stopped at its CPU budget (on its limit line). */
   profile: z.string().max(INGEST_LIMITS.profileChars).optional(),
 });
@@ -47,30 +54,12 @@ export const LogBatchSchema = z.strictObject({
   lines: z.array(ShippedLine).max(INGEST_LIMITS.linesPerBatch),
 });
 
-export const LogLineSchema = z.object({
-  id: z.string().meta({ description: 'Orders lines as stored; the cursor and the stream\'s event id' }),
-  at: z.string(),
-  appId: z.string(),
-  version: z.number().int().nullable(),
-  installId: z.string().nullable(),
-  requestId: z.string().nullable(),
-  deliveryId: z.string().nullable(),
-  kind: z.string().meta({ description: 'route, mcp, interactive, command or lifecycle' }),
-  level: z.enum(LOG_LEVELS).meta({ description: 'log|info|warn|error|debug (console), limit (CPU, memory, deadline, blocked egress, quarantine), request (one per request)' }),
-  status: z.enum(['ok', 'error']).meta({ description: 'error: the line\'s request failed (an error outcome or a 5xx), or the line is an error or limit line' }),
-  message: z.string(),
-  request: RequestSummary.nullable(),
-  profile: z.string().nullable().meta({ description: 'Where the sampled CPU profile of a request stopped at its CPU budget downloads (`.cpuprofile`, opens in Chrome DevTools), or null' }),
-});
-export type LogLine = z.output<typeof LogLineSchema>;
-
-export const LogPageSchema = z.object({ items: z.array(LogLineSchema), nextCursor: z.string().nullable() });
-
 const Filters = {
   status: z.enum(['ok', 'error']).optional(),
   version: z.coerce.number().int().min(0).max(COUNTER_MAX).optional(),
   install: z.string().min(1).max(100).optional(),
   kind: z.enum(LOG_KINDS).optional(),
+  delivery: z.string().min(1).max(100).optional().meta({ description: 'Lines of one delivery (its id, `dlv_…`; a replay\'s `replayId`)' }),
 };
 
 export const LogQuerySchema = z.strictObject({
@@ -86,4 +75,4 @@ export const LogStreamQuerySchema = z.strictObject({
     .meta({ description: 'Replay stored lines after this id first (also read from Last-Event-ID)' }),
 });
 export type LogStreamQuery = z.output<typeof LogStreamQuerySchema>;
-export type LogFilters = Pick<LogQuery, 'status' | 'version' | 'install' | 'kind'>;
+export type LogFilters = Pick<LogQuery, 'status' | 'version' | 'install' | 'kind' | 'delivery'>;

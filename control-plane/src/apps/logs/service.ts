@@ -25,7 +25,7 @@ export function lineView(row: store.LogRow): LogLine {
   return {
     id: String(row.seq), at: row.at.toISOString(), appId: row.app_id, version: row.version, installId: row.install_id,
     requestId: row.request_id, deliveryId: row.delivery_id, kind: row.kind, level: row.level as LogLine['level'], status: row.status,
-    message: row.message, request: row.request as LogLine['request'],
+    message: row.message, request: row.request as LogLine['request'], error: (row.error ?? null) as LogLine['error'],
     profile: row.has_profile ? `/v0/apps/${row.app_id}/logs/${row.seq}/profile` : null,
   };
 }
@@ -33,7 +33,8 @@ export function lineView(row: store.LogRow): LogLine {
 /** Whether a line passes a stream's filters (the database applies the same ones to a list). */
 export function matches(line: LogLine, f: LogFilters): boolean {
   return (f.status === undefined || line.status === f.status) && (f.version === undefined || line.version === f.version)
-    && (f.install === undefined || line.installId === f.install) && (f.kind === undefined || line.kind === f.kind);
+    && (f.install === undefined || line.installId === f.install) && (f.kind === undefined || line.kind === f.kind)
+    && (f.delivery === undefined || line.deliveryId === f.delivery);
 }
 
 const encodeCursor = (seq: number): string => Buffer.from(`s${seq}`).toString('base64url');

@@ -31,10 +31,11 @@ export interface LogRow {
   status: 'ok' | 'error';
   message: string;
   request: Record<string, unknown> | null;
+  error: Record<string, unknown> | null;
   has_profile: boolean;
 }
 
-const COLUMNS = 'seq, app_id, at, version, install_id, request_id, delivery_id, kind, level, status, message, request, profile is not null as has_profile';
+const COLUMNS = 'seq, app_id, at, version, install_id, request_id, delivery_id, kind, level, status, message, request, error, profile is not null as has_profile';
 
 /**
  * Text Postgres can store: no NUL (text refuses it) and no lone surrogate (jsonb refuses its
@@ -44,6 +45,12 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const storable = (s: string): string => s.replace(UNSTORABLE, '\uFFFD');
 const storableOrNull = (s: string | null | undefined): string | null => (s === null || s === undefined ? null : storable(s));
 
+/** An error's every string made storable (its name, message, and each frame's function and file). */
+function storableError(e: NonNullable<ShippedLine['error']>): NonNullable<ShippedLine['error']> {
+  const position = <P extends { function: string | null; file: string | null }>(p: P): P => ({ ...p, function: storableOrNull(p.function), file: storableOrNull(p.file) });
+  return { name: storable(e.name), message: storable(e.message), frames: e.frames.map((f) => ({ ...position(f), raw: f.raw === null ? null : position(f.raw) })) };
+}
+
 /**
  * Stores a batch in its order; lines of apps that do not exist (deleted meanwhile) are skipped.
  * Returns the stored rows, with their ids.
@@ -51,17 +58,18 @@ const storableOrNull = (s: string | null | undefined): string | null => (s === n
 export async function insertLines(db: Db, node: string, lines: readonly ShippedLine[], receivedAt: Date): Promise<LogRow[]> {
   if (lines.length === 0) return [];
   const { rows } = await db.query<LogRow>(
-    `insert into app_logs (app_id, at, received_at, version, install_id, request_id, delivery_id, kind, level, status, message, request, profile, node)
-     select x.app_id, x.at, $2, x.version, x.install_id, nullif(x.request_id, ''), x.delivery_id, x.kind, x.level, x.status, x.message, x.request, x.profile, $3
+    `insert into app_logs (app_id, at, received_at, version, install_id, request_id, delivery_id, kind, level, status, message, request, error, profile, node)
+     select x.app_id, x.at, $2, x.version, x.install_id, nullif(x.request_id, ''), x.delivery_id, x.kind, x.level, x.status, x.message, x.request, x.error, x.profile, $3
      from jsonb_to_recordset($1::jsonb) as x(app_id text, at timestamptz, version integer, install_id text, request_id text,
-       delivery_id text, kind text, level text, status text, message text, request jsonb, profile text, ord bigint)
+       delivery_id text, kind text, level text, status text, message text, request jsonb, error jsonb, profile text, ord bigint)
      join apps a on a.id = x.app_id
      order by x.ord
      returning ${COLUMNS}`,
     [JSON.stringify(lines.map((l, ord) => ({ ord,
       app_id: l.appId, at: l.at, version: l.version, install_id: storableOrNull(l.installId), request_id: storable(l.requestId),
       delivery_id: storableOrNull(l.deliveryId), kind: storable(l.kind), level: l.level, status: l.status, message: storable(l.message),
-      request: l.request === undefined ? null : { ...l.request, label: storable(l.request.label) }, profile: storableOrNull(l.profile),
+      request: l.request === undefined ? null : { ...l.request, label: storable(l.request.label) }, error: l.error === undefined ? null : storableError(l.error),
+      profile: storableOrNull(l.profile),
     }))), receivedAt, node],
   );
   return rows;
@@ -79,6 +87,7 @@ function where(appId: string, filters: LogFilters, params: unknown[], scope: Log
   if (filters.version !== undefined) add('version = ?', filters.version);
   if (filters.install !== undefined) add('install_id = ?', filters.install);
   if (filters.kind !== undefined) add('kind = ?', filters.kind);
+  if (filters.delivery !== undefined) add('delivery_id = ?', filters.delivery);
   return clauses.join(' and ');
 }
 

@@ -1,7 +1,7 @@
 /**
  * @module apps/logs/v0-routes
  * `GET /v0/apps/{app_id}/logs`: a hosted app's log lines, newest first, a page at a time, filtered
- * by status, version, install and kind. `GET /v0/apps/{app_id}/logs/stream`: the same lines live,
+ * by status, version, install, kind and delivery. `GET /v0/apps/{app_id}/logs/stream`: the same lines live,
  * as server-sent events (`event: line`, `id:` the line's id, `data:` the line as JSON), after an
  * `event: ready` that says the stream is subscribed; with `after` (or `Last-Event-ID`) the stored
  * lines after that id come first. Credentials: tooling (member API key of the app's owner or a
@@ -25,7 +25,9 @@ export function registerAppLogV0Routes(api: V0Api, logs: AppLogsService): void {
     operationId: 'listAppLogs', method: 'get', path: '/apps/{app_id}/logs', tag: 'tooling', auth: 'tooling',
     summary: 'A hosted app\'s log lines, newest first (console output, errors with their stacks, limit events, one line per request)',
     description: 'Kept for APP_LOG_RETENTION_HOURS (72 by default). `nextCursor` fetches older lines. Filters: `status` (`error`: lines of failed '
-      + 'requests, and error and limit lines), `version`, `install`, `kind` (route, mcp, interactive, command, lifecycle). '
+      + 'requests, and error and limit lines), `version`, `install`, `kind` (route, mcp, interactive, command, lifecycle), `delivery`. '
+      + 'A line about an error carries it as data (`error`: name, message, frames naming the app\'s files, lines and functions when the version '
+      + 'was uploaded with its source map; each frame keeps its position in the bundle as `raw`). '
       + 'Credentials that may deploy previews only (a preview-only deploy token, an agent builder token) read the lines of preview versions only.',
     query: LogQuerySchema, status: 200, response: LogPageSchema, errors,
   }, async ({ auth, params, query }) => logs.list(auth, params.app_id, query));

@@ -37,7 +37,7 @@ type Summary = VersionList['items'][number];
 function summary(row: store.VersionRow, added: Summary['added'], liveVersion: number | undefined): Summary {
   return {
     version: row.version, target: row.target, manifestSha256: row.manifest_hash, createdAt: iso(row.created_at),
-    bundle: row.bundle_sha256 === null ? null : { sha256: row.bundle_sha256, bytes: row.bundle_bytes ?? 0 },
+    bundle: store.bundleOf(row),
     added, rollbackOf: row.rollback_of ?? null, live: row.version === liveVersion,
   };
 }
@@ -84,7 +84,8 @@ export function createVersionHistoryService(deps: { db: Db; versions: Pick<Versi
       }
       if (earlier.target !== 'production') throw conflict(`Version ${earlier.version} is a preview: rollback serves an earlier production version again`);
       if (earlier.version === live.version) throw conflict(`Version ${earlier.version} is the live production version already`);
-      const bundle = earlier.bundle_sha256 === null ? null : { sha256: earlier.bundle_sha256, bytes: earlier.bundle_bytes ?? 0 };
+      // The copy runs the earlier version's bundle with the source map it was uploaded with.
+      const bundle = store.bundleOf(earlier);
       const accepted = await deps.versions.accept(app, 'production', earlier.manifest, bundle, { rollbackOf: earlier.version });
       return deps.versions.record(accepted);
     },

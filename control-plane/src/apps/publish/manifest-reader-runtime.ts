@@ -25,7 +25,7 @@ export function createRuntimeManifestReader(options: { url: string; secret: stri
   return {
     async read(bundle: BundleRef) {
       try {
-        const answer = await client.manifest({ bundle: bundle.bytes });
+        const answer = await client.manifest(bundle.sourceMap === undefined ? { bundle: bundle.bytes } : { bundle: bundle.bytes, sourceMap: bundle.sourceMap });
         if (answer.sha256 !== bundle.sha256) throw unavailable(new Error('The runtime node read other bytes than the ones sent'));
         return answer.manifest;
       } catch (err) {

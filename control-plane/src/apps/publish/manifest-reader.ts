@@ -9,6 +9,8 @@ export interface BundleRef {
   appId: string;
   sha256: string;
   bytes: Uint8Array;
+  /** The source map uploaded with the bundle: a load failure's frames then name the author's files. */
+  sourceMap?: Uint8Array;
 }
 
 export interface ManifestReader {

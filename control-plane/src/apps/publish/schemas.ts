@@ -8,9 +8,17 @@
 import { z } from 'zod';
 import { ASSET_ID_PATTERN, AppVersionRecordSchema, COUNTER_MAX, MANIFEST_TARGETS } from '@platform/sdk';
 
+/** A hosted version's uploaded bundle, and the source map uploaded with it. */
+const BundleSchema = z.object({
+  sha256: z.string(),
+  bytes: z.int(),
+  sourceMap: z.object({ sha256: z.string(), bytes: z.int() }).nullable().optional()
+    .describe('The source map uploaded with the bundle (stacks in logs, load errors and CPU profiles are mapped with it), or null'),
+});
+
 export const VersionRecordSchema = AppVersionRecordSchema.extend({
   manifest: z.record(z.string(), z.unknown()).describe('The manifest as accepted (defaults applied)'),
-  bundle: z.object({ sha256: z.string(), bytes: z.int() }).optional().describe('Hosted versions: the uploaded bundle'),
+  bundle: BundleSchema.optional().describe('Hosted versions: the uploaded bundle'),
   rollbackOf: z.int().nullable().optional().describe('The earlier version this one copies (`platform rollback`), else null'),
 }).meta({ id: 'AppVersion' });
 export type VersionRecord = z.input<typeof VersionRecordSchema>;
@@ -32,7 +40,7 @@ export const VersionSummarySchema = z.object({
   target: z.enum(MANIFEST_TARGETS),
   manifestSha256: z.string(),
   createdAt: z.string(),
-  bundle: z.object({ sha256: z.string(), bytes: z.int() }).nullable().describe('Hosted versions: the uploaded bundle'),
+  bundle: BundleSchema.nullable().describe('Hosted versions: the uploaded bundle'),
   added: z.array(z.object({ kind: z.string(), detail: z.string() }))
     .describe('What the version adds in access over the production version before it (what installs are asked to approve)'),
   rollbackOf: z.int().nullable().describe('The earlier version this one copies (a rollback), else null'),

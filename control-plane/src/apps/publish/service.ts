@@ -15,7 +15,7 @@ import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
 import { lockApp, setAppIcon, type AppRow } from '../apps/store.ts';
 import type { BundleStore } from '../bundles/service.ts';
-import { readBundle } from '../bundles/upload.ts';
+import { readUpload } from '../bundles/upload.ts';
 import { rollOutVersion } from '../installs/rollout.ts';
 import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';
 import { manifestSha256 } from '../versions/canonical.ts';
@@ -24,6 +24,13 @@ import type { ManifestReader } from './manifest-reader.ts';
 import type { VersionRecord } from './schemas.ts';
 import * as store from '../versions/store.ts';
 import { SchemaCompileError, compileVersionValidators, schemaCompileToPlatformError, type SchemaValidatorCache } from '../versions/validators.ts';
+
+/** A hosted version's code: the bundle, and the source map uploaded with it. */
+export interface VersionBundle {
+  sha256: string;
+  bytes: number;
+  sourceMap?: { sha256: string; bytes: number } | null;
+}
 
 export interface AcceptedVersion {
   row: store.VersionRow;
@@ -36,6 +43,8 @@ export interface VersionsDeps {
   clock: Clock;
   domains: ServiceDomains;
   bundles: BundleStore;
+  /** Where the source maps uploaded with bundles go (the bundle store's `source_maps` table). */
+  sourceMaps: BundleStore;
   reader: ManifestReader;
   validators: SchemaValidatorCache;
   /** The icons a manifest names must be stored assets. */
@@ -59,7 +68,7 @@ export function createVersionsService(deps: VersionsDeps) {
     target: row.target,
     manifest: row.manifest as unknown as Record<string, unknown>,
     manifestSha256: row.manifest_hash,
-    ...(row.bundle_sha256 === null ? {} : { bundle: { sha256: row.bundle_sha256, bytes: row.bundle_bytes ?? 0 } }),
+    ...(row.bundle_sha256 === null ? {} : { bundle: store.bundleOf(row)! }),
     created,
     createdAt: iso(row.created_at),
     added: (await addedOver(row)).map((a) => ({ kind: a.kind, detail: a.detail })),
@@ -68,10 +77,10 @@ export function createVersionsService(deps: VersionsDeps) {
 
   /**
    * Validates `manifest` for the app and target and records it as a version, unless it is
-   * identical to the latest version. `bundle` is the uploaded code of a hosted version;
-   * `rollbackOf` the earlier version a rollback copies.
+   * identical to the latest version. `bundle` is the uploaded code of a hosted version (with its
+   * source map, when it came with one); `rollbackOf` the earlier version a rollback copies.
    */
-  async function accept(app: AppRow, target: store.Target, manifest: unknown, bundle: { sha256: string; bytes: number } | null,
+  async function accept(app: AppRow, target: store.Target, manifest: unknown, bundle: VersionBundle | null,
     options: { rollbackOf?: number } = {}): Promise<AcceptedVersion> {
     const result = validateManifest(manifest, await manifestContextFor(db, deps.domains, app, target));
     if (!result.valid) throw manifestErrorToPlatformError(result.error);
@@ -89,13 +98,14 @@ export function createVersionsService(deps: VersionsDeps) {
       await lockApp(tx, app.id);
       const latest = await store.latestVersion(tx, app.id);
       if (latest !== undefined && latest.target === target && latest.manifest_hash === hash &&
-          (bundle === null || latest.bundle_sha256 === bundle.sha256)) {
+          (bundle === null || (latest.bundle_sha256 === bundle.sha256 && (latest.source_map_sha256 ?? null) === (bundle.sourceMap?.sha256 ?? null)))) {
         return { row: latest, created: false };
       }
       const at = new Date(deps.clock.now());
       const row: store.VersionRow = {
         app_id: app.id, version: await store.nextVersionNumber(tx, app.id), target, manifest: result.manifest, manifest_hash: hash,
         bundle_sha256: bundle?.sha256 ?? null, bundle_bytes: bundle?.bytes ?? null, created_at: at, rollback_of: options.rollbackOf ?? null,
+        source_map_sha256: bundle?.sourceMap?.sha256 ?? null, source_map_bytes: bundle?.sourceMap?.bytes ?? null,
       };
       await store.insertVersion(tx, row);
       await rollOutVersion(tx, row, at);
@@ -121,24 +131,32 @@ export function createVersionsService(deps: VersionsDeps) {
       return record(await accept(app, input.target, input.manifest, null));
     },
 
-    /** `POST /v0/apps/{app_id}/versions?target=`: the body is the bundle; the manifest is the one its code computes. */
-    /** `icon`: an uploaded asset id the version's manifest takes when its code names none (or names a file). */
+    /**
+     * `POST /v0/apps/{app_id}/versions?target=`: the body is the bundle (with its source map, as
+     * multipart); the manifest is the one its code computes. `icon`: an uploaded asset id the
+     * version's manifest takes when its code names none (or names a file).
+     */
     async upload(caller: ToolingCaller, appId: string, target: store.Target, c: Context, icon?: string): Promise<VersionRecord> {
       const app = await deployableApp(db, caller, appId, target);
       if (app.hosting !== 'platform') {
         throw new PlatformError('PlatformAppManifestInvalidError', 'Only hosted apps (hosting "platform") upload bundles',
           { path: ['hosting'], fields: { reason: 'hosting-mismatch' } });
       }
-      const bundle = await readBundle(c);
+      const { bundle, sourceMap } = await readUpload(c);
       const latest = await store.latestVersion(db, app.id);
-      // The same code to the same target again: its manifest is the same too, so nothing runs.
+      // The same code (and map) to the same target again: its manifest is the same too, so nothing runs.
       if (latest !== undefined && latest.target === target && latest.bundle_sha256 === bundle.sha256
+        && (latest.source_map_sha256 ?? null) === (sourceMap?.sha256 ?? null)
         && (icon === undefined || (latest.manifest as { icon?: unknown }).icon === icon)) {
         return record({ row: latest, created: false });
       }
       await deps.bundles.put(bundle.sha256, bundle.bytes);
-      const manifest = withUploadedIcon(await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes }), icon);
-      return record(await accept(app, target, manifest, { sha256: bundle.sha256, bytes: bundle.bytes.byteLength }));
+      if (sourceMap !== null) await deps.sourceMaps.put(sourceMap.sha256, sourceMap.bytes);
+      // With the map, a bundle that fails to load names the line of the author's file that threw.
+      const read = await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes, ...(sourceMap === null ? {} : { sourceMap: sourceMap.bytes }) });
+      return record(await accept(app, target, withUploadedIcon(read, icon), {
+        sha256: bundle.sha256, bytes: bundle.bytes.byteLength, sourceMap: sourceMap === null ? null : { sha256: sourceMap.sha256, bytes: sourceMap.bytes.byteLength },
+      }));
     },
 
     /** Without `target`: the published manifest, else the latest preview. */

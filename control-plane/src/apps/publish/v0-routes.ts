@@ -1,11 +1,11 @@
 /**
  * @module apps/publish/v0-routes
  * Tooling endpoints of versions: `PUT` and `GET /v0/apps/{app_id}/manifest` (spec), the hosted
- * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle itself), the list
+ * upload `POST /v0/apps/{app_id}/versions?target=` (ours: the body is the bundle, alone or with its source map), the list
  * `GET /v0/apps/{app_id}/versions`, one version with its manifest `GET /v0/apps/{app_id}/versions/{version}`
  * and `POST /v0/apps/{app_id}/rollback` (ours).
  */
-import { ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sdk';
+import { LIMITS, ManifestGetQuerySchema, ManifestGetResponseSchema, ManifestSyncRequestSchema } from '@platform/sdk';
 import { parseWith } from '../../core/http/read-json.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import type { VersionHistoryService } from './history.ts';
@@ -39,16 +39,28 @@ export function registerPublishV0Routes(api: V0Api, versions: VersionsService, h
 
   api.route({
     operationId: 'uploadVersion', method: 'post', path: '/apps/{app_id}/versions', tag: 'tooling', auth: 'tooling',
-    summary: 'Upload a hosted app\'s bundle (`content-type: application/javascript`, at most 10 MB) as a version of `target`',
-    description: 'The body is the esbuild bundle, an ES module whose default export is the app. It is stored by sha256, '
-      + 'evaluated on a runtime node in a fresh isolate under a CPU budget to read the manifest its code computes, and that manifest '
-      + 'is validated like a synced one. The same bundle to the same target again answers the latest version (`created: false`).',
+    summary: 'Upload a hosted app\'s bundle (at most 10 MB), with its source map (at most 20 MB), as a version of `target`',
+    description: 'The body is the esbuild bundle, an ES module whose default export is the app (`content-type: application/javascript`), '
+      + 'or `multipart/form-data` with that bundle as the part `bundle` and its source map as the part `sourceMap` (what `platform deploy` sends). '
+      + 'Both are stored by sha256; the map then maps every stack the author sees (log lines, load errors, CPU profiles) to the app\'s files. '
+      + 'The bundle is evaluated on a runtime node in a fresh isolate under a CPU budget to read the manifest its code computes, and that manifest '
+      + 'is validated like a synced one. The same bundle (and map) to the same target again answers the latest version (`created: false`).',
+    consumes: {
+      'application/javascript': { type: 'string', description: 'The bundle' },
+      'multipart/form-data': {
+        type: 'object', required: ['bundle'],
+        properties: {
+          bundle: { type: 'string', contentMediaType: 'application/javascript', description: `The bundle, at most ${LIMITS.manifest.hostedBundleBytes} bytes` },
+          sourceMap: { type: 'string', contentMediaType: 'application/json', description: `Its source map (version 3, \`sourcesContent\` optional), at most ${LIMITS.hosted.sourceMapBytes} bytes` },
+        },
+      },
+    },
     query: UploadQuerySchema, status: 200, response: VersionRecordSchema,
     errors: [
       notFound, targetForbidden, invalid,
-      { status: 400, description: 'PlatformApiInvalidRequestError: not application/javascript, or empty' },
-      { status: 413, description: 'PlatformApiPayloadTooLargeError: the bundle is over 10 MB' },
-      { status: 422, description: 'PlatformAppBundleInvalidError: the code did not load or computed no manifest' },
+      { status: 400, description: 'PlatformApiInvalidRequestError: neither application/javascript nor multipart/form-data with a bundle part, empty, or a source map that is not one (`issues[].path` starts with sourceMap)' },
+      { status: 413, description: `PlatformApiPayloadTooLargeError: the bundle is over 10 MB, or the source map over ${LIMITS.hosted.sourceMapBytes / 1024 / 1024} MB (\`path\`: bundle or sourceMap, \`limit\`)` },
+      { status: 422, description: 'PlatformAppBundleInvalidError: the code did not load or computed no manifest (`error`: what it threw, with its frames, mapped when a source map came with it)' },
       { status: 503, description: 'PlatformRuntimeCpuLimitError / PlatformRuntimeMemoryLimitError while evaluating, or no runtime node answered' },
     ],
   }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c, query.icon));

@@ -16,17 +16,27 @@ export interface VersionRow {
   manifest_hash: string;
   bundle_sha256: string | null;
   bundle_bytes: number | null;
+  /** The source map uploaded with the bundle (docs/decisions/logs.md), else null. */
+  source_map_sha256?: string | null;
+  source_map_bytes?: number | null;
   created_at: Date;
   /** The earlier version this one copies (a rollback), else null. */
   rollback_of?: number | null;
 }
 
-const COLUMNS = 'app_id, version, target, manifest, manifest_hash, bundle_sha256, bundle_bytes, created_at, rollback_of';
+const COLUMNS = 'app_id, version, target, manifest, manifest_hash, bundle_sha256, bundle_bytes, created_at, rollback_of, source_map_sha256, source_map_bytes';
 
 export async function insertVersion(db: Db, row: VersionRow): Promise<void> {
-  await db.query(`insert into app_versions (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  await db.query(`insert into app_versions (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [row.app_id, row.version, row.target, JSON.stringify(row.manifest), row.manifest_hash, row.bundle_sha256, row.bundle_bytes, row.created_at,
-      row.rollback_of ?? null]);
+      row.rollback_of ?? null, row.source_map_sha256 ?? null, row.source_map_bytes ?? null]);
+}
+
+/** A hosted version's bundle as the tooling answers name it, with its source map (null without one). */
+export function bundleOf(row: VersionRow): { sha256: string; bytes: number; sourceMap: { sha256: string; bytes: number } | null } | null {
+  if (row.bundle_sha256 === null) return null;
+  const sourceMap = row.source_map_sha256 == null ? null : { sha256: row.source_map_sha256, bytes: row.source_map_bytes ?? 0 };
+  return { sha256: row.bundle_sha256, bytes: row.bundle_bytes ?? 0, sourceMap };
 }
 
 /** Versions of the app, newest first: `limit` of them below `before` (a version number) when given. */

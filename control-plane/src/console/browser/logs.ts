@@ -6,11 +6,28 @@
  * calls and `textContent`, so nothing in a line is read as markup. EventSource reconnects by
  * itself with the last id it saw; a line already shown is not drawn twice.
  */
-import { splitMessage } from './log-lines.ts';
+import { errorView, splitMessage, type LineError } from './log-lines.ts';
 
 interface LogLine {
   id: string; at: string; version: number | null; kind: string;
   level: string; status: 'ok' | 'error'; message: string; profile: string | null;
+  error?: LineError | null;
+}
+
+/** The line's error, as the server draws it (console/pages/logs.ts, `errorBlock`). */
+function drawError(error: LineError, message: string): HTMLElement {
+  const view = errorView(error, message);
+  const details = el('details', 'log-error', null);
+  const frames = el('ol', 'log-frames', null);
+  for (const f of view.frames) {
+    const item = el('li', null, null);
+    item.append(el('code', null, f.text));
+    if (f.bundle !== null) item.append(' ', el('span', 'muted', `bundle ${f.bundle}`));
+    frames.append(item);
+  }
+  details.append(el('summary', null, view.summary), frames);
+  if (view.unmapped) details.append(el('p', 'muted', 'Positions in the uploaded bundle: this version has no source map the runtime could use (platform deploy uploads it).'));
+  return details;
 }
 
 function el(tag: string, className: string | null, text: string | null): HTMLElement {
@@ -33,6 +50,7 @@ function draw(appId: string, l: LogLine): HTMLElement {
     details.append(el('summary', null, 'Stack'), el('pre', 'payload', stack));
     li.append(' ', details);
   }
+  if (l.error != null) li.append(' ', drawError(l.error, l.message));
   if (l.profile !== null) {
     const a = el('a', null, 'CPU profile') as HTMLAnchorElement;
     a.href = `/console/apps/${encodeURIComponent(appId)}/logs/${encodeURIComponent(l.id)}/profile`;

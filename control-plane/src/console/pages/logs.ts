@@ -12,7 +12,7 @@ import { messageOf } from '../api.ts';
 import type { Assets } from '../assets.ts';
 import type { ConsoleEnv } from '../env.ts';
 import type { Markup } from '../layout.ts';
-import { splitMessage } from '../browser/log-lines.ts';
+import { errorView, splitMessage, type LineError } from '../browser/log-lines.ts';
 import { appPage, appRefused, loadApp } from './app-frame.ts';
 
 type C = Context<ConsoleEnv>;
@@ -21,6 +21,16 @@ type C = Context<ConsoleEnv>;
 export interface LogLine {
   id: string; at: string; version: number | null; installId: string | null; kind: string;
   level: string; status: 'ok' | 'error'; message: string; profile: string | null;
+  /** The error the line is about, with its frames (absent from services before it). */
+  error?: LineError | null;
+}
+
+/** A line's error: collapsed, its summary and frame count; open, every frame (the author's file, line and function). */
+function errorBlock(error: LineError, message: string): Markup {
+  const view = errorView(error, message);
+  return html`<details class="log-error"><summary>${view.summary}</summary><ol class="log-frames">
+    ${view.frames.map((f) => html`<li><code>${f.text}</code>${f.bundle === null ? '' : html` <span class="muted">bundle ${f.bundle}</span>`}</li>`)}</ol>
+    ${view.unmapped ? html`<p class="muted">Positions in the uploaded bundle: this version has no source map the runtime could use (platform deploy uploads it).</p>` : ''}</details>`;
 }
 
 const enc = encodeURIComponent;
@@ -28,8 +38,8 @@ const FILTERS = ['status', 'version', 'kind', 'install'] as const;
 const KINDS = ['route', 'mcp', 'interactive', 'command', 'lifecycle'];
 
 /**
- * One line: when, version, kind, level and status, the message's first line, the rest (a stack)
- * in a closed disclosure, and the CPU profile's download when it has one. The client script
+ * One line: when, version, kind, level and status, the message's first line, the rest in a closed
+ * disclosure, the line's error (every frame) in another, and the CPU profile's download when it has one. The client script
  * (browser/logs.ts) builds the same markup for live lines.
  */
 export function logLine(appId: string, l: LogLine): Markup {
@@ -40,6 +50,7 @@ export function logLine(appId: string, l: LogLine): Markup {
     <span class="badge${l.status === 'error' ? ' badge-danger' : ''}">${l.level} · ${l.status}</span>
     <span class="log-message">${head}</span>
     ${stack === null ? '' : html`<details><summary>Stack</summary><pre class="payload">${stack}</pre></details>`}
+    ${l.error == null ? '' : errorBlock(l.error, l.message)}
     ${l.profile === null ? '' : html`<a href="/console/apps/${appId}/logs/${l.id}/profile" download>CPU profile<span class="sr-only"> of line ${l.id}</span></a>`}</li>`;
 }
 

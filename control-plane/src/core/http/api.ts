@@ -51,6 +51,11 @@ export interface RouteDef<P extends string, K, B extends Schema, Q extends Schem
   /** Which credential the route needs, or `none`. */
   auth: K;
   body?: B;
+  /**
+   * A body that is not JSON, which the handler reads itself (a hosted upload): its media types and
+   * JSON Schemas, for the OpenAPI document only.
+   */
+  consumes?: Record<string, JsonSchema>;
   /** Cap on the request body in bytes (default 16 KB). */
   maxBytes?: number;
   /**
@@ -171,6 +176,7 @@ export function createApi<A extends Record<string, AuthScheme<unknown>>>(options
         tag: def.tag,
         security,
         ...(def.body === undefined ? {} : { requestBody: def.body }),
+        ...(def.consumes === undefined ? {} : { requestContent: def.consumes }),
         ...(def.query === undefined ? {} : { query: def.query }),
         success: { status: def.status, description: def.summary, ...(def.response === undefined ? {} : { schema: def.response }), ...(def.produces === undefined ? {} : { contentType: def.produces }) },
         errors: dedupeByStatus(errors),

@@ -18,6 +18,8 @@ export interface OpenApiOperation {
   tag: string;
   security?: Array<Record<string, string[]>>;
   requestBody?: z.ZodType;
+  /** A body the handler reads itself: media type → JSON Schema. */
+  requestContent?: Record<string, JsonSchema>;
   query?: z.ZodType;
   success: { status: number; description: string; schema?: z.ZodType; contentType?: string };
   errors: Array<{ status: number; description: string }>;
@@ -123,6 +125,9 @@ export function buildOpenApiDocument(input: OpenApiInput): JsonSchema {
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.requestBody === undefined ? {} : {
         requestBody: { required: true, content: { 'application/json': { schema: components.named(`${pascal(op.operationId)}Request`, op.requestBody, 'input') } } },
+      }),
+      ...(op.requestContent === undefined ? {} : {
+        requestBody: { required: true, content: Object.fromEntries(Object.entries(op.requestContent).map(([type, schema]) => [type, { schema }])) },
       }),
       responses,
       security: op.security ?? [],

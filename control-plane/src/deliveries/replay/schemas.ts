@@ -22,6 +22,7 @@ export const ReplayResponseSchema = z.object({
   class: z.enum(['lifecycle', 'interactive']),
   type: z.string(),
   installId: z.string(),
+  hosting: z.enum(['platform', 'self']).describe('platform: a runtime node ran the replay, and its log lines (`GET …/logs?delivery={replayId}`) say what the app logged'),
   version: z.int().describe('The version the replay ran against'),
   recorded: z.object({
     version: z.int().nullable().describe('The version the install ran then (kept for interactive deliveries)'),

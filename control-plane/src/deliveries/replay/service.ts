@@ -102,7 +102,7 @@ export function createReplayService(deps: ReplayDeps) {
       }
       const last = (await listAttempts(db, row.id)).at(-1);
       return {
-        deliveryId: row.id, replayId, class: row.class, type: row.type, installId: row.install_id, version: version.version,
+        deliveryId: row.id, replayId, class: row.class, type: row.type, installId: row.install_id, hosting: app.hosting, version: version.version,
         recorded: {
           version: request.version, attempt: last?.attempt ?? null, status: last?.status ?? null, error: last?.error ?? null,
           response: last?.response ?? null, responseTruncated: last?.response_truncated ?? false,

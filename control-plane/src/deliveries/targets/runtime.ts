@@ -46,7 +46,7 @@ export interface RuntimeTargetDeps {
   maxVersions?: number;
 }
 
-type Hosted = Pick<VersionRow, 'bundle_sha256' | 'target'> & { egressHosts: string[] };
+type Hosted = Pick<VersionRow, 'bundle_sha256' | 'source_map_sha256' | 'target'> & { egressHosts: string[] };
 
 const unavailable = (message: string, started: number): DeliveryOutcome =>
   ({ ok: false, failure: 'unavailable', message, durationMs: Math.round(performance.now() - started) });
@@ -71,7 +71,7 @@ export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
     } else {
       const row = await findVersion(deps.db, appId, number);
       if (row === undefined) return undefined;
-      hit = { bundle_sha256: row.bundle_sha256, target: row.target, egressHosts: [...(row.manifest.egressHosts ?? [])] };
+      hit = { bundle_sha256: row.bundle_sha256, source_map_sha256: row.source_map_sha256 ?? null, target: row.target, egressHosts: [...(row.manifest.egressHosts ?? [])] };
     }
     versions.set(key, hit);
     while (versions.size > maxVersions) versions.delete(versions.keys().next().value!);
@@ -87,7 +87,8 @@ export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
         const signal = AbortSignal.timeout(d.timeoutMs);
         const request: RuntimeDeliveryRequest = {
           app: { id: d.app.id, slug: d.app.slug, version: d.app.version },
-          bundle: { sha256: version.bundle_sha256 },
+          // With its source map, the node's stacks of this version name the author's files.
+          bundle: version.source_map_sha256 == null ? { sha256: version.bundle_sha256 } : { sha256: version.bundle_sha256, sourceMapSha256: version.source_map_sha256 },
           ...(await deps.environmentFor(d.app.id, version.target)),
           target: version.target,
           egressHosts: version.egressHosts,

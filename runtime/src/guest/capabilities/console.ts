@@ -1,10 +1,14 @@
 /**
  * @module guest/capabilities/console
  * `console.*` formats its arguments inside the isolate and posts one line to the host, which caps
- * and stores it in the app's log. Nothing is written to the node's own output.
+ * and stores it in the app's log. Nothing is written to the node's own output. An Error among the
+ * arguments (or an error-shaped field of a plain object argument, as the SDK logs them) is not
+ * printed into the text: it goes beside it as its name, message and stack, which the host turns
+ * into frames of the author's sources (sandbox/stacks.ts).
  */
 import { GUEST_LIMITS } from '../../shared/bridge.ts';
 import { postHost } from '../bridge.ts';
+import { describeError, isErrorLike } from '../errors.ts';
 import type { GuestCapability } from './types.ts';
 
 function describe(value: unknown, depth: number, seen: Set<object>): string {
@@ -13,7 +17,8 @@ function describe(value: unknown, depth: number, seen: Set<object>): string {
   if (typeof value === 'symbol' || typeof value === 'bigint') return value.toString() + (typeof value === 'bigint' ? 'n' : '');
   if (typeof value !== 'object' || value === null) return String(value);
   if (seen.has(value)) return '[Circular]';
-  if (value instanceof Error) return typeof value.stack === 'string' ? value.stack : `${value.name}: ${value.message}`;
+  // The line's own error goes beside the text (splitError); any further one is named here.
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
   if (depth > 3) return Array.isArray(value) ? '[Array]' : '[Object]';
   seen.add(value);
   try {
@@ -26,6 +31,28 @@ function describe(value: unknown, depth: number, seen: Set<object>): string {
   } finally {
     seen.delete(value);
   }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/** The arguments to print and the first error among them (taken out of the text). */
+export function splitError(args: unknown[]): { shown: unknown[]; error: unknown } {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (isErrorLike(arg)) return { shown: [...args.slice(0, i), ...args.slice(i + 1)], error: arg };
+    if (!isPlainObject(arg)) continue;
+    const keys = Object.keys(arg).slice(0, 100);
+    const key = keys.find((k) => isErrorLike(arg[k]));
+    if (key === undefined) continue;
+    const rest = Object.fromEntries(keys.filter((k) => k !== key).map((k) => [k, arg[k]]));
+    const kept = keys.length > 1 ? [rest] : [];
+    return { shown: [...args.slice(0, i), ...kept, ...args.slice(i + 1)], error: arg[key] };
+  }
+  return { shown: args, error: undefined };
 }
 
 function format(args: unknown[]): string {
@@ -46,7 +73,18 @@ function format(args: unknown[]): string {
 export const consoleCapability: GuestCapability = {
   name: 'console',
   install(define) {
-    const line = (level: string) => (...args: unknown[]): void => postHost('console', 'line', level, format(args));
+    const line = (level: string) => (...args: unknown[]): void => {
+      let split: { shown: unknown[]; error: unknown };
+      try {
+        split = splitError(args);
+      } catch {
+        split = { shown: args, error: undefined };
+      }
+      if (split.error === undefined) return postHost('console', 'line', level, format(args));
+      const error = describeError(split.error);
+      // `console.error(err)` alone: the line reads as the error's first line.
+      postHost('console', 'line', level, split.shown.length === 0 ? error.message : format(split.shown), error.name, error.text, error.stack);
+    };
     const counts = new Map<string, number>();
     const timers = new Map<string, number>();
     define('console', {
