@@ -12,7 +12,7 @@ import { LIMITS } from '../limits/index.ts';
 import { ScopeSchema } from '../scopes/index.ts';
 import { EventTypeSchema } from '../events/index.ts';
 import { isHostname, parseEgressHost } from '../hosts/index.ts';
-import { ActionNameSchema, HttpsUrlSchema, label, text } from '../api/primitives.ts';
+import { ActionNameSchema, HttpsUrlSchema, label, nameLabel, text } from '../api/primitives.ts';
 import { utf8Length } from '../json-schema/json-size.ts';
 import { FORMATS } from '../api/predicates.ts';
 import { MESSAGE_ACTION_CONTEXTS } from './constants.ts';
@@ -154,7 +154,7 @@ export const ClaimedDomainSchema = z.string().refine(isHostname, 'Domains are lo
 
 export const ManifestSchema = z.strictObject({
   schemaVersion: z.literal(1),
-  name: label(TEXT.appName),
+  name: nameLabel(TEXT.appName),
   slug: AppSlugSchema,
   description: text(TEXT.appDescription).optional(),
   icon: AssetIdSchema.optional(),
