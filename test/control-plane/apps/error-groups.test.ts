@@ -228,7 +228,7 @@ describe('failed deliveries of any app', () => {
 describe('the OpenAPI document', () => {
   it('describes both operations', async () => {
     const doc = await (await stack.fetch('/v0/openapi.json')).json() as { paths: Record<string, Record<string, { operationId: string }>> };
-    expect(doc.paths['/apps/{app_id}/errors'].get.operationId).toBe('listAppErrorGroups');
-    expect(doc.paths['/apps/{app_id}/errors/{group_id}'].get.operationId).toBe('getAppErrorGroup');
+    expect(doc.paths['/apps/{app_id}/errors']!.get!.operationId).toBe('listAppErrorGroups');
+    expect(doc.paths['/apps/{app_id}/errors/{group_id}']!.get!.operationId).toBe('getAppErrorGroup');
   });
 });
