@@ -67,10 +67,20 @@ describe('the scheduler', () => {
     expect(s.place('app_light', 'app_light@1', ls)).toBe(free);
   });
 
+  it('never spreads an app not measured yet: a first burst of floods leaves the other workers free', () => {
+    const s = createScheduler();
+    const ls = lanes(2);
+    const [first] = topTwo('app_new@1', ls);
+    const placed = flood(s, ls, 'app_new', 10, 0);
+    expect(placed.every((l) => l === first)).toBe(true);
+  });
+
   it('a hot app stops spreading once its requests end', () => {
     const s = createScheduler();
     const ls = lanes(2);
-    const placed = flood(s, ls, 'app_burst', 6, 0);
+    s.admit('app_burst', 2, () => {});
+    s.done('app_burst', 0.05);
+    const placed = flood(s, ls, 'app_burst', 6, 0.05);
     expect(new Set(placed.map((l) => l.index)).size).toBe(2);
     for (let i = 0; i < 6; i++) s.done('app_burst', 0.05);
     for (const l of ls) { l.jobs.clear(); l.queuedMs = 0; }

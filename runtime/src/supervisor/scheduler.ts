@@ -9,7 +9,7 @@
  *   worker stays free of it, and its other requests wait here, in order, not in a worker's queue;
  * - a request goes to the first of its version's two rendezvous workers (placement.ts: warm
  *   isolates) whose queued CPU is under `busyMs`, else to the worker with the least queued CPU;
- * - a *hot* app (at least `hotRunning` of its requests admitted at once) is served by every worker:
+ * - a *hot* app (measured, and at least `hotRunning` of its requests admitted at once) is served by every worker:
  *   its request goes to the worker with the least queued CPU (then the fewest requests, then the
  *   rendezvous order), so each worker keeps its own warm isolates of it and one busy app uses
  *   the node's cores instead of queueing on one worker while the others idle.
@@ -91,8 +91,11 @@ export function createScheduler(options: SchedulerOptions = SCHEDULER) {
     place<L extends Lane>(appId: string, key: string, lanes: readonly L[]): L | null {
       // Hot: it has enough requests at once that one worker would run them one behind the other.
       // A version not hot stays on its rendezvous workers: a second worker's cold start (and its
-      // isolate's memory) would cost more than a short wait there.
-      if ((apps.get(appId)?.running ?? 0) >= options.hotRunning) return leastLoaded(key, lanes);
+      // isolate's memory) would cost more than a short wait there. An app not measured yet is never
+      // hot: a first burst of CPU floods would otherwise land on every worker before admission
+      // knows the app is heavy; on its rendezvous workers it leaves the others free.
+      const a = apps.get(appId);
+      if (a !== undefined && a.costMs !== null && a.running >= options.hotRunning) return leastLoaded(key, lanes);
       const [first, second] = topTwo(key, lanes);
       if (first !== null && first.queuedMs < options.busyMs) return first;
       if (second !== null && second.queuedMs < options.busyMs) return second;
