@@ -12,7 +12,8 @@
  * `NullIsolateLimitEnforcer`); the runtime enforces its budget on every request measured here.
  * workerd is installed on first use into .bench/workerd (`npm install --no-save`, outside the
  * project's own node_modules and lock, whose registries may lack its other-platform packages).
- * `BENCH_DURATION_MS`, `BENCH_WARMUP_MS` and `BENCH_LATENCY_COUNT` shorten it (runtime-support.ts).
+ * `BENCH_ROUNDS` (3: the median is the figure), `BENCH_DURATION_MS`, `BENCH_WARMUP_MS` and
+ * `BENCH_LATENCY_COUNT` shorten it (runtime-support.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPlatform } from '../helpers/npm-start.ts';
 import { cpuRows, cpuWindow, loadNow, loadRow, type CpuWindow } from './runtime-process-cpu.ts';
-import { BENCH_LATENCY_COUNT, type BenchRow, SECRET, percentile, requestsPerSecond, sequentialLatencies, sha256Hex, signedDelivery, spawnRuntime, startStubControlPlane } from './runtime-support.ts';
+import { BENCH_LATENCY_COUNT, BENCH_ROUNDS, type BenchRow, SECRET, percentile, requestsPerSecond, sequentialLatencies, sha256Hex, signedDelivery, spawnRuntime, startStubControlPlane } from './runtime-support.ts';
 
 const HANDLER = 'export default { async fetch(request) { await request.text(); return new Response("ok"); } };\n';
 /** The same handler as an app uploads it (a version needs its manifest). */
@@ -100,19 +101,29 @@ async function startBareNode(): Promise<Server> {
   return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-interface Figures { rps: number; p50: number; loadBefore: number; cpu: Array<{ label: string; usPerRequest: number }> }
+interface Figures { rps: number; rounds: number[]; p50: number; loadBefore: number; cpu: Array<{ label: string; usPerRequest: number }> }
 
 type Request = Parameters<typeof requestsPerSecond>[1];
 
-/** Requests per second and p50 against `origin`, with the CPU of the process tree of `pid` per request. */
+/**
+ * Requests per second (the median of BENCH_ROUNDS windows, each after its warm-up) and p50 against
+ * `origin`, with the CPU of the process tree of `pid` per request in the median window.
+ */
 async function figures(origin: string, request: Request, pid: number): Promise<Figures> {
   const loadBefore = loadNow();
-  let window: CpuWindow | null = null;
-  let cpu: Figures['cpu'] = [];
-  const rps = await requestsPerSecond(origin, request, { window: { start: () => (window = cpuWindow(pid)), end: (n) => (cpu = window!.end(n)) } });
+  const rounds: Array<{ rps: number; cpu: Figures['cpu'] }> = [];
+  for (let r = 0; r < BENCH_ROUNDS; r++) {
+    let window: CpuWindow | null = null;
+    let cpu: Figures['cpu'] = [];
+    const rps = await requestsPerSecond(origin, request, { window: { start: () => (window = cpuWindow(pid)), end: (n) => (cpu = window!.end(n)) } });
+    rounds.push({ rps, cpu });
+  }
+  const median = [...rounds].sort((a, b) => a.rps - b.rps)[rounds.length >> 1]!;
   const p50 = percentile(await sequentialLatencies(origin, request, BENCH_LATENCY_COUNT, Math.min(200, BENCH_LATENCY_COUNT)), 50);
-  return { rps, p50, loadBefore, cpu };
+  return { rps: median.rps, rounds: rounds.map((x) => x.rps), p50, loadBefore, cpu: median.cpu };
 }
+
+const roundsText = (f: Figures): string => (f.rounds.length > 1 ? `; rounds ${f.rounds.map((r) => r.toFixed(0)).join(', ')}` : '');
 
 async function measured(start: () => Promise<Server>, request: Request): Promise<Figures> {
   const server = await start();
@@ -179,7 +190,7 @@ function formRows(form: string, f: Figures, row: string, workerd: Figures | null
   const name = `${row} (${form})`;
   return [
     loadRow(name, f.loadBefore),
-    { name: `warm trivial ${name}, 10 connections`, value: f.rps, unit: `req/s (p50 ${f.p50.toFixed(3)} ms)`, target: 'info', ratio: null },
+    { name: `warm trivial ${name}, 10 connections`, value: f.rps, unit: `req/s (p50 ${f.p50.toFixed(3)} ms${roundsText(f)})`, target: 'info', ratio: null },
     ...(workerd === null
       ? [{ name: `${name} vs workerd: not measured (workerd could not be installed)`, value: 0, unit: '×', target: '≥ 1.5× workerd', ratio: null }]
       : [
@@ -194,7 +205,7 @@ function formRows(form: string, f: Figures, row: string, workerd: Figures | null
 function referenceRows(name: string, f: Figures): BenchRow[] {
   return [
     loadRow(name, f.loadBefore),
-    { name: `${name}, 10 connections`, value: f.rps, unit: `req/s (p50 ${f.p50.toFixed(3)} ms)`, target: 'reference', ratio: null },
+    { name: `${name}, 10 connections`, value: f.rps, unit: `req/s (p50 ${f.p50.toFixed(3)} ms${roundsText(f)})`, target: 'reference', ratio: null },
     ...cpuRows(name, f.cpu),
   ];
 }
