@@ -1,5 +1,5 @@
 // `--declarations` also writes the SDK's type declarations (dist/**/*.d.ts, for the published package;
-// tsc takes ~10 s, so the tests that run this script leave it out).
+// tsc takes seconds, so the tests that run this script leave it out).
 //
 // Builds our packages to plain JavaScript so that they work from any Node (the machine's own
 // Node 20 included) right after `npm ci`: `@platform/sdk` for `import ... from
