@@ -1,10 +1,9 @@
-// `--declarations` also writes the SDK's type declarations (dist/**/*.d.ts, for the published package;
-// tsc takes seconds, so the tests that run this script leave it out).
-//
 // Builds our packages to plain JavaScript so that they work from any Node (the machine's own
 // Node 20 included) right after `npm ci`: `@platform/sdk` for `import ... from
 // '@platform/sdk'` in app projects, and `@platform/cli` for the `platform` bin.
 // Our own processes run the TypeScript sources directly (Node 24 strips types, `--conditions=source`).
+// `--declarations` also writes the type declarations of the published packages (declarations.mjs;
+// the root `prepare` and `npm run pack` pass it, the tests that rebuild the packages do not).
 //
 // sandbox-lib is built module by module (dist/ mirrors src/, relative imports point at the .js
 // twins) rather than into one file: with `"sideEffects": false` in its package.json, an app's
