@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineApp, defineBlock, defineCommand, ui, verifyDelivery, type EventType } from '@platform/sdk';
 import { createTestPlatform, DeliveryInputError } from '@platform/sdk/testing';
+import { EVENT_SAMPLES, SAMPLES } from '../delivery-samples.ts';
 
 const greeting = defineBlock({
   type: 'greeting',
@@ -115,9 +116,38 @@ describe('a bare self-hosted handler', () => {
     expect(seen).toEqual([{ ok: true, token: { token: expect.stringMatching(/^platapp_test_/), expiresAt: expect.any(String) } }]);
   });
 
-  it('a hosted app refuses a delivery whose signature is not the platform\'s (the self-hosted path)', async () => {
+  it('a self-hosted app refuses a delivery signed with another secret', async () => {
     const platform = createTestPlatform({ app: (request) => selfHosted.fetch(request, { PLATFORM_SIGNING_SECRET: 'whsec_' + btoa('another secret, 32 bytes long..!') }) });
     const render = await platform.deliver('block.render', { block: { type: 'greeting', props: {}, state: {} } });
     expect(render).toMatchObject({ kind: 'failed', status: 401 });
+  });
+});
+
+describe('every delivery type', () => {
+  // A handler that answers each type with the service's own sample answer, after checking the
+  // signature and reading back what it was sent.
+  const sent: Array<{ type: string; data: unknown; verified: boolean }> = [];
+  const platform = createTestPlatform({
+    app: async (request) => {
+      const body = new Uint8Array(await request.arrayBuffer());
+      const verdict = await verifyDelivery({ headers: request.headers, body, secret: platform.signingSecret, now: Date.now() });
+      const envelope = JSON.parse(new TextDecoder().decode(body)) as { type: keyof typeof SAMPLES; data: unknown };
+      sent.push({ type: envelope.type, data: envelope.data, verified: verdict.ok });
+      const sample = SAMPLES[envelope.type];
+      return sample === undefined ? new Response(null, { status: 204 }) : Response.json(sample.result);
+    },
+  });
+
+  it.each(Object.keys(SAMPLES) as Array<keyof typeof SAMPLES>)('%s: sent signed as given, the answer checked and typed', async (type) => {
+    const outcome = await platform.deliver(type, SAMPLES[type].data as never);
+    expect(outcome.kind, JSON.stringify(outcome.kind === 'failed' ? outcome.problem : null)).toBe('answered');
+    expect(outcome.kind === 'answered' && outcome.result).toEqual(SAMPLES[type].result);
+    expect(sent.at(-1)).toEqual({ type, data: SAMPLES[type].data, verified: true });
+  });
+
+  it.each(Object.keys(EVENT_SAMPLES) as EventType[])('%s: sent signed, acknowledged', async (type) => {
+    const outcome = await platform.event(type, EVENT_SAMPLES[type] as never);
+    expect(outcome).toMatchObject({ status: 204, acknowledged: true });
+    expect(sent.at(-1)).toEqual({ type, data: EVENT_SAMPLES[type], verified: true });
   });
 });
