@@ -117,8 +117,9 @@ export function createTestPlatform(options: TestPlatformOptions): TestPlatform {
   const target = options.app;
   const hosted = typeof target !== 'function' && target.manifest.hosting !== 'self';
   const env: Record<string, string> = { [ENV_KEYS.apiUrl]: apiUrl, ...(hosted ? {} : { [ENV_KEYS.signingSecret]: signingSecret }), ...options.env };
-  const passThrough: typeof fetch = (input, init) => original(input, init);
+  // The fetch that was global when a call started: requests to other origins go to it.
   let original: typeof fetch = globalThis.fetch;
+  const passThrough: typeof fetch = (input, init) => original(input, init);
   const recorder = recordingFetch({ apiOrigin: apiUrl, calls, answer: options.api, passThrough });
   // Delivery ids are unique across harnesses: an app remembers the ids it handled (a replay runs once).
   const runId = crypto.randomUUID().slice(0, 8);
