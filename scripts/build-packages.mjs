@@ -3,7 +3,7 @@
 // '@platform/sdk'` in app projects, and `@platform/cli` for the `platform` bin.
 // Our own processes run the TypeScript sources directly (Node 24 strips types, `--conditions=source`).
 // `--declarations` also writes the type declarations of the published packages (declarations.mjs;
-// the root `prepare` and `npm run pack` pass it, the tests that rebuild the packages do not).
+// `npm run pack` passes it; the root `prepare` does not: the container image installs without tsc).
 //
 // sandbox-lib is built module by module (dist/ mirrors src/, relative imports point at the .js
 // twins) rather than into one file: with `"sideEffects": false` in its package.json, an app's
