@@ -65,8 +65,8 @@ function prebuilt(guestSource) {
 /** dist/.build → runtime/native/.build in the repository (never packed: see cli/package.json `files`). */
 function linkNativeBuild(repo, dist) {
   const link = join(dist, '.build');
+  // Made even before the addon is built: `prepare` runs this script first, then runtime/native/build.ts.
   const target = join(repo, 'runtime/native/.build');
-  if (!existsSync(target)) return;
   try {
     lstatSync(link);
   } catch {
