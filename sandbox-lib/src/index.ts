@@ -17,3 +17,4 @@ export * from './authoring/index.ts';
 export * from './client/index.ts';
 export * from './net/index.ts';
 export * from './catalog/index.ts';
+export * from './schedules/index.ts';

@@ -38,6 +38,8 @@ import { pruneDeliveries } from '../deliveries/outbox/retention.ts';
 import { releaseWaiting, workerChannel } from '../deliveries/outbox/store.ts';
 import { createWaker } from '../deliveries/outbox/waker.ts';
 import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/worker.ts';
+import { createScheduleLoop, type ScheduleLoop } from '../deliveries/schedules/loop.ts';
+import { createScheduleMetrics } from '../deliveries/schedules/metrics.ts';
 
 /** Seams a test or another deployment may replace. */
 export interface DeliveriesOptions {
@@ -57,6 +59,8 @@ export interface DeliveriesArea {
   /** Interactive deliveries: the engine, and `flush()` writes the delivery records it queued. */
   interactive: { engine: InteractiveEngine; flush(): Promise<void> };
   worker: OutboxWorker;
+  /** Schedules: firings written to the outbox (runs where the delivery loops run). */
+  schedules: ScheduleLoop;
   deliveries: DeliveriesService;
   /** `platform replay`: a recorded delivery run again, read-only, against a version. */
   replays: ReplayService;
@@ -129,6 +133,10 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     settings: { batchSize: config.outbox.batchSize, concurrency: config.outbox.concurrency, leaseMs: config.outbox.leaseMs, pollMs: config.outbox.pollMs },
     ...(options.random ? { random: options.random } : {}),
   });
+  const schedules = createScheduleLoop({
+    db, clock, logger, wake: waker.wake, metrics: createScheduleMetrics(deps.registry, appLabel),
+    settings: { batchSize: config.schedules.batchSize, pollMs: config.schedules.pollMs },
+  });
   const recorder = createDeliveryRecorder({ db, logger });
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });
   const prune = async (): Promise<Record<string, number>> => ({
@@ -141,6 +149,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     wake: waker.wake,
     interactive: { engine, flush: () => recorder.flush() },
     worker,
+    schedules,
     deliveries: createDeliveriesService({ db, clock, wake: waker.wake }),
     replays: createReplayService({ db, clock, pipeline, tokens: deps.tokens }),
     mail,
@@ -152,10 +161,12 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
       if (config.outbox.workers === 0) return;
       await waker.start();
       worker.start(config.outbox.workers);
+      schedules.start();
       maintenance.start();
     },
     async stop() {
       maintenance.stop();
+      await schedules.stop();
       await worker.stop();
       await waker.stop();
       await hub.stop();

@@ -23,6 +23,7 @@ import { compileRoutes, type Routes } from './routes.ts';
 import { createSeenStore, createVersionStore, type SeenStore, type VersionStore } from './stores.ts';
 import type { AppTables } from './tables.ts';
 import { AppDefinitionError } from './errors.ts';
+import { scheduleHandler, type Schedule } from './schedule.ts';
 
 export interface AppConfig extends AppIdentity {
   readonly blocks?: readonly Block[];
@@ -32,6 +33,8 @@ export interface AppConfig extends AppIdentity {
   readonly events?: EventSubscriptions;
   readonly routes?: Routes;
   readonly mcp?: Mcp;
+  /** Work on a clock (`defineSchedule`); ours, docs/decisions/schedules.md. */
+  readonly schedules?: readonly Schedule[];
 }
 
 /** What the app runs with (not part of the definition): logger, clock, stores, the fetch `ctx.api` uses. */
@@ -72,6 +75,7 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
   const references = checkPieces<Reference>(config.references, 'references', 'defineReference', (value) => referenceHandlers(value) !== undefined);
   const messageActions = checkPieces<MessageAction>(config.messageActions, 'messageActions', 'defineMessageAction', (value) => messageActionHandlers(value) !== undefined);
   const commands = checkPieces<Command>(config.commands, 'commands', 'defineCommand', (value) => commandHandlers(value) !== undefined);
+  const schedules = checkPieces<Schedule>(config.schedules, 'schedules', 'defineSchedule', (value) => scheduleHandler(value) !== undefined);
   const mcp = config.mcp === undefined ? undefined : mcpHandlers(config.mcp);
   if (config.mcp !== undefined && !mcp) throw new AppDefinitionError(['mcp'], 'expected defineMcp(...)');
   const events = eventEntries(config.events ?? {});
@@ -81,6 +85,7 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
     commands: new Map(commands.map((command) => [command.name, commandHandlers(command)!])),
     messageActions: new Map(messageActions.map((action) => [action.id, messageActionHandlers(action)!])),
     events,
+    schedules: new Map(schedules.map((schedule) => [schedule.name, scheduleHandler(schedule)!])),
     // The definitions bring the runners of their deliveries (absent-pieces.ts answers for the rest).
     runners: Object.assign({}, ...[
       ...references.map((piece) => referenceHandlers(piece)!.runners),
@@ -90,7 +95,7 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
   };
 
   const manifest = buildManifest(config, {
-    blocks, references, messageActions, commands, events, mcp: config.mcp,
+    blocks, references, messageActions, commands, events, schedules, mcp: config.mcp,
     referenceScopes: [...tables.references.values()].flatMap((handlers) => handlers.scopes),
     invocationScopes: [...tables.commands.values(), ...tables.messageActions.values()].flatMap((handlers) => handlers.scopes),
   });

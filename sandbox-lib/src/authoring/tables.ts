@@ -14,6 +14,7 @@ import type { EventEntry } from './events.ts';
 import type { ContextDeps, DeliveryEnvelope } from './context.ts';
 import type { BlockAnswer } from './interactive-blocks.ts';
 import type { Check } from '../delivery/lean/check.ts';
+import type { ScheduleHandler } from './schedule.ts';
 
 export interface AppTables {
   readonly blocks: ReadonlyMap<string, BlockHandlers>;
@@ -21,6 +22,8 @@ export interface AppTables {
   readonly commands: ReadonlyMap<string, InvocationHandlers<CommandRunContext<any>>>;
   readonly messageActions: ReadonlyMap<string, InvocationHandlers<MessageActionRunContext>>;
   readonly events: ReadonlyMap<EventType, EventEntry>;
+  /** Schedule name to handler (`schedule.fired`). */
+  readonly schedules: ReadonlyMap<string, ScheduleHandler>;
   /** The runners the defined pieces brought (reference kinds, commands, message actions). */
   readonly runners: Partial<Record<InteractiveType, Runner>>;
 }

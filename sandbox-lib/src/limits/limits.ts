@@ -171,6 +171,7 @@ export const LIMITS = {
     sectionName: /^[A-Za-z0-9_-]{1,48}$/,
     envVarKey: /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
     actionName: /^[a-z0-9_.-]{1,64}$/,
+    scheduleName: /^[a-z0-9-]{1,48}$/,
   },
   references: {
     patternsPerKind: 50,
@@ -231,6 +232,16 @@ export const LIMITS = {
     memoryTitleMax: 200,
     blockQueryLimitDefault: 50,
     blockQueryLimitMax: 100,
+  },
+  /** Ours: schedules (docs/decisions/schedules.md). */
+  schedules: {
+    perApp: 20,
+    /** Two firings of one schedule are at least this far apart. */
+    minIntervalMs: 1 * MINUTE,
+    cronLength: 256,
+    timeZoneLength: 64,
+    /** A catch-up firing counts at most this many missed due times (the rest are not counted). */
+    missedCountMax: 1_000,
   },
   /** Ours: text bounds of manifest fields the spec leaves open (docs/decisions/contract.md). */
   manifestText: {
