@@ -18,3 +18,4 @@ export * from './client/index.ts';
 export * from './net/index.ts';
 export * from './catalog/index.ts';
 export * from './schedules/index.ts';
+export * from './queues/index.ts';

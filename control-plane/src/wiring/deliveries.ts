@@ -40,6 +40,8 @@ import { createWaker } from '../deliveries/outbox/waker.ts';
 import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/worker.ts';
 import { createScheduleLoop, type ScheduleLoop } from '../deliveries/schedules/loop.ts';
 import { createScheduleMetrics } from '../deliveries/schedules/metrics.ts';
+import { createQueueService, type QueueService } from '../deliveries/queues/service.ts';
+import { pruneQueueKeys } from '../deliveries/queues/store.ts';
 
 /** Seams a test or another deployment may replace. */
 export interface DeliveriesOptions {
@@ -61,6 +63,8 @@ export interface DeliveriesArea {
   worker: OutboxWorker;
   /** Schedules: firings written to the outbox (runs where the delivery loops run). */
   schedules: ScheduleLoop;
+  /** `POST /v0/queue/messages`: messages an install sends its own queue. */
+  queues: QueueService;
   deliveries: DeliveriesService;
   /** `platform replay`: a recorded delivery run again, read-only, against a version. */
   replays: ReplayService;
@@ -141,6 +145,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });
   const prune = async (): Promise<Record<string, number>> => ({
     ...await pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs }),
+    queueKeys: await pruneQueueKeys(db, new Date(clock.now())),
     ...(deps.pruneAppLogs === undefined ? {} : { appLogs: await deps.pruneAppLogs() }),
   });
   const maintenance = createMaintenance({ mail, prune, logger });
@@ -150,6 +155,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     interactive: { engine, flush: () => recorder.flush() },
     worker,
     schedules,
+    queues: createQueueService({ db, clock, wake: waker.wake }),
     deliveries: createDeliveriesService({ db, clock, wake: waker.wake }),
     replays: createReplayService({ db, clock, pipeline, tokens: deps.tokens }),
     mail,

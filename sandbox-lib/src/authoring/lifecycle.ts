@@ -14,6 +14,8 @@ import type { VersionStore } from './stores.ts';
 import type { AppTables } from './tables.ts';
 import { runSchedule } from './schedule.ts';
 import { SCHEDULE_FIRED } from '../schedules/delivery-type.ts';
+import { QUEUE_MESSAGE } from '../queues/delivery-type.ts';
+import { runQueueMessage } from './queue.ts';
 
 /** Lifecycle answers carry no body; any `2xx` acknowledges. */
 export const acknowledged = (): Response => new Response(null, { status: 204 });
@@ -26,6 +28,10 @@ export async function handleLifecycle(envelope: DeliveryEnvelope, tables: AppTab
   const type = envelope.type;
   if (type === SCHEDULE_FIRED) {
     await runSchedule(envelope, tables.schedules, deps);
+    return acknowledged();
+  }
+  if (type === QUEUE_MESSAGE) {
+    await runQueueMessage(envelope, tables.queue, deps);
     return acknowledged();
   }
   const entry = isEventType(type) ? tables.events.get(type) : undefined;

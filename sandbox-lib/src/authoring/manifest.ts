@@ -16,6 +16,7 @@ import { AppDefinitionError, AppManifestInvalidError } from './errors.ts';
 import type { Mcp } from './mcp.ts';
 import type { MessageAction } from './message-action.ts';
 import type { Schedule } from './schedule.ts';
+import type { Queue } from './queue.ts';
 import { mergeDomains, referenceHandlers, type Reference } from './reference.ts';
 import { toJsonSchema, type SchemaInput } from './schema.ts';
 
@@ -63,6 +64,7 @@ export interface ManifestPieces {
   readonly invocationScopes: readonly Scope[];
   readonly events: ReadonlyMap<EventType, { readonly scopes: readonly Scope[] }>;
   readonly schedules?: readonly Schedule[];
+  readonly queue?: Queue | undefined;
   readonly mcp?: Mcp;
 }
 
@@ -114,6 +116,7 @@ export function buildManifest(identity: AppIdentity, pieces: ManifestPieces): Ma
     ...(pieces.mcp ? { mcp: pieces.mcp.manifest } : {}),
     // Ours; left out when there are none, like `commands`.
     ...(pieces.schedules && pieces.schedules.length > 0 ? { schedules: pieces.schedules.map((schedule) => schedule.manifest) } : {}),
+    ...(pieces.queue ? { queue: pieces.queue.manifest } : {}),
   };
   // In a bundle `platform build` made, the CLI checks the computed manifest right after building and
   // the service again on upload (with what only it knows), so the check is left to them: it would

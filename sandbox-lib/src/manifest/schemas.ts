@@ -146,6 +146,14 @@ export const ScheduleDefinitionSchema = z.strictObject({
   timeZone: z.string().min(1).max(LIMITS.schedules.timeZoneLength, `Time zones are at most ${LIMITS.schedules.timeZoneLength} characters`).default('UTC'),
 });
 
+/** The app's queue consumer (ours, docs/decisions/queues.md): attempts per message before it is a dead letter. */
+export const QueueDefinitionSchema = z.strictObject({
+  maxAttempts: z.int()
+    .min(LIMITS.queues.maxAttemptsMin, `maxAttempts is ${LIMITS.queues.maxAttemptsMin} to ${LIMITS.queues.maxAttemptsMax}`)
+    .max(LIMITS.queues.maxAttemptsMax, `maxAttempts is ${LIMITS.queues.maxAttemptsMin} to ${LIMITS.queues.maxAttemptsMax}`)
+    .default(LIMITS.queues.maxAttemptsDefault),
+});
+
 /** `https://`, or `http://` to a loopback host for a self-hosted app under development. */
 export const EndpointUrlSchema = z.string().max(LIMITS.references.urlLength).refine((value) => {
   try {
@@ -185,6 +193,8 @@ export const ManifestSchema = z.strictObject({
   mcp: McpDefinitionSchema.optional(),
   // Ours; left out when there are none, so manifests without schedules stay as they were.
   schedules: z.array(ScheduleDefinitionSchema).optional(),
+  // Ours; present when the app consumes its queue.
+  queue: QueueDefinitionSchema.optional(),
 });
 
 export type Manifest = z.output<typeof ManifestSchema>;
@@ -202,6 +212,7 @@ export type CommandDefinition = z.output<typeof CommandDefinitionSchema>;
 export type CommandOption = z.output<typeof CommandOptionSchema>;
 export type CommandOptionType = (typeof COMMAND_OPTION_TYPES)[number];
 export type EnvVarDeclaration = z.output<typeof EnvVarDeclarationSchema>;
+export type QueueDefinition = z.output<typeof QueueDefinitionSchema>;
 export type ScheduleDefinition = z.output<typeof ScheduleDefinitionSchema>;
 export type McpDefinition = z.output<typeof McpDefinitionSchema>;
 export type McpToolDefinition = z.output<typeof McpToolDefinitionSchema>;

@@ -24,6 +24,8 @@ export interface ManifestInput {
   domains?: string[];
   /** Ours (docs/decisions/schedules.md); left out when not given. */
   schedules?: Array<{ name: string; cron: string; timeZone?: string }>;
+  /** Ours (docs/decisions/queues.md): the app consumes its queue. */
+  queue?: { maxAttempts: number };
 }
 
 export function manifestOf(input: ManifestInput): Record<string, unknown> {
@@ -39,6 +41,7 @@ export function manifestOf(input: ManifestInput): Record<string, unknown> {
     references: (input.references ?? []).map((r) => ({ kind: r.kind, title: r.kind, patterns: r.patterns, searchable: false, hasBlock: false })),
     events: [...(input.events ?? EVENT_TYPES)],
     ...(input.schedules ? { schedules: input.schedules } : {}),
+    ...(input.queue ? { queue: input.queue } : {}),
   };
   const checked = validateManifest(manifest);
   if (!checked.valid) throw new Error(`fixture manifest invalid: ${JSON.stringify(checked.error)}`);
