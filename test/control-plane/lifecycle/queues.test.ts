@@ -194,7 +194,7 @@ describe('queue limits, at the boundary and one past it', () => {
 });
 
 describe('the queue of a hosted app', () => {
-  it('runs the SDK queue handler in the runtime node; a failing message is dead after the queue\'s 2 attempts', async () => {
+  it('runs the SDK queue handler in the runtime node under the lifecycle budget; a failing message is dead after the queue\'s 2 attempts', async () => {
     const built = await build({
       entryPoints: [fileURLToPath(new URL('../../fixtures/runtime/sdk-schedules-app.ts', import.meta.url))],
       bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', conditions: ['source'], logLevel: 'silent',
@@ -202,14 +202,19 @@ describe('the queue of a hosted app', () => {
     });
     const sha = await rt.push(built.outputFiles[0]!.text);
     const app = await install({ hosting: 'platform', bundleSha256: sha, slug: 'hosted-queue', queue: { maxAttempts: 2 } });
-    const res = await send(app, [{ body: { fail: false } }, { body: { fail: true } }, { body: { later: true }, delaySeconds: 3 * 86_400 }]);
+    const res = await send(app, [{ body: { fail: false } }, { body: { fail: true } }, { body: { later: true }, delaySeconds: 3 * 86_400 }, { body: { spin: 2_000_000_000 } }]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const [ok, failing, later] = res.body.messages.map((m: { id: string }) => m.id);
+    const [ok, failing, later, spinning] = res.body.messages.map((m: { id: string }) => m.id);
     await drain();
     stack.clock.advance(MINUTE);
     await drain();
     const state = async () => Object.fromEntries((await deliveriesOf(stack, app.installId)).map((d) => [d.id, [d.status, d.attempts, d.last_status]]));
-    expect(await state()).toEqual({ [ok]: ['delivered', 1, 204], [failing]: ['dead', 2, 500], [later]: ['pending', 0, null] });
+    const states = await state();
+    expect({ ...states, [spinning]: undefined }).toEqual({ [ok]: ['delivered', 1, 204], [failing]: ['dead', 2, 500], [later]: ['pending', 0, null], [spinning]: undefined });
+    // The lifecycle budget (50 ms of CPU) ends the spinning handler: never acknowledged, dead after its 2 attempts.
+    expect(states[spinning]!.slice(0, 2)).toEqual(['dead', 2]);
+    const detail = await stack.db.query<{ error: string | null }>('select error from delivery_attempts where delivery_id = $1 order by attempt', [spinning]);
+    expect(detail.rows.map((r) => r.error)).toEqual([expect.stringMatching(/cpu|CPU/), expect.stringMatching(/cpu|CPU/)]);
     stack.clock.advance(3 * 86_400_000);
     await drain();
     expect((await state())[later]).toEqual(['delivered', 1, 204]);
