@@ -42,6 +42,8 @@ import { createScheduleLoop, type ScheduleLoop } from '../deliveries/schedules/l
 import { createScheduleMetrics } from '../deliveries/schedules/metrics.ts';
 import { createQueueService, type QueueService } from '../deliveries/queues/service.ts';
 import { pruneQueueKeys } from '../deliveries/queues/store.ts';
+import { createInitiativeService, type InitiativeService } from '../deliveries/initiative/service.ts';
+import { registerQueueMetrics } from '../deliveries/initiative/metrics.ts';
 
 /** Seams a test or another deployment may replace. */
 export interface DeliveriesOptions {
@@ -65,6 +67,8 @@ export interface DeliveriesArea {
   schedules: ScheduleLoop;
   /** `POST /v0/queue/messages`: messages an install sends its own queue. */
   queues: QueueService;
+  /** Tooling over schedules and queues (CLI, console). */
+  initiative: InitiativeService;
   deliveries: DeliveriesService;
   /** `platform replay`: a recorded delivery run again, read-only, against a version. */
   replays: ReplayService;
@@ -141,6 +145,8 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     db, clock, logger, wake: waker.wake, metrics: createScheduleMetrics(deps.registry, appLabel),
     settings: { batchSize: config.schedules.batchSize, pollMs: config.schedules.pollMs },
   });
+  const queues = createQueueService({ db, clock, wake: waker.wake });
+  registerQueueMetrics(deps.registry, { db, clock, logger, appLabel });
   const recorder = createDeliveryRecorder({ db, logger });
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });
   const prune = async (): Promise<Record<string, number>> => ({
@@ -155,7 +161,8 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     interactive: { engine, flush: () => recorder.flush() },
     worker,
     schedules,
-    queues: createQueueService({ db, clock, wake: waker.wake }),
+    queues,
+    initiative: createInitiativeService({ db, clock, queues, wake: waker.wake }),
     deliveries: createDeliveriesService({ db, clock, wake: waker.wake }),
     replays: createReplayService({ db, clock, pipeline, tokens: deps.tokens }),
     mail,

@@ -38,6 +38,8 @@ interface Installed {
   installId: string;
   signingSecret: string;
   owner: ApiClient;
+  /** `/v0` as the app's owner (tooling). */
+  tooling: ApiClient;
   api(): Promise<ApiClient>;
 }
 
@@ -50,7 +52,7 @@ async function install(input: { hosting?: 'self' | 'platform'; bundleSha256?: st
   });
   const installId = await seedInstall(stack, { appId: app.id, workspaceId: setup.ws.workspace.id });
   const token = async () => (await stack.controlPlane.tokens.mint('install', { installId, appId: app.id, workspaceId: setup.ws.workspace.id })).token;
-  return { appId: app.id, installId, signingSecret: app.signingSecret, owner: setup.ws.client, api: async () => stack.v0(await token()) };
+  return { appId: app.id, installId, signingSecret: app.signingSecret, owner: setup.ws.client, tooling: stack.v0(setup.ws.apiKey), api: async () => stack.v0(await token()) };
 }
 
 const send = async (on: Installed, messages: unknown[]) => (await on.api()).post('/queue/messages', { messages });
@@ -129,6 +131,33 @@ describe('the queue of a self-hosted app', () => {
     expect(await drain()).toBe(1);
     expect(received(sent.id).at(-1)!.headers['webhook-id']).toBe(sent.id);
     expect((await deliveriesOf(stack, app.installId)).find((d) => d.id === sent.id)).toMatchObject({ status: 'delivered' });
+  });
+
+  it('shows its author depth, oldest age and dead letters, takes sends as the author, and exports per-app metrics', async () => {
+    const held = await send(app, [{ body: { wait: 1 }, delaySeconds: 3_600 }, { body: { wait: 2 }, delaySeconds: 3_600 }]);
+    expect(held.status).toBe(200);
+    stack.clock.advance(90_000);
+    const overview = await app.tooling.get(`/apps/${app.appId}/queue`);
+    expect(overview.status, JSON.stringify(overview.body)).toBe(200);
+    expect(overview.body.items).toEqual([{ installId: app.installId, installKind: 'workspace', depth: 2, oldestAgeSeconds: 90, deadLetters: 0 }]);
+    expect(overview.body.deadLetters).toEqual([]);
+
+    const sent = await app.tooling.post(`/apps/${app.appId}/queue/messages`, { installId: app.installId, messages: [{ body: { from: 'author' } }] });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const noDev = await app.tooling.post(`/apps/${app.appId}/queue/messages`, { messages: [{ body: 1 }] });
+    expect(noDev.status).toBe(404);
+    expect(noDev.body._tag).toBe('PlatformAppInstallNotFoundError');
+    const stranger = await stack.createWorkspace();
+    expect((await stack.v0(stranger.apiKey).get(`/apps/${app.appId}/queue`)).status).toBe(404);
+
+    const metrics = await (await fetch(stack.metricsUrl)).text();
+    const slug = (await stack.db.query<{ slug: string }>('select slug from apps where id = $1', [app.appId])).rows[0]!.slug;
+    expect(metrics).toContain(`platform_queue_depth{app="${slug}"} 3`);
+    expect(metrics).toMatch(new RegExp(`platform_queue_oldest_age_seconds\\{app="${slug}"\\} 90`));
+    expect(metrics).toContain(`platform_queue_dead_letters{app="${slug}"} 0`);
+    await drain();
+    stack.clock.advance(3_600_000);
+    await drain();
   });
 
   it('refuses sends from an app that defines no queue', async () => {

@@ -57,6 +57,8 @@ const firingsOf = async (installId: string) => (await eventsOf(stack, installId)
 describe('schedules of a self-hosted app', () => {
   let installId: string;
   let signingSecret: string;
+  let appId: string;
+  let tooling: ReturnType<Stack['v0']>;
 
   it('are read from the version the install runs and fire at their due time, signed, through the outbox', async () => {
     const setup = await seedWorkspace(stack);
@@ -65,6 +67,8 @@ describe('schedules of a self-hosted app', () => {
       schedules: [{ name: 'tick', cron: '* * * * *' }, { name: 'nightly', cron: '0 3 * * *', timeZone: 'Europe/Berlin' }],
     });
     signingSecret = app.signingSecret;
+    appId = app.id;
+    tooling = stack.v0(setup.ws.apiKey);
     installId = await seedInstall(stack, { appId: app.id, workspaceId: setup.ws.workspace.id });
 
     const start = stack.clock.now();
@@ -114,6 +118,27 @@ describe('schedules of a self-hosted app', () => {
     const attempts = receiver.requests.slice(seen).filter((r) => r.envelope.id === failed.id);
     expect(attempts.map((r) => [r.attempt, r.headers['webhook-id']])).toEqual([[1, failed.id], [2, failed.id]]);
     receiver.respond = () => 204;
+  });
+
+  it('are listed for their author with next and last firing and outcome, and fire on demand', async () => {
+    const list = await tooling.get(`/apps/${appId}/schedules`);
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    const tick = list.body.items.find((s: { name: string }) => s.name === 'tick');
+    // The last firing's first attempt was answered 500 (the receiver still fails every first attempt): it waits for its retry.
+    expect(tick).toMatchObject({ installId, installKind: 'workspace', cron: '* * * * *', timeZone: 'UTC', lastOutcome: 'pending', skipped: 0 });
+    expect(Date.parse(tick.nextDueAt)).toBeGreaterThan(stack.clock.now());
+    expect(list.body.items.find((s: { name: string }) => s.name === 'nightly')).toMatchObject({ lastDueAt: null, lastOutcome: null, timeZone: 'Europe/Berlin' });
+
+    const run = await tooling.post(`/apps/${appId}/schedules/nightly/run`, { installId });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body).toMatchObject({ installId, dueAt: iso(stack.clock.now()) });
+    await stack.controlPlane.lifecycle.worker.drain();
+    expect(receiver.requests.at(-1)!.envelope).toMatchObject({ id: run.body.id, type: 'schedule.fired', data: { schedule: { name: 'nightly', missed: 0 } } });
+    // The schedule's own next firing did not move.
+    expect((await tooling.get(`/apps/${appId}/schedules`)).body.items.find((s: { name: string }) => s.name === 'nightly').nextDueAt).toBe(
+      list.body.items.find((s: { name: string }) => s.name === 'nightly').nextDueAt);
+    expect((await tooling.post(`/apps/${appId}/schedules/nope/run`, { installId })).body._tag).toBe('PlatformApiNotFoundError');
+    expect((await tooling.post(`/apps/${appId}/schedules/tick/run`, {})).body._tag).toBe('PlatformAppInstallNotFoundError');
   });
 
   it('exactly one firing per due time when two control planes race, whatever the row locks saw', async (ctx) => {
