@@ -90,6 +90,10 @@ describe('schedules of a self-hosted app', () => {
     expect((await deliveriesOf(stack, installId)).map((d) => [d.type, d.status])).toEqual([['schedule.fired', 'delivered']]);
     // Nothing more is due in the same minute.
     expect(await loop.runOnce()).toMatchObject({ fired: 0 });
+    // Operator metrics by app: the firing and its lag (due time to the event: the pass ran at the due time).
+    const metrics = await (await fetch(stack.metricsUrl)).text();
+    expect(metrics).toContain(`platform_schedule_firings_total{app="${app.slug}"} 1`);
+    expect(metrics).toContain(`platform_schedule_firing_lag_seconds_bucket{le="0.1",app="${app.slug}"} 1`);
   });
 
   it('after downtime fire once for the latest due time, saying how many were missed', async () => {
