@@ -30,6 +30,7 @@ import { registerInitiativePage } from './pages/initiative.ts';
 import { registerPlaygroundPage } from './pages/playground.ts';
 import { registerInboxPage } from './pages/inbox.ts';
 import { registerLogsPage } from './pages/logs.ts';
+import { registerErrorsPage } from './pages/errors.ts';
 import { registerMemoriesPage } from './pages/memories.ts';
 import { registerOperatorPage } from './pages/operator.ts';
 import { registerSearchPage } from './pages/search.ts';
@@ -107,6 +108,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerDeliveriesPage(router, assets);
   registerInitiativePage(router, assets);
   registerLogsPage(router, assets);
+  registerErrorsPage(router, assets);
   registerPlaygroundPage(router, assets);
   registerAdminPages(router, assets);
   registerOperatorPage(router, assets);
