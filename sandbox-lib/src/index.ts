@@ -18,3 +18,5 @@ export * from './client/index.ts';
 export * from './net/index.ts';
 export * from './names/index.ts';
 export * from './catalog/index.ts';
+export * from './schedules/index.ts';
+export * from './queues/index.ts';

@@ -32,6 +32,7 @@ const requests: Partial<Record<RouteName, Record<string, unknown>>> = {
   manifestSync: { manifest: { schemaVersion: 1, name: 'Polls', slug: 'polls' }, target: 'preview' },
   checkTrees: { tree, actions: { a0: { name: 'close' } } },
   accessToken: {},
+  queueSend: { messages: [{ body: { remind: 'mem_1' }, delaySeconds: 86_400, key: 'remind:mem_1' }] },
 };
 
 const responses: Record<RouteName, Record<string, unknown>> = {
@@ -57,6 +58,7 @@ const responses: Record<RouteName, Record<string, unknown>> = {
   manifestGet: { appId: 'a', version: 2, target: 'production', manifest: { schemaVersion: 1 } },
   checkTrees: { valid: false, message: 'Tabs cannot be nested', path: ['content', 0] },
   accessToken: { token: 'platapp_x', expiresAt: when, scopes: ['blocks:write'] },
+  queueSend: { messages: [{ id: 'evt_1', deduplicated: false, deliverAt: when }] },
 };
 
 const routes = Object.entries(API_ROUTES) as Array<[RouteName, (typeof API_ROUTES)[RouteName]]>;

@@ -26,6 +26,7 @@ import { registerVersionComparePage } from './pages/version-compare.ts';
 import { registerVersionsPage } from './pages/versions.ts';
 import { registerConversationPages } from './pages/conversations.ts';
 import { registerDeliveriesPage } from './pages/deliveries.ts';
+import { registerInitiativePage } from './pages/initiative.ts';
 import { registerPlaygroundPage } from './pages/playground.ts';
 import { registerInboxPage } from './pages/inbox.ts';
 import { registerLogsPage } from './pages/logs.ts';
@@ -105,6 +106,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerDomainsPage(router, assets);
   registerCredentialsPage(router, assets);
   registerDeliveriesPage(router, assets);
+  registerInitiativePage(router, assets);
   registerLogsPage(router, assets);
   registerErrorsPage(router, assets);
   registerPlaygroundPage(router, assets);

@@ -16,6 +16,8 @@ import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
 import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
 import { registerReplayV0Routes } from '../deliveries/replay/v0-routes.ts';
+import { registerQueueV0Routes } from '../deliveries/queues/v0-routes.ts';
+import { registerInitiativeV0Routes } from '../deliveries/initiative/v0-routes.ts';
 import { registerAppMessageV0Routes } from '../messaging/app-messages/v0-routes.ts';
 import { registerMemoryV0Routes } from '../messaging/memories/v0-routes.ts';
 import { registerNotificationV0Routes } from '../messaging/notifications/v0-routes.ts';
@@ -28,7 +30,7 @@ import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
   apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'errors'>;
-  deliveries: Pick<DeliveriesArea, 'replays'>;
+  deliveries: Pick<DeliveriesArea, 'replays' | 'queues' | 'initiative'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
 }
@@ -49,6 +51,8 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerAppLogV0Routes(api, p.apps.logs);
   registerAppErrorV0Routes(api, p.apps.errors);
   registerReplayV0Routes(api, p.deliveries.replays);
+  registerQueueV0Routes(api, p.deliveries.queues);
+  registerInitiativeV0Routes(api, p.deliveries.initiative);
   registerBlockV0Routes(api, p.blocks.blocks);
   registerNotificationV0Routes(api, p.messaging.notifications);
   registerMemoryV0Routes(api, p.messaging.memories);

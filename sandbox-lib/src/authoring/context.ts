@@ -58,6 +58,26 @@ export interface HandlerContext<E extends DeliveryEnvelope<unknown> = DeliveryEn
   readonly log: Logger;
   /** Keep `promise` running after the answer is sent; its failure is logged. */
   waitUntil(promise: Promise<unknown>): void;
+  /**
+   * The install's own queue (ours, docs/decisions/queues.md): each message comes back as a
+   * `queue.message` delivery to the app's `defineQueue` handler, after `delaySeconds`.
+   * @example await ctx.queue.send({ remind: memberId }, { delaySeconds: 3 * 86_400, key: `remind:${memberId}` });
+   */
+  readonly queue: QueueSender;
+}
+
+/** `ctx.queue`: sends through `ctx.api` (`POST /v0/queue/messages`) with the install token. */
+export interface QueueSender {
+  send(body: unknown, options?: { delaySeconds?: number; key?: string }): Promise<{ id: string; deduplicated: boolean; deliverAt: string }>;
+  sendBatch(messages: ReadonlyArray<{ body: unknown; delaySeconds?: number; key?: string }>): Promise<Array<{ id: string; deduplicated: boolean; deliverAt: string }>>;
+}
+
+/** A queue sender over a client created on first use. */
+export function queueSender(api: () => PlatformClient): QueueSender {
+  return {
+    send: async (body, options = {}) => (await api().queue.send(body, options)).messages[0]!,
+    sendBatch: async (messages) => (await api().queue.sendBatch(messages as never)).messages,
+  };
 }
 
 export interface ContextDeps {
@@ -106,6 +126,7 @@ export function handlerContext<E extends DeliveryEnvelope<unknown>>(envelope: E,
     },
     log: deps.log,
     waitUntil: waitUntilOf(deps),
+    queue: queueSender(api),
   };
 }
 

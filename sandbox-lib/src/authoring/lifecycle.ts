@@ -12,6 +12,10 @@ import { eventSubject } from './events.ts';
 import { callHandler, DeliveryRejection } from './failures.ts';
 import type { VersionStore } from './stores.ts';
 import type { AppTables } from './tables.ts';
+import { runSchedule } from './schedule.ts';
+import { SCHEDULE_FIRED } from '../schedules/delivery-type.ts';
+import { QUEUE_MESSAGE } from '../queues/delivery-type.ts';
+import { runQueueMessage } from './queue.ts';
 
 /** Lifecycle answers carry no body; any `2xx` acknowledges. */
 export const acknowledged = (): Response => new Response(null, { status: 204 });
@@ -22,6 +26,14 @@ export const acknowledged = (): Response => new Response(null, { status: 204 });
  */
 export async function handleLifecycle(envelope: DeliveryEnvelope, tables: AppTables, deps: ContextDeps, versions: VersionStore | null): Promise<Response> {
   const type = envelope.type;
+  if (type === SCHEDULE_FIRED) {
+    await runSchedule(envelope, tables.schedules, deps);
+    return acknowledged();
+  }
+  if (type === QUEUE_MESSAGE) {
+    await runQueueMessage(envelope, tables.queue, deps);
+    return acknowledged();
+  }
   const entry = isEventType(type) ? tables.events.get(type) : undefined;
   if (!isEventType(type) || !entry) {
     deps.log.debug(`No handler for event ${type.slice(0, 100)}; acknowledged`, { delivery: envelope.id });

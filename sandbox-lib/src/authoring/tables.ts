@@ -14,6 +14,8 @@ import type { EventEntry } from './events.ts';
 import type { ContextDeps, DeliveryEnvelope } from './context.ts';
 import type { BlockAnswer } from './interactive-blocks.ts';
 import type { Check } from '../delivery/lean/check.ts';
+import type { ScheduleHandler } from './schedule.ts';
+import type { QueueHandler } from './queue.ts';
 
 export interface AppTables {
   readonly blocks: ReadonlyMap<string, BlockHandlers>;
@@ -21,6 +23,10 @@ export interface AppTables {
   readonly commands: ReadonlyMap<string, InvocationHandlers<CommandRunContext<any>>>;
   readonly messageActions: ReadonlyMap<string, InvocationHandlers<MessageActionRunContext>>;
   readonly events: ReadonlyMap<EventType, EventEntry>;
+  /** Schedule name to handler (`schedule.fired`). */
+  readonly schedules: ReadonlyMap<string, ScheduleHandler>;
+  /** The queue consumer (`queue.message`), when the app defines one. */
+  readonly queue?: QueueHandler<any>;
   /** The runners the defined pieces brought (reference kinds, commands, message actions). */
   readonly runners: Partial<Record<InteractiveType, Runner>>;
 }

@@ -63,6 +63,13 @@ export function clientMethods(call: RouteCaller) {
       mintAccessToken: (installId: string, credentials: { clientId: string; clientSecret: string }, o?: CallOptions) =>
         call('accessToken', { params: { install_id: installId }, body: {} }, { ...o, authorization: `Basic ${encodeBase64(new TextEncoder().encode(`${credentials.clientId}:${credentials.clientSecret}`))}` }),
     },
+    queue: {
+      /** One message to the install's own queue; it comes back as a `queue.message` delivery. */
+      send: (body: unknown, options: { delaySeconds?: number; key?: string } = {}, o?: CallOptions) =>
+        call('queueSend', { body: { messages: [{ body: body as never, ...options }] } }, o),
+      /** Up to 100 messages in one request. */
+      sendBatch: (messages: RouteBody<'queueSend'>['messages'], o?: CallOptions) => call('queueSend', { body: { messages } }, o),
+    },
     jwks: (o?: CallOptions) => call('jwks', {}, o),
   };
 }

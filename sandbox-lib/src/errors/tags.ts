@@ -73,6 +73,9 @@ export const ERROR_TAGS = {
   PlatformRuntimeEgressDeniedError: row(403, ['host', 'reason'], 'user', 'ours'),
   // A replay's read-only token asked to write (platform replay; docs/decisions/cli.md).
   PlatformReplayReadOnlyError: row(403, [], 'user', 'ours'),
+  // Queues (docs/decisions/queues.md): the app defines no consumer, or a limit of the install's queue.
+  PlatformAppQueueUndefinedError: row(409, [], 'user', 'ours'),
+  PlatformAppQueueLimitError: row(429, ['limit', 'reason'], 'user', 'ours'),
 } as const satisfies Record<string, ErrorTagInfo>;
 
 export type ErrorTag = keyof typeof ERROR_TAGS;

@@ -33,6 +33,7 @@ export const MessageActionIdSchema = identifier(ID.messageActionId, 'Message act
 export const CommandOptionNameSchema = identifier(ID.commandOptionName, 'Command option names are 1 to 64 characters from A-Z, a-z, 0-9, _, . and -');
 export const CommandNameSchema = identifier(ID.commandName, 'Command names are a lowercase letter then up to 31 of a-z, 0-9 and -');
 export const SectionNameSchema = identifier(ID.sectionName, 'Section names are 1 to 48 characters from A-Z, a-z, 0-9, _ and -');
+export const ScheduleNameSchema = identifier(ID.scheduleName, 'Schedule names are 1 to 48 characters from a-z, 0-9 and -');
 export const EnvVarKeySchema = identifier(ID.envVarKey, 'Environment variable keys are a letter or _, then up to 63 letters, digits or _');
 
 /** A JSON Schema as written by the app: an object or a boolean. Its budget is checked by `validateManifest`. */
@@ -136,6 +137,25 @@ export const McpDefinitionSchema = z.strictObject({
 });
 
 /**
+ * A schedule (ours, docs/decisions/schedules.md): a cron expression and the IANA time zone it is
+ * read in (default UTC). Whether the expression parses, fires at most once a minute and names a
+ * known zone is `rules/schedules.ts`.
+ */
+export const ScheduleDefinitionSchema = z.strictObject({
+  name: ScheduleNameSchema,
+  cron: z.string().min(1, 'The cron expression is empty').max(LIMITS.schedules.cronLength, `Cron expressions are at most ${LIMITS.schedules.cronLength} characters`),
+  timeZone: z.string().min(1).max(LIMITS.schedules.timeZoneLength, `Time zones are at most ${LIMITS.schedules.timeZoneLength} characters`).default('UTC'),
+});
+
+/** The app's queue consumer (ours, docs/decisions/queues.md): attempts per message before it is a dead letter. */
+export const QueueDefinitionSchema = z.strictObject({
+  maxAttempts: z.int()
+    .min(LIMITS.queues.maxAttemptsMin, `maxAttempts is ${LIMITS.queues.maxAttemptsMin} to ${LIMITS.queues.maxAttemptsMax}`)
+    .max(LIMITS.queues.maxAttemptsMax, `maxAttempts is ${LIMITS.queues.maxAttemptsMin} to ${LIMITS.queues.maxAttemptsMax}`)
+    .default(LIMITS.queues.maxAttemptsDefault),
+});
+
+/**
  * `https://`, or `http://` to a loopback host for a self-hosted app under development; never with a
  * user name or password in it (`hasUserinfo`).
  */
@@ -175,6 +195,10 @@ export const ManifestSchema = z.strictObject({
   commands: z.array(CommandDefinitionSchema).optional(),
   events: z.array(EventTypeSchema).default([]),
   mcp: McpDefinitionSchema.optional(),
+  // Ours; left out when there are none, so manifests without schedules stay as they were.
+  schedules: z.array(ScheduleDefinitionSchema).optional(),
+  // Ours; present when the app consumes its queue.
+  queue: QueueDefinitionSchema.optional(),
 });
 
 export type Manifest = z.output<typeof ManifestSchema>;
@@ -192,5 +216,7 @@ export type CommandDefinition = z.output<typeof CommandDefinitionSchema>;
 export type CommandOption = z.output<typeof CommandOptionSchema>;
 export type CommandOptionType = (typeof COMMAND_OPTION_TYPES)[number];
 export type EnvVarDeclaration = z.output<typeof EnvVarDeclarationSchema>;
+export type QueueDefinition = z.output<typeof QueueDefinitionSchema>;
+export type ScheduleDefinition = z.output<typeof ScheduleDefinitionSchema>;
 export type McpDefinition = z.output<typeof McpDefinitionSchema>;
 export type McpToolDefinition = z.output<typeof McpToolDefinitionSchema>;

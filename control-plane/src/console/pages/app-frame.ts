@@ -20,7 +20,7 @@ export interface AuthorApp {
   endpoint: { url: string } | null; clientId: string; createdAt: string;
 }
 
-export type AppPageKey = 'overview' | 'versions' | 'env' | 'domains' | 'credentials' | 'deliveries' | 'logs' | 'errors' | 'playground';
+export type AppPageKey = 'overview' | 'versions' | 'env' | 'domains' | 'credentials' | 'deliveries' | 'initiative' | 'logs' | 'errors' | 'playground';
 
 const PAGES: Array<[AppPageKey, string, string]> = [
   ['overview', '', 'Overview'],
@@ -29,6 +29,7 @@ const PAGES: Array<[AppPageKey, string, string]> = [
   ['domains', '/domains', 'Domains'],
   ['credentials', '/credentials', 'Credentials'],
   ['deliveries', '/deliveries', 'Deliveries'],
+  ['initiative', '/schedules', 'Schedules and queues'],
   ['logs', '/logs', 'Logs'],
   ['errors', '/errors', 'Errors'],
   ['playground', '/playground', 'Playground'],
