@@ -23,8 +23,9 @@ import { compileRoutes, type Routes } from './routes.ts';
 import { createSeenStore, createVersionStore, type SeenStore, type VersionStore } from './stores.ts';
 import type { AppTables } from './tables.ts';
 import { AppDefinitionError } from './errors.ts';
-import { scheduleHandler, type Schedule } from './schedule.ts';
-import { queueHandler, type Queue } from './queue.ts';
+import type { Schedule, ScheduleRun } from './schedule.ts';
+import type { Queue, QueueRun } from './queue.ts';
+import { pieceRun, QUEUE, QUEUE_HANDLER, SCHEDULE, SCHEDULE_HANDLER } from './initiative-pieces.ts';
 
 export interface AppConfig extends AppIdentity {
   readonly blocks?: readonly Block[];
@@ -78,8 +79,9 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
   const references = checkPieces<Reference>(config.references, 'references', 'defineReference', (value) => referenceHandlers(value) !== undefined);
   const messageActions = checkPieces<MessageAction>(config.messageActions, 'messageActions', 'defineMessageAction', (value) => messageActionHandlers(value) !== undefined);
   const commands = checkPieces<Command>(config.commands, 'commands', 'defineCommand', (value) => commandHandlers(value) !== undefined);
-  const schedules = checkPieces<Schedule>(config.schedules, 'schedules', 'defineSchedule', (value) => scheduleHandler(value) !== undefined);
-  const queue = config.queue === undefined ? undefined : queueHandler(config.queue);
+  const scheduleRun = (value: unknown) => pieceRun<ScheduleRun>(value, SCHEDULE, SCHEDULE_HANDLER);
+  const schedules = checkPieces<Schedule>(config.schedules, 'schedules', 'defineSchedule', (value) => scheduleRun(value) !== undefined);
+  const queue = config.queue === undefined ? undefined : pieceRun<QueueRun>(config.queue, QUEUE, QUEUE_HANDLER);
   if (config.queue !== undefined && !queue) throw new AppDefinitionError(['queue'], 'expected defineQueue(...)');
   const mcp = config.mcp === undefined ? undefined : mcpHandlers(config.mcp);
   if (config.mcp !== undefined && !mcp) throw new AppDefinitionError(['mcp'], 'expected defineMcp(...)');
@@ -90,7 +92,9 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
     commands: new Map(commands.map((command) => [command.name, commandHandlers(command)!])),
     messageActions: new Map(messageActions.map((action) => [action.id, messageActionHandlers(action)!])),
     events,
-    schedules: new Map(schedules.map((schedule) => [schedule.name, scheduleHandler(schedule)!])),
+    schedules: new Map(schedules.map((schedule) => [schedule.name, scheduleRun(schedule)!.handler])),
+    // Runners come with the definitions: an app without schedules or a queue bundles neither runner.
+    ...(schedules.length > 0 ? { fireSchedule: scheduleRun(schedules[0])!.run } : {}),
     ...(queue ? { queue } : {}),
     // The definitions bring the runners of their deliveries (absent-pieces.ts answers for the rest).
     runners: Object.assign({}, ...[

@@ -14,8 +14,7 @@ import { extendContext, handlerContext, type ContextDeps, type DeliveryEnvelope,
 import { AppDefinitionError } from './errors.ts';
 import { callHandler, DeliveryRejection } from './failures.ts';
 
-const QUEUE = Symbol.for('platform.authoring.queue');
-const HANDLER = Symbol.for('platform.authoring.queueHandler');
+import { pieceRun, QUEUE, QUEUE_HANDLER as HANDLER, type PieceRun } from './initiative-pieces.ts';
 
 /** One message as delivered. */
 export interface QueueMessage<B = unknown> {
@@ -40,10 +39,13 @@ export interface QueueConfig<B = unknown> {
   readonly handler: QueueHandler<B>;
 }
 
+/** The consumer's handler, with the runner of `queue.message` (so apps without a queue bundle neither). */
+export type QueueRun = PieceRun<QueueHandler<any>, typeof runQueueMessage>;
+
 export interface Queue {
   readonly [QUEUE]: true;
   readonly manifest: QueueDefinition;
-  readonly [HANDLER]: QueueHandler<any>;
+  readonly [HANDLER]: QueueRun;
   toJSON(): QueueDefinition;
 }
 
@@ -57,13 +59,13 @@ export function defineQueue<B = unknown>(config: QueueConfig<B>): Queue {
   if (typeof config?.handler !== 'function') throw new AppDefinitionError(['queue', 'handler'], 'the queue needs a handler');
   const manifest: QueueDefinition = { maxAttempts: config.maxAttempts ?? LIMITS.queues.maxAttemptsDefault };
   const queue = { [QUEUE]: true as const, manifest, toJSON: () => manifest };
-  Object.defineProperty(queue, HANDLER, { value: config.handler, enumerable: false });
+  Object.defineProperty(queue, HANDLER, { value: { handler: config.handler, run: runQueueMessage } satisfies QueueRun, enumerable: false });
   return Object.freeze(queue) as Queue;
 }
 
 /** The handler of a defined queue, or `undefined`. */
 export function queueHandler(value: unknown): QueueHandler<any> | undefined {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[QUEUE] === true ? (value as Queue)[HANDLER] : undefined;
+  return pieceRun<QueueRun>(value, QUEUE, HANDLER)?.handler;
 }
 
 /** Runs one `queue.message` delivery (an app without a queue acknowledges: nothing would ever handle it). */

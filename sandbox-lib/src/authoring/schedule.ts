@@ -12,8 +12,7 @@ import { extendContext, handlerContext, type ContextDeps, type DeliveryEnvelope,
 import { AppDefinitionError } from './errors.ts';
 import { callHandler, DeliveryRejection } from './failures.ts';
 
-const SCHEDULE = Symbol.for('platform.authoring.schedule');
-const HANDLER = Symbol.for('platform.authoring.scheduleHandler');
+import { pieceRun, SCHEDULE, SCHEDULE_HANDLER as HANDLER, type PieceRun } from './initiative-pieces.ts';
 
 /** What a firing says: the schedule, the due time it is for, and how many earlier due times it stands for (after downtime). */
 export interface ScheduleFiring {
@@ -42,11 +41,14 @@ export interface ScheduleConfig {
   readonly handler: ScheduleHandler;
 }
 
+/** A schedule's handler, with the runner of `schedule.fired` (so apps without schedules bundle neither). */
+export type ScheduleRun = PieceRun<ScheduleHandler, typeof runSchedule>;
+
 export interface Schedule {
   readonly [SCHEDULE]: true;
   readonly name: string;
   readonly manifest: ScheduleDefinition;
-  readonly [HANDLER]: ScheduleHandler;
+  readonly [HANDLER]: ScheduleRun;
   toJSON(): ScheduleDefinition;
 }
 
@@ -65,13 +67,13 @@ export function defineSchedule(config: ScheduleConfig): Schedule {
   if (typeof config.cron !== 'string') throw new AppDefinitionError([...where, 'cron'], 'give a cron expression such as "0 9 * * MON-FRI"');
   const manifest: ScheduleDefinition = { name: config.name, cron: config.cron, timeZone: config.timeZone ?? 'UTC' };
   const schedule = { [SCHEDULE]: true as const, name: config.name, manifest, toJSON: () => manifest };
-  Object.defineProperty(schedule, HANDLER, { value: config.handler, enumerable: false });
+  Object.defineProperty(schedule, HANDLER, { value: { handler: config.handler, run: runSchedule } satisfies ScheduleRun, enumerable: false });
   return Object.freeze(schedule) as Schedule;
 }
 
 /** The handler of a defined schedule, or `undefined`. */
 export function scheduleHandler(value: unknown): ScheduleHandler | undefined {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCHEDULE] === true ? (value as Schedule)[HANDLER] : undefined;
+  return pieceRun<ScheduleRun>(value, SCHEDULE, HANDLER)?.handler;
 }
 
 /**
