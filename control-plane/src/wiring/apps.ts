@@ -46,6 +46,8 @@ import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
 import { createVersionHistoryService, type VersionHistoryService } from '../apps/publish/history.ts';
 import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
+import { createStorageMetrics } from '../apps/storage/metrics.ts';
+import { createStorageService, type StorageService } from '../apps/storage/service.ts';
 import { createKeyRing } from '../apps/tokens/keyring.ts';
 import { createTokenService, type TokenService } from '../apps/tokens/service.ts';
 import { createSchemaValidatorCache, type VersionValidators } from '../apps/versions/validators.ts';
@@ -92,6 +94,8 @@ export interface AppsArea {
   logs: AppLogsService;
   /** Each app's figures from the processes' metrics (the console's operator page). */
   operatorMetrics: OperatorMetricsService;
+  /** App storage: each install's key-value space (`/v0/storage/…`). */
+  storage: StorageService;
   /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
   signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
   /** The install's config decrypted, secret fields included (for the envelope). */
@@ -173,6 +177,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
       registry: deps.registry, runtimeNodes: deps.runtimeNodes,
       listApps: async (workspaceId) => (await listApps(db, workspaceId, null)).map((a) => ({ id: a.id, slug: a.slug, name: a.name })),
     }),
+    storage: createStorageService({ db, kv: deps.kv, clock, metrics: createStorageMetrics(deps.registry) }),
     signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
     installConfigFor: (install) => installConfigFor(secrets, install),
     schemaValidators: (appId, version) => validators.schemaValidators(appId, version),
