@@ -10,7 +10,7 @@
  */
 import { LIMITS, PlatformError } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
-import { checkValue, utf8Bytes } from './limits.ts';
+import { utf8Bytes } from './limits.ts';
 import { addUsage, deleteEntries, ensureSpace, lockKeys, nextVersionstamp, readStored, writeEntries, type EntryRow, type StorageSpace, type WrittenEntry } from './store.ts';
 import { formatVersionstamp } from './versionstamp.ts';
 
@@ -108,8 +108,7 @@ function plan(finals: Map<string, Final>, stored: Map<string, EntryRow>) {
       continue;
     }
     const json = JSON.stringify(final.value);
-    // A sum's result is measured here: the request's limits saw only its operand.
-    const bytes = utf8Bytes(key) + checkValue(final.value, ['mutations']);
+    const bytes = utf8Bytes(key) + utf8Bytes(json);
     writes.push({ key, json, bytes, expiresAt: final.expiresAt });
     if (before === undefined) keysDelta += 1;
     bytesDelta += bytes - (before?.bytes ?? 0);
