@@ -33,3 +33,21 @@ create index app_storage_entries_expiry_idx on app_storage_entries (expires_at) 
 
 -- One versionstamp per commit, increasing across the whole service (every control plane shares it).
 create sequence app_storage_versionstamp_seq;
+
+-- Units of work (docs/decisions/storage.md): what a block action's handler asks for while the
+-- action runs (storage commits now, queue messages next), staged under the interaction token's hash
+-- and applied in the transaction that applies the action's result, or dropped with a refused one.
+-- A unit is open from the delivery until the result is handled; `expires_at` lets the sweeper drop
+-- the units of a control plane that died meanwhile.
+create table units_of_work (
+  key text primary key,
+  expires_at timestamptz not null
+);
+create index units_of_work_expiry_idx on units_of_work (expires_at);
+create table unit_of_work_items (
+  id bigint generated always as identity primary key,
+  unit_key text not null references units_of_work (key) on delete cascade,
+  kind text not null,
+  payload jsonb not null
+);
+create index unit_of_work_items_unit_idx on unit_of_work_items (unit_key, id);

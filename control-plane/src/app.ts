@@ -120,7 +120,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   });
   const blocks = createBlocksArea({
     db, kv, clock, logger, tokens: apps.tokens, events, interactive: lifecycle.interactive, schemaValidators: apps.schemaValidators, links: messaging.links,
-    images: apps.images,
+    images: apps.images, unitOfWork: apps.unitOfWork,
   });
   const clientApi = createClientApi({ member: memberAuthScheme(services.apiKeys), operator: operatorAuthScheme(config) });
   registerClientRoutes(clientApi, { workspace: services, apps, deliveries: lifecycle, messaging, blocks });

@@ -18,6 +18,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformClient } from '@platform/sdk';
 import { createRuntimeNode, loadConfig, type RuntimeNode } from '@platform/runtime';
+import { click, view } from '../control-plane/blocks/setup.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../helpers/stack.ts';
 import { createApp, install, selfManifest, sync } from '../control-plane/apps/helpers.ts';
 import { exercise } from '../fixtures/storage/exercise.ts';
@@ -131,5 +132,52 @@ describe('storage through the SDK', () => {
     expectReport(await exercise(client.storage, 'self/'), 'self/');
     expect((await client.storage.get('hosted/count')).value).toBeNull();
     expect((await client.storage.list({ prefix: 'hosted/' })).entries).toEqual([]);
+  });
+});
+
+describe('storage atomic with the card (a block action\'s writes commit with its result)', () => {
+  let blockId: string;
+  const value = async (key: string) => (await stack.v0(hosted.installToken).post('/storage/get', { keys: [key] })).body.entries[0].value;
+  const state = async () => (await stack.v0(hosted.installToken).get(`/blocks/${blockId}`)).body as { state: { clicks: number }; version: number };
+
+  beforeAll(async () => {
+    const inserted = await stack.v0(hosted.installToken).post('/blocks', { type: 'keeper', props: { title: 'Card' }, circleId });
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(201);
+    blockId = inserted.body.id;
+    await stack.controlPlane.lifecycle.worker.drain();
+  });
+
+  it('the handler reads its own staged write, and the write commits with the new state', async () => {
+    const out = await click(ws.client, blockId, 'Bump');
+    expect(out.outcome).toBe('applied');
+    expect((await state()).state.clicks).toBe(1);
+    expect(await value('hosted/clicks')).toBe(1);
+    await click(ws.client, blockId, 'Bump');
+    expect((await state()).state.clicks).toBe(2);
+    expect(await value('hosted/clicks')).toBe(2);
+    const { rows } = await stack.db.query<{ n: number }>('select count(*)::int as n from units_of_work');
+    expect(rows[0]!.n, 'no unit stays open after its result').toBe(0);
+  });
+
+  it('a staged check that fails when the result is applied leaves the block and storage as they were, and the member sees a failed action', async () => {
+    const before = await state();
+    const out = await click(ws.client, blockId, 'Conflict');
+    expect(out.outcome).toBe('failed');
+    expect(out.error.message).toMatch(/stored data changed/);
+    const after = await state();
+    expect(after.state).toEqual(before.state);
+    expect(after.version).toBe(before.version);
+    expect(await value('hosted/guarded')).toBeNull();
+    // The direct write (install token) was not part of the action: it committed.
+    expect(await value('hosted/guard')).toBe('changed after true');
+    expect((await view(ws.client, blockId)).summary).toContain('2 clicks');
+  });
+
+  it('a result refused for an invalid state leaves storage untouched', async () => {
+    const before = await state();
+    const out = await click(ws.client, blockId, 'Invalid');
+    expect(out.outcome).toBe('failed');
+    expect(await value('hosted/invalid')).toBeNull();
+    expect((await state()).state).toEqual(before.state);
   });
 });

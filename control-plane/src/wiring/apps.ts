@@ -48,6 +48,8 @@ import { createVersionHistoryService, type VersionHistoryService } from '../apps
 import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
 import { createStorageMetrics } from '../apps/storage/metrics.ts';
 import { createStorageService, type StorageService } from '../apps/storage/service.ts';
+import { STAGED_COMMIT, stagedCommitApplier } from '../apps/storage/stage.ts';
+import { createUnitOfWork, type UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
 import { createKeyRing } from '../apps/tokens/keyring.ts';
 import { createTokenService, type TokenService } from '../apps/tokens/service.ts';
 import { createSchemaValidatorCache, type VersionValidators } from '../apps/versions/validators.ts';
@@ -96,6 +98,8 @@ export interface AppsArea {
   operatorMetrics: OperatorMetricsService;
   /** App storage: each install's key-value space (`/v0/storage/…`). */
   storage: StorageService;
+  /** What a block action's handler stages, applied with its result (blocks/interactions). */
+  unitOfWork: UnitOfWork;
   /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
   signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
   /** The install's config decrypted, secret fields included (for the envelope). */
@@ -149,6 +153,11 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
   const tokens = createTokenService({ ring, clock, issuer: config.publicUrl });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
+  const storageMetrics = createStorageMetrics(deps.registry);
+  // Each kind of staged effect registers its applier here (storage now; queues next).
+  const unitOfWork = createUnitOfWork({
+    appliers: { [STAGED_COMMIT]: stagedCommitApplier({ clock, onApplied: (space, delta) => storageMetrics.bytes(space.appId, delta) }) },
+  });
   return {
     apps: createAppsService({ db, clock, secrets, allowLoopbackEndpoints: config.dev }),
     domains: createDomainsService({ db, clock, dns: options.dns ?? createTxtResolver({ servers: config.dnsServers }), reservedDomains: config.reservedDomains }),
@@ -177,7 +186,8 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
       registry: deps.registry, runtimeNodes: deps.runtimeNodes,
       listApps: async (workspaceId) => (await listApps(db, workspaceId, null)).map((a) => ({ id: a.id, slug: a.slug, name: a.name })),
     }),
-    storage: createStorageService({ db, kv: deps.kv, clock, metrics: createStorageMetrics(deps.registry) }),
+    storage: createStorageService({ db, kv: deps.kv, clock, metrics: storageMetrics, unitOfWork }),
+    unitOfWork,
     signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
     installConfigFor: (install) => installConfigFor(secrets, install),
     schemaValidators: (appId, version) => validators.schemaValidators(appId, version),

@@ -31,7 +31,7 @@ export interface CommitResult {
   bytesDelta: number;
 }
 
-type Final = { value: unknown; expiresAt: Date | null } | null;
+export type Final = { value: unknown; expiresAt: Date | null } | null;
 
 const isLive = (row: EntryRow | undefined, now: Date): row is EntryRow => row !== undefined && (row.expires_at === null || row.expires_at > now);
 
@@ -65,7 +65,7 @@ export async function applyCommit(tx: Db, space: StorageSpace, commit: CommitReq
 }
 
 /** Each touched key's entry after the mutations, in order; expired entries count as absent. */
-function foldMutations(mutations: readonly Mutation[], stored: Map<string, EntryRow>, now: Date): Map<string, Final> {
+export function foldMutations(mutations: readonly Mutation[], stored: Map<string, EntryRow>, now: Date): Map<string, Final> {
   const finals = new Map<string, Final>();
   const current = (key: string): Final => {
     if (finals.has(key)) return finals.get(key)!;

@@ -14,7 +14,10 @@ import { applyCommit, type CommitRequest } from './commit.ts';
 import { decodeListCursor, encodeListCursor } from './cursor.ts';
 import { checkCommit, checkGetKeys, checkKey, checkListLimit, KEY_CEILING } from './limits.ts';
 import type { StorageMetrics } from './metrics.ts';
-import { listLive, readLive, type EntryRow, type StorageSpace } from './store.ts';
+import { listLive, nextVersionstamp, readLive, type EntryRow, type StorageSpace } from './store.ts';
+import { overlay, STAGED_COMMIT, stagedCommits, type StagedCommit } from './stage.ts';
+import { checkFailed } from './commit.ts';
+import type { UnitOfWork } from '../../core/unit-of-work/unit-of-work.ts';
 import { spaceOfInstall } from './space.ts';
 import { formatVersionstamp } from './versionstamp.ts';
 
@@ -45,6 +48,8 @@ export interface StorageServiceDeps {
   kv: Kv;
   clock: Clock;
   metrics: StorageMetrics;
+  /** Where a block action's commits are staged (apps/storage/stage.ts). */
+  unitOfWork: UnitOfWork;
 }
 
 export const view = (row: EntryRow): StoredEntryView => ({ key: row.key, value: row.value, versionstamp: formatVersionstamp(row.versionstamp) });
@@ -70,11 +75,42 @@ export function createStorageService(deps: StorageServiceDeps): StorageService {
     return space;
   }
 
+  /** The commits staged under a block action's interaction token; null when the caller has no open unit. */
+  async function stagedOf(caller: StorageCaller): Promise<StagedCommit[] | null> {
+    if (caller.kind !== 'interaction' || caller.blockId === null) return null;
+    const items = await deps.unitOfWork.items(deps.db, caller.unitKey, STAGED_COMMIT);
+    return items === null ? null : stagedCommits(items);
+  }
+
+  /**
+   * Checks `body` against the entries as the action sees them (committed, then staged), so the
+   * handler learns of a failed check at once, and stages it; null when the unit closed meanwhile
+   * (the commit then applies now). The checks are evaluated again when the unit is applied.
+   */
+  async function stage(unitKey: string, space: StorageSpace, body: CommitRequest, staged: StagedCommit[]): Promise<string | null> {
+    const now = new Date(deps.clock.now());
+    const keys = [...new Set((body.checks ?? []).map((c) => c.key))];
+    const seen = overlay(new Map((await readLive(deps.db, space, keys, now)).map((r) => [r.key, r])), staged, now);
+    (body.checks ?? []).forEach((check, i) => {
+      const row = seen.get(check.key);
+      if ((row === undefined ? null : formatVersionstamp(row.versionstamp)) !== check.versionstamp) {
+        deps.metrics.refusedBy(space.appId, checkFailed(i, check.key));
+        throw checkFailed(i, check.key);
+      }
+    });
+    const provisional = formatVersionstamp(await nextVersionstamp(deps.db));
+    const item: StagedCommit = { space, commit: body, provisional };
+    return (await deps.unitOfWork.stage(deps.db, unitKey, STAGED_COMMIT, item)) ? provisional : null;
+  }
+
   return {
     async get(caller, body) {
       checkGetKeys(body.keys);
       const space = await enter(caller, 'get');
-      const found = new Map((await readLive(deps.db, space, body.keys, new Date(deps.clock.now()))).map((r) => [r.key, r]));
+      const now = new Date(deps.clock.now());
+      const staged = await stagedOf(caller);
+      let found = new Map((await readLive(deps.db, space, body.keys, now)).map((r) => [r.key, r]));
+      if (staged !== null && staged.length > 0) found = overlay(found, staged, now);
       return { entries: body.keys.map((key) => { const row = found.get(key); return row === undefined ? { key, value: null, versionstamp: null } : view(row); }) };
     },
 
@@ -100,6 +136,11 @@ export function createStorageService(deps: StorageServiceDeps): StorageService {
         throw err;
       }
       const space = await enter(caller, 'commit');
+      const staged = await stagedOf(caller);
+      if (staged !== null && caller.kind === 'interaction') {
+        const provisional = await stage(caller.unitKey, space, body, staged);
+        if (provisional !== null) return { ok: true as const, versionstamp: provisional };
+      }
       try {
         const result = await deps.db.transaction((tx) => applyCommit(tx, space, body, new Date(deps.clock.now())));
         deps.metrics.bytes(space.appId, result.bytesDelta);
