@@ -180,6 +180,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       await runtimeNodes.ready();
       await lifecycle.start();
       apps.bundleCollector.start();
+      apps.storageSweeper.start();
       return { ...listening, metricsUrl: operator.url };
     },
     async stop(graceMs = 5_000) {
@@ -190,6 +191,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       apps.logs.closeStreams();
       await metricsServer.stop();
       await apps.bundleCollector.stop();
+      await apps.storageSweeper.stop();
       await lifecycle.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {

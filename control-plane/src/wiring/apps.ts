@@ -48,12 +48,18 @@ import { createVersionHistoryService, type VersionHistoryService } from '../apps
 import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
 import { createStorageMetrics } from '../apps/storage/metrics.ts';
 import { createStorageService, type StorageService } from '../apps/storage/service.ts';
+import { createStorageAdmin, type StorageAdmin } from '../apps/storage/admin.ts';
+import { createStorageSweeper, type StorageSweeper } from '../apps/storage/sweeper.ts';
 import { STAGED_COMMIT, stagedCommitApplier } from '../apps/storage/stage.ts';
 import { createUnitOfWork, type UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
 import { createKeyRing } from '../apps/tokens/keyring.ts';
 import { createTokenService, type TokenService } from '../apps/tokens/service.ts';
 import { createSchemaValidatorCache, type VersionValidators } from '../apps/versions/validators.ts';
 import type { ApiKeysService } from '../workspace/api-keys/service.ts';
+
+// Retention is counted in days and expiry is hidden from reads at once: a minute between sweeps only
+// bounds how long expired rows and abandoned units take room (docs/decisions/storage.md).
+const STORAGE_SWEEP_INTERVAL_MS = 60_000;
 
 /** Seams a test or another deployment may replace; each has a default built from config. */
 export interface AppsOptions {
@@ -100,6 +106,10 @@ export interface AppsArea {
   storage: StorageService;
   /** What a block action's handler stages, applied with its result (blocks/interactions). */
   unitOfWork: UnitOfWork;
+  /** Purges retired spaces, expired entries and abandoned units (started and stopped with the control plane). */
+  storageSweeper: StorageSweeper;
+  /** Admins' usage per app and purge (`/client/v1/storage`). */
+  storageAdmin: StorageAdmin;
   /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
   signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
   /** The install's config decrypted, secret fields included (for the envelope). */
@@ -188,6 +198,8 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     }),
     storage: createStorageService({ db, kv: deps.kv, clock, metrics: storageMetrics, unitOfWork }),
     unitOfWork,
+    storageAdmin: createStorageAdmin({ db }),
+    storageSweeper: createStorageSweeper({ db, clock, unitOfWork, intervalMs: STORAGE_SWEEP_INTERVAL_MS, logger: deps.logger }),
     signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
     installConfigFor: (install) => installConfigFor(secrets, install),
     schemaValidators: (appId, version) => validators.schemaValidators(appId, version),
