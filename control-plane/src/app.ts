@@ -125,7 +125,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const clientApi = createClientApi({ member: memberAuthScheme(services.apiKeys), operator: operatorAuthScheme(config) });
   registerClientRoutes(clientApi, { workspace: services, apps, deliveries: lifecycle, messaging, blocks });
   const v0Api = createV0Api({ resolver: apps.resolver });
-  registerV0Routes(v0Api, { apps, deliveries: lifecycle, messaging, blocks });
+  registerV0Routes(v0Api, { db, apps, deliveries: lifecycle, messaging, blocks });
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger, clock }));
   app.use('*', metrics.middleware);

@@ -3,6 +3,7 @@
  * The one list of the app API's routes (`/v0`): each feature folder's v0-routes.ts registers its
  * own, given its own service, in the order they appear in the OpenAPI document (and are matched).
  */
+import type { Db } from '../core/db/db.ts';
 import type { V0Api } from '../core/http/v0-api.ts';
 import { registerAssetV0Routes } from '../apps/assets/v0-routes.ts';
 import { registerCheckTreesV0Routes } from '../apps/check-trees/v0-routes.ts';
@@ -27,6 +28,8 @@ import type { DeliveriesArea } from './deliveries.ts';
 import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
+  /** The database, for the tooling guards of routes that take it (storage). */
+  db: Db;
   apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'storage'>;
   deliveries: Pick<DeliveriesArea, 'replays'>;
   messaging: MessagingArea;
@@ -49,7 +52,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerAppLogV0Routes(api, p.apps.logs);
   registerReplayV0Routes(api, p.deliveries.replays);
   registerBlockV0Routes(api, p.blocks.blocks);
-  registerStorageV0Routes(api, p.apps.storage);
+  registerStorageV0Routes(api, p.apps.storage, p.db);
   registerNotificationV0Routes(api, p.messaging.notifications);
   registerMemoryV0Routes(api, p.messaging.memories);
   registerAppMessageV0Routes(api, p.messaging.appMessages);

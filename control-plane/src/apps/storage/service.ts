@@ -18,10 +18,11 @@ import { listLive, nextVersionstamp, readLive, type EntryRow, type StorageSpace 
 import { overlay, STAGED_COMMIT, stagedCommits, type StagedCommit } from './stage.ts';
 import { checkFailed } from './commit.ts';
 import type { UnitOfWork } from '../../core/unit-of-work/unit-of-work.ts';
-import { spaceOfInstall } from './space.ts';
+import { spaceOfInstall, type ToolingSpace } from './space.ts';
 import { formatVersionstamp } from './versionstamp.ts';
 
-export type StorageCaller = InstallCaller | InteractionCaller;
+/** An app's token, or tooling (the CLI, the console) already allowed into one space (apps/storage/tooling.ts). */
+export type StorageCaller = InstallCaller | InteractionCaller | ToolingSpace;
 
 // Type aliases (not interfaces), so they fit the response schemas' index signatures.
 export type StoredEntryView = { key: string; value: unknown; versionstamp: string };

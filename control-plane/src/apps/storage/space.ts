@@ -9,7 +9,14 @@ import type { InstallCaller, InteractionCaller } from '../../core/auth/caller.ts
 import type { Db } from '../../core/db/db.ts';
 import type { StorageSpace } from './store.ts';
 
-export async function spaceOfInstall(db: Db, caller: InstallCaller | InteractionCaller): Promise<StorageSpace> {
+/** Tooling's way in: the author's (or an admin's) CLI or console, after apps/storage/tooling.ts allowed it. */
+export interface ToolingSpace {
+  kind: 'tooling';
+  space: StorageSpace;
+}
+
+export async function spaceOfInstall(db: Db, caller: InstallCaller | InteractionCaller | ToolingSpace): Promise<StorageSpace> {
+  if (caller.kind === 'tooling') return caller.space;
   if (caller.kind === 'install') return { appId: caller.appId, workspaceId: caller.workspaceId, kind: caller.installKind };
   // An interaction token does not say its install's kind; the install row does.
   const { rows } = await db.query<{ kind: 'workspace' | 'dev' }>('select kind from installs where id = $1 and app_id = $2', [caller.installId, caller.appId]);

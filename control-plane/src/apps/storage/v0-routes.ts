@@ -5,7 +5,11 @@
  */
 import { API_ROUTES, LIMITS } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
+import { z } from 'zod';
+import type { Db } from '../../core/db/db.ts';
+import { parseWith } from '../../core/http/read-json.ts';
 import type { StorageService } from './service.ts';
+import { toolingSpace } from './tooling.ts';
 
 const L = LIMITS.storage;
 const KB = 1024;
@@ -20,7 +24,39 @@ const common = [
   { status: 429, description: `PlatformApiRateLimitExceededError: over ${L.operationsPerSecondPerInstall} storage operations a second for the install (see \`retry-after\`)` },
 ];
 
-export function registerStorageV0Routes(api: V0Api, storage: StorageService): void {
+const ToolingParams = z.object({ app_id: z.string().min(1).max(64), install: z.enum(['dev', 'workspace']) });
+const toolingErrors = [
+  ...common,
+  { status: 403, description: 'PlatformAppDeployTargetForbiddenError: a preview-only credential wrote to the workspace install\'s data' },
+  { status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not use tooling on it' },
+];
+
+export function registerStorageV0Routes(api: V0Api, storage: StorageService, db: Db): void {
+  registerAppRoutes(api, storage);
+  const space = (auth: Parameters<typeof toolingSpace>[1], params: Record<string, string>, writes: boolean) => {
+    const p = parseWith(ToolingParams, params);
+    return toolingSpace(db, auth, p.app_id, p.install, writes);
+  };
+  const TOOLING = 'Tooling (the CLI\'s `platform storage`, the console): the data of the app\'s development install (`dev`) or of its workspace install in the app\'s own workspace (`workspace`). ';
+  api.route({
+    operationId: 'getAppStorageEntries', method: 'post', path: '/apps/{app_id}/storage/{install}/get', tag: 'tooling', auth: 'tooling', status: 200, reads: true,
+    summary: 'Read keys of an app\'s storage (tooling)', description: `${EXTENSION}${TOOLING}`,
+    body: API_ROUTES.storageGet.body, maxBytes: GET_BODY_BYTES, response: API_ROUTES.storageGet.response, errors: toolingErrors,
+  }, async ({ auth, params, body }) => storage.get(await space(auth, params, false), body));
+  api.route({
+    operationId: 'listAppStorageEntries', method: 'post', path: '/apps/{app_id}/storage/{install}/list', tag: 'tooling', auth: 'tooling', status: 200, reads: true,
+    summary: 'List an app\'s storage by prefix or range (tooling)', description: `${EXTENSION}${TOOLING}`,
+    body: API_ROUTES.storageList.body, maxBytes: LIST_BODY_BYTES, response: API_ROUTES.storageList.response, errors: toolingErrors,
+  }, async ({ auth, params, body }) => storage.list(await space(auth, params, false), body));
+  api.route({
+    operationId: 'commitAppStorage', method: 'post', path: '/apps/{app_id}/storage/{install}/commit', tag: 'tooling', auth: 'tooling', status: 200,
+    summary: 'Commit checks and mutations to an app\'s storage (tooling)', description: `${EXTENSION}${TOOLING}Writes need deploy rights for the matching target.`,
+    body: API_ROUTES.storageCommit.body, maxBytes: COMMIT_BODY_BYTES, response: API_ROUTES.storageCommit.response,
+    errors: [...toolingErrors, { status: 409, description: 'PlatformAppStorageCheckFailedError, PlatformAppStorageQuotaExceededError' }],
+  }, async ({ auth, params, body }) => storage.commit(await space(auth, params, true), body));
+}
+
+function registerAppRoutes(api: V0Api, storage: StorageService): void {
   api.route({
     operationId: 'getStorageEntries', method: 'post', path: '/storage/get', tag: 'storage', auth: 'installOrInteraction', status: 200, reads: true,
     summary: 'Read up to 100 keys of the install\'s storage',
