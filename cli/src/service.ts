@@ -177,6 +177,9 @@ export function createServiceClient(options: ServiceOptions) {
     /** `POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`: read-only, against `version` (default: the latest preview). */
     replay: (appId: string, deliveryId: string, version?: number) =>
       call<ReplayResult>({ method: 'POST', path: `${app(appId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`, json: version === undefined ? {} : { version } }),
+    /** `POST /v0/apps/{app_id}/storage/{install}/{op}`: the app's storage (docs/decisions/storage.md). */
+    storage: <T>(appId: string, install: 'dev' | 'workspace', op: 'get' | 'list' | 'commit', body: unknown) =>
+      call<T>({ method: 'POST', path: `${app(appId)}/storage/${install}/${op}`, json: body }),
     /** `POST /v0/apps/{app_id}/rollback`: production back to `version` (default: the one before the live one). */
     rollback: (appId: string, version?: number) =>
       call<VersionRecord>({ method: 'POST', path: `${app(appId)}/rollback`, json: version === undefined ? {} : { version } }),
