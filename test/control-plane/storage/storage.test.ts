@@ -166,3 +166,23 @@ describe('isolation', () => {
     expect(foreign.status).not.toBe(200);
   });
 });
+
+describe('operator metrics', () => {
+  it('count operations, bytes, conflicts and refusals per app', async () => {
+    const m = await w.installApp([], 'Measured');
+    await get(m, ['x']);
+    await commit(m, { mutations: [{ type: 'set', key: 'ab', value: 'xy' }] });
+    await commit(m, { checks: [{ key: 'ab', versionstamp: null }], mutations: [{ type: 'delete', key: 'ab' }] });
+    await commit(m, { mutations: [{ type: 'set', key: 'k'.repeat(513), value: 1 }] });
+    const text = await w.stack.controlPlane.registry.metrics();
+    const value = (metric: string, labels: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${metric}{`) && l.includes(`app="${m.appId}"`) && l.includes(labels));
+      return line === undefined ? 0 : Number(line.split(' ').at(-1));
+    };
+    expect(value('platform_storage_operations_total', 'op="get"')).toBe(1);
+    expect(value('platform_storage_operations_total', 'op="commit"')).toBe(2);
+    expect(value('platform_storage_bytes_written_total', '')).toBe(2 + 4);
+    expect(value('platform_storage_conflicts_total', '')).toBe(1);
+    expect(value('platform_storage_refusals_total', 'limit="keyBytes"')).toBe(1);
+  });
+});
