@@ -79,6 +79,12 @@ describe('admins', () => {
     await put(a, 'ab', 'xy');
   });
 
+  it('are told on the consent screen that the app keeps data, how much and for how long', async () => {
+    const res = await w.ws.client.get(`/apps/${a.appId}/consent`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.consent.storage).toEqual({ maxBytes: LIMITS.storage.bytesPerInstall, retainDays: 30 });
+  });
+
   it('see the keys and bytes each app keeps; members may not', async () => {
     expect(await usage(a.appId)).toEqual({ appId: a.appId, appName: 'Counted', keys: 1, bytes: 2 + 4, purgeAfter: null });
     const res = await w.member.client.get('/storage');

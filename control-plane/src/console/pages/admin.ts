@@ -21,6 +21,7 @@ interface Consent {
   app: { id: string; name: string; description: string | null; hosting: string };
   version: number; currentVersion: number | null;
   scopes: Array<{ scope: string; allows: string }>;
+  storage: { maxBytes: number; retainDays: number };
   access: { egressHosts: string[]; domains: string[]; events: string[]; mcpUrl: string | null };
   added: Array<{ kind: string; detail: string }>;
   installConfig: unknown; secretFields: string[];
@@ -36,6 +37,7 @@ function consentBody(consent: Consent): Markup {
   return html`<p>${consent.app.description ?? ''}</p><p class="muted">Version ${consent.version}${consent.currentVersion === null ? '' : ` (running ${consent.currentVersion})`} · ${consent.app.hosting === 'platform' ? 'hosted by the platform' : 'self-hosted'}</p>
     ${consent.added.length === 0 ? '' : html`<section aria-labelledby="added-title" class="invocation"><h2 id="added-title">What this version adds</h2><ul>${consent.added.map((a) => html`<li><strong>${a.kind}</strong>: ${a.detail}</li>`)}</ul></section>`}
     <h2>It will be able to</h2>${consent.scopes.length === 0 ? html`<p class="muted">Nothing beyond its own cards.</p>` : html`<ul class="scopes">${consent.scopes.map((s) => html`<li>${s.allows} <span class="muted">(<code>${s.scope}</code>)</span></li>`)}</ul>`}
+    <h2>It keeps data</h2><p>Up to ${Math.round(consent.storage.maxBytes / 1_048_576)} MB in this workspace, kept ${consent.storage.retainDays} days after an uninstall (a reinstall finds it); admins see how much and may delete it.</p>
     <h2>It calls out to</h2>${list(consent.access.egressHosts, 'No outside hosts.')}
     <h2>It claims links of</h2>${list(consent.access.domains, 'No domains.')}
     <h2>It hears of</h2>${list(consent.access.events, 'No events.')}
