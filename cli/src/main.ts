@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import cliPackage from '../package.json' with { type: 'json' };
 import { UsageError, wantsHelp } from './args.ts';
 import { DEV_USAGE, devCommand } from './dev.ts';
+import { INIT_USAGE, initCommand } from './init.ts';
 import { LOGIN_USAGE, loginCommand } from './login.ts';
 import { BUILD_USAGE, buildCommand } from './build.ts';
 import { DEPLOY_USAGE, deployCommand } from './deploy.ts';
@@ -17,6 +18,7 @@ import { ENV_USAGE, envCommand } from './env.ts';
 import { STORAGE_USAGE, storageCommand } from './storage.ts';
 import { CHECK_USAGE, checkCommand } from './check.ts';
 import { LOGS_USAGE, logsCommand } from './logs.ts';
+import { ERRORS_USAGE, errorsCommand } from './errors.ts';
 import { VERSIONS_USAGE, versionsCommand } from './versions.ts';
 import { ROLLBACK_USAGE, rollbackCommand } from './rollback.ts';
 import { REPLAY_USAGE, replayCommand } from './replay.ts';
@@ -28,6 +30,7 @@ interface Command {
 }
 
 export const COMMANDS: Record<string, Command> = {
+  init: { summary: 'Create a project in a new folder: --template hosted (default), self-hosted or mcp', usage: INIT_USAGE, run: (argv) => initCommand(argv) },
   login: { summary: 'Check a member API key with the service and store it (--url, --key or stdin)', usage: LOGIN_USAGE, run: loginCommand },
   build: { summary: 'Bundle the app (at most 10 MB) and print the manifest its code computes', usage: BUILD_USAGE, run: buildCommand },
   deploy: { summary: 'Build and record a version: a preview, or production with --production', usage: DEPLOY_USAGE, run: deployCommand },
@@ -36,6 +39,7 @@ export const COMMANDS: Record<string, Command> = {
   check: { summary: 'Validate a block tree file (with the service, or --local)', usage: CHECK_USAGE, run: checkCommand },
   dev: { summary: 'Sync your development app and relay its deliveries to the app on localhost', usage: DEV_USAGE, run: (argv) => devCommand(argv) },
   logs: { summary: 'A hosted app\'s log lines (--follow to stream them live)', usage: LOGS_USAGE, run: logsCommand },
+  errors: { summary: 'The app\'s errors grouped by kind: how often, where in your source, on which versions', usage: ERRORS_USAGE, run: errorsCommand },
   versions: { summary: 'List the app\'s versions: target, when, manifest digest, what each adds in access', usage: VERSIONS_USAGE, run: versionsCommand },
   rollback: { summary: 'Serve an earlier production version again (consent rules as for any publish)', usage: ROLLBACK_USAGE, run: rollbackCommand },
   replay: { summary: 'Run a recorded delivery again against a preview, read-only, beside its recorded answer', usage: REPLAY_USAGE, run: replayCommand },

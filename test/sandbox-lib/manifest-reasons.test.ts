@@ -66,7 +66,9 @@ const rows: Row[] = [
   ['slug starting with the service name', (m) => (m.slug = 'platform-polls'), undefined, 'reserved-name', ['slug']],
   ['slug starting with a configured service name', (m) => (m.slug = 'acme-polls'), { serviceName: 'acme' }, 'reserved-name', ['slug']],
   ['reserved slug', (m) => (m.slug = 'admin'), { reservedNames: ['Admin'] }, 'reserved-name', ['slug']],
-  ['reserved name', (m) => (m.name = ' Support '), { reservedNames: ['support'] }, 'reserved-name', ['name']],
+  ['reserved name', (m) => (m.name = 'SUPPORT'), { reservedNames: ['support'] }, 'reserved-name', ['name']],
+  ['name with a space at an edge', (m) => (m.name = ' Support '), {}, 'invalid', ['name']],
+  ['name with an escape sequence', (m) => (m.name = 'Polls\u001b[2J'), {}, 'invalid', ['name']],
   ['name and slug not reserved', () => {}, { reservedNames: ['admin', 'support'] }, null],
 
   // Environment.

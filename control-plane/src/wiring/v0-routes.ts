@@ -13,6 +13,7 @@ import { registerDevAppV0Routes } from '../apps/dev-apps/v0-routes.ts';
 import { registerEnvVarV0Routes } from '../apps/env-vars/v0-routes.ts';
 import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
 import { registerStorageV0Routes } from '../apps/storage/v0-routes.ts';
+import { registerAppErrorV0Routes } from '../apps/errors/v0-routes.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
 import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
@@ -30,7 +31,7 @@ import type { MessagingArea } from './messaging.ts';
 export interface V0RouteParts {
   /** The database, for the tooling guards of routes that take it (storage). */
   db: Db;
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'storage'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'errors' | 'storage'>;
   deliveries: Pick<DeliveriesArea, 'replays'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
@@ -50,6 +51,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerPublishV0Routes(api, p.apps.versions, p.apps.versionHistory);
   registerEnvVarV0Routes(api, p.apps.envVars);
   registerAppLogV0Routes(api, p.apps.logs);
+  registerAppErrorV0Routes(api, p.apps.errors);
   registerReplayV0Routes(api, p.deliveries.replays);
   registerBlockV0Routes(api, p.blocks.blocks);
   registerStorageV0Routes(api, p.apps.storage, p.db);

@@ -18,5 +18,6 @@ export * from './references.ts';
 export * from './storage.ts';
 export * from './apps.ts';
 export * from './logs.ts';
+export * from './error-groups.ts';
 export * from './errors.ts';
 export * from './routes.ts';

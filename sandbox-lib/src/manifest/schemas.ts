@@ -12,7 +12,8 @@ import { LIMITS } from '../limits/index.ts';
 import { ScopeSchema } from '../scopes/index.ts';
 import { EventTypeSchema } from '../events/index.ts';
 import { isHostname, parseEgressHost } from '../hosts/index.ts';
-import { ActionNameSchema, HttpsUrlSchema, label, text } from '../api/primitives.ts';
+import { hasUserinfo, USERINFO_MESSAGE } from '../api/predicates.ts';
+import { ActionNameSchema, HttpsUrlSchema, label, nameLabel, text } from '../api/primitives.ts';
 import { utf8Length } from '../json-schema/json-size.ts';
 import { FORMATS } from '../api/predicates.ts';
 import { MESSAGE_ACTION_CONTEXTS } from './constants.ts';
@@ -129,12 +130,15 @@ export const McpToolDefinitionSchema = z.strictObject({
 });
 
 export const McpDefinitionSchema = z.strictObject({
-  url: HttpsUrlSchema,
+  url: HttpsUrlSchema.refine((value) => !hasUserinfo(value), USERINFO_MESSAGE),
   auth: z.enum(['oauth', 'platform', 'none']),
   tools: z.array(McpToolDefinitionSchema).optional(),
 });
 
-/** `https://`, or `http://` to a loopback host for a self-hosted app under development. */
+/**
+ * `https://`, or `http://` to a loopback host for a self-hosted app under development; never with a
+ * user name or password in it (`hasUserinfo`).
+ */
 export const EndpointUrlSchema = z.string().max(LIMITS.references.urlLength).refine((value) => {
   try {
     const url = new URL(value);
@@ -143,7 +147,7 @@ export const EndpointUrlSchema = z.string().max(LIMITS.references.urlLength).ref
   } catch {
     return false;
   }
-}, 'The endpoint is an https:// URL (http:// only to localhost)');
+}, 'The endpoint is an https:// URL (http:// only to localhost)').refine((value) => !hasUserinfo(value), USERINFO_MESSAGE);
 
 /** `host`, `*.host`, `host:port` or `*.host:port`: without a port only 443 may be called. */
 export const EgressHostSchema = z.string().superRefine((value, ctx) => {
@@ -154,7 +158,7 @@ export const ClaimedDomainSchema = z.string().refine(isHostname, 'Domains are lo
 
 export const ManifestSchema = z.strictObject({
   schemaVersion: z.literal(1),
-  name: label(TEXT.appName),
+  name: nameLabel(TEXT.appName),
   slug: AppSlugSchema,
   description: text(TEXT.appDescription).optional(),
   icon: AssetIdSchema.optional(),
