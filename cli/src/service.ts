@@ -196,6 +196,9 @@ export function createServiceClient(options: ServiceOptions) {
       call<{ messages: Array<{ id: string; deduplicated: boolean; deliverAt: string }> }>({
         method: 'POST', path: `${app(appId)}/queue/messages`, json: { ...(installId === undefined ? {} : { installId }), messages },
       }),
+    /** `POST /v0/apps/{app_id}/storage/{install}/{op}`: the app's storage (docs/decisions/storage.md). */
+    storage: <T>(appId: string, install: 'dev' | 'workspace', op: 'get' | 'list' | 'commit', body: unknown) =>
+      call<T>({ method: 'POST', path: `${app(appId)}/storage/${install}/${op}`, json: body }),
     /** `POST /v0/apps/{app_id}/rollback`: production back to `version` (default: the one before the live one). */
     rollback: (appId: string, version?: number) =>
       call<VersionRecord>({ method: 'POST', path: `${app(appId)}/rollback`, json: version === undefined ? {} : { version } }),

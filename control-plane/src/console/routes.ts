@@ -22,6 +22,7 @@ import { registerAppsPage } from './pages/apps.ts';
 import { registerCredentialsPage } from './pages/credentials.ts';
 import { registerDomainsPage } from './pages/domains.ts';
 import { registerEnvVarsPage } from './pages/env-vars.ts';
+import { registerStoragePage } from './pages/storage.ts';
 import { registerVersionComparePage } from './pages/version-compare.ts';
 import { registerVersionsPage } from './pages/versions.ts';
 import { registerConversationPages } from './pages/conversations.ts';
@@ -103,6 +104,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerVersionsPage(router, assets);
   registerVersionComparePage(router, assets);
   registerEnvVarsPage(router, assets);
+  registerStoragePage(router, assets);
   registerDomainsPage(router, assets);
   registerCredentialsPage(router, assets);
   registerDeliveriesPage(router, assets);

@@ -15,6 +15,7 @@ export * from './search.ts';
 export * from './blocks.ts';
 export * from './messaging.ts';
 export * from './references.ts';
+export * from './storage.ts';
 export * from './apps.ts';
 export * from './logs.ts';
 export * from './queues.ts';

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { EnvelopeSchema } from '../delivery/index.ts';
 import { createLeanPlatformClient } from '../client/lean.ts';
 import type { PlatformClient } from '../client/methods.ts';
+import type { StorageClient } from '../client/storage.ts';
 import type { Logger } from './logger.ts';
 import type { KnownKeys } from './schema.ts';
 import { ENV_KEYS } from './env.ts';
@@ -55,6 +56,12 @@ export interface HandlerContext<E extends DeliveryEnvelope<unknown> = DeliveryEn
   readonly env: AppEnv;
   /** A `/v0` client bound to the install token (base URL from `PLATFORM_API_URL`). */
   readonly api: PlatformClient;
+  /**
+   * The install's key-value storage (`ctx.api.storage`; docs/decisions/storage.md). In a block
+   * action it carries the interaction token: its writes commit with the action's result.
+   * @example const { value } = await ctx.storage.get<number>('visits'); await ctx.storage.sum('visits', 1);
+   */
+  readonly storage: StorageClient;
   readonly log: Logger;
   /** Keep `promise` running after the answer is sent; its failure is logged. */
   waitUntil(promise: Promise<unknown>): void;
@@ -123,6 +130,9 @@ export function handlerContext<E extends DeliveryEnvelope<unknown>>(envelope: E,
     env: deps.env,
     get api() {
       return api();
+    },
+    get storage() {
+      return api().storage;
     },
     log: deps.log,
     waitUntil: waitUntilOf(deps),

@@ -6,6 +6,7 @@
  */
 import type { RouteName } from '../api/routes.ts';
 import { encodeBase64 } from '../signing/base64.ts';
+import { storageClient } from './storage.ts';
 import type { CallInput, CallOptions, RouteBody, RouteQuery, RouteResponse } from './request.ts';
 
 /** Calls the route `name` (what differs between the clients). */
@@ -70,6 +71,8 @@ export function clientMethods(call: RouteCaller) {
       /** Up to 100 messages in one request. */
       sendBatch: (messages: RouteBody<'queueSend'>['messages'], o?: CallOptions) => call('queueSend', { body: { messages } }, o),
     },
+    /** The install's key-value storage (ours; docs/decisions/storage.md). */
+    storage: storageClient(call),
     jwks: (o?: CallOptions) => call('jwks', {}, o),
   };
 }

@@ -207,6 +207,27 @@ export const LIMITS = {
     notificationsPerMinutePerApp: 60,
     checkTreesPerMinutePerCaller: 60,
   },
+  /**
+   * Ours: app storage, per install (docs/decisions/storage.md). Key and list sizes follow Cloudflare
+   * KV (512-byte keys, 1,000 keys a page); value size matches a block's state (Deno KV's 64 KiB);
+   * a commit's checks, mutations and bytes stay inside Deno KV's atomic limits.
+   */
+  storage: {
+    keyBytes: 512,
+    valueBytes: 64 * KB,
+    keysPerGetMany: 100,
+    checksPerCommit: 20,
+    mutationsPerCommit: 100,
+    commitBytes: 800 * KB,
+    listLimitDefault: 100,
+    listLimitMax: 1_000,
+    bytesPerInstall: 64 * MB,
+    keysPerInstall: 100_000,
+    operationsPerSecondPerInstall: 5_000,
+    expireInMinMs: 1 * SECOND,
+    expireInMaxMs: 365 * DAY,
+    retainAfterUninstallMs: 30 * DAY,
+  },
   tokens: {
     installTokenSeconds: 60 * 60,
     interactionTokenSeconds: 15 * 60,

@@ -20,12 +20,13 @@ export interface AuthorApp {
   endpoint: { url: string } | null; clientId: string; createdAt: string;
 }
 
-export type AppPageKey = 'overview' | 'versions' | 'env' | 'domains' | 'credentials' | 'deliveries' | 'initiative' | 'logs' | 'errors' | 'playground';
+export type AppPageKey = 'overview' | 'versions' | 'env' | 'storage' | 'domains' | 'credentials' | 'deliveries' | 'initiative' | 'logs' | 'errors' | 'playground';
 
 const PAGES: Array<[AppPageKey, string, string]> = [
   ['overview', '', 'Overview'],
   ['versions', '/versions', 'Versions'],
   ['env', '/env', 'Environment'],
+  ['storage', '/storage', 'Storage'],
   ['domains', '/domains', 'Domains'],
   ['credentials', '/credentials', 'Credentials'],
   ['deliveries', '/deliveries', 'Deliveries'],
