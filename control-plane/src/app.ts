@@ -115,6 +115,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     pruneAppLogs: () => apps.logs.prune(config.appLogRetentionMs),
     pruneErrorGroups: () => apps.errors.prune(config.errorGroupRetentionMs),
     errors: apps.errors,
+    unitOfWork: apps.unitOfWork,
     ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
   });
   const messaging = createMessagingArea({

@@ -139,6 +139,9 @@ describe('storage atomic with the card (a block action\'s writes commit with its
   let blockId: string;
   const value = async (key: string) => (await stack.v0(hosted.installToken).post('/storage/get', { keys: [key] })).body.entries[0].value;
   const state = async () => (await stack.v0(hosted.installToken).get(`/blocks/${blockId}`)).body as { state: { clicks: number }; version: number };
+  /** The bodies of the queue messages sent so far (issue 23: an action's sends wait for its result). */
+  const sent = async () => (await stack.db.query<{ payload: { message: { body: unknown } } }>(
+    `select e.payload from outbox_events e join installs i on i.id = e.install_id where i.app_id = $1 and e.type = 'queue.message' order by e.seq`, [hosted.appId])).rows.map((r) => r.payload.message.body);
 
   beforeAll(async () => {
     const inserted = await stack.v0(hosted.installToken).post('/blocks', { type: 'keeper', props: { title: 'Card' }, circleId });
@@ -155,6 +158,8 @@ describe('storage atomic with the card (a block action\'s writes commit with its
     await click(ws.client, blockId, 'Bump');
     expect((await state()).state.clicks).toBe(2);
     expect(await value('hosted/clicks')).toBe(2);
+    // Each click's queue message was sent with its result.
+    expect(await sent()).toEqual([{ bumped: 1 }, { bumped: 2 }]);
     const { rows } = await stack.db.query<{ n: number }>('select count(*)::int as n from units_of_work');
     expect(rows[0]!.n, 'no unit stays open after its result').toBe(0);
   });
@@ -173,11 +178,13 @@ describe('storage atomic with the card (a block action\'s writes commit with its
     expect((await view(ws.client, blockId)).summary).toContain('2 clicks');
   });
 
-  it('a result refused for an invalid state leaves storage untouched', async () => {
+  it('a result refused for an invalid state leaves storage untouched and sends none of its queue messages', async () => {
     const before = await state();
+    const sentBefore = await sent();
     const out = await click(ws.client, blockId, 'Invalid');
     expect(out.outcome).toBe('failed');
     expect(await value('hosted/invalid')).toBeNull();
+    expect(await sent()).toEqual(sentBefore);
     expect((await state()).state).toEqual(before.state);
   });
 });

@@ -53,6 +53,7 @@ import { createStorageAdmin, type StorageAdmin } from '../apps/storage/admin.ts'
 import { createStorageSweeper, type StorageSweeper } from '../apps/storage/sweeper.ts';
 import { STAGED_COMMIT, stagedCommitApplier } from '../apps/storage/stage.ts';
 import { createUnitOfWork, type UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
+import { STAGED_SEND, stagedSendApplier } from '../deliveries/queues/service.ts';
 import { createKeyRing } from '../apps/tokens/keyring.ts';
 import { createTokenService, type TokenService } from '../apps/tokens/service.ts';
 import { createSchemaValidatorCache, type VersionValidators } from '../apps/versions/validators.ts';
@@ -169,9 +170,12 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const logs = createAppLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   const storageMetrics = createStorageMetrics(deps.registry);
-  // Each kind of staged effect registers its applier here (storage now; queues next).
+  // Each kind of staged effect registers its applier here: storage commits and queue sends.
   const unitOfWork = createUnitOfWork({
-    appliers: { [STAGED_COMMIT]: stagedCommitApplier({ clock, onApplied: (space, delta) => storageMetrics.bytes(space.appId, delta) }) },
+    appliers: {
+      [STAGED_COMMIT]: stagedCommitApplier({ clock, onApplied: (space, delta) => storageMetrics.bytes(space.appId, delta) }),
+      [STAGED_SEND]: stagedSendApplier({ clock }),
+    },
   });
   return {
     apps: createAppsService({ db, clock, secrets, allowLoopbackEndpoints: config.dev }),

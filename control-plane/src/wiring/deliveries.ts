@@ -41,6 +41,7 @@ import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/work
 import { createScheduleLoop, type ScheduleLoop } from '../deliveries/schedules/loop.ts';
 import { createScheduleMetrics } from '../deliveries/schedules/metrics.ts';
 import { createQueueService, type QueueService } from '../deliveries/queues/service.ts';
+import type { UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
 import { pruneQueueKeys } from '../deliveries/queues/store.ts';
 import { createInitiativeService, type InitiativeService } from '../deliveries/initiative/service.ts';
 import { registerQueueMetrics } from '../deliveries/initiative/metrics.ts';
@@ -83,6 +84,8 @@ export interface DeliveriesArea {
 }
 
 export interface DeliveriesAreaDeps {
+  /** Where a block action's queue sends wait for its result (the apps area's unit of work). */
+  unitOfWork?: UnitOfWork;
   config: Config;
   db: Db;
   kv: Kv;
@@ -150,7 +153,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     db, clock, logger, wake: waker.wake, metrics: createScheduleMetrics(deps.registry, appLabel),
     settings: { batchSize: config.schedules.batchSize, pollMs: config.schedules.pollMs },
   });
-  const queues = createQueueService({ db, clock, wake: waker.wake });
+  const queues = createQueueService({ db, clock, wake: waker.wake, ...(deps.unitOfWork === undefined ? {} : { unitOfWork: deps.unitOfWork }) });
   registerQueueMetrics(deps.registry, { db, clock, logger, appLabel });
   const recorder = createDeliveryRecorder({ db, logger, ...(deps.errors === undefined ? {} : { errors: deps.errors }) });
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });

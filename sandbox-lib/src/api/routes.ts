@@ -59,8 +59,8 @@ export const API_ROUTES = {
   // Issue 4: any valid credential of the spec (member key, install, deploy, agent builder token).
   checkTrees: route({ ...ROUTE_PATHS.checkTrees, credentials: [...TOOLING, 'install'], scope: null, body: apps.CheckTreesRequestSchema, response: apps.CheckTreesResponseSchema, status: 200 }),
   accessToken: route({ ...ROUTE_PATHS.accessToken, credentials: ['client'], scope: null, body: apps.AccessTokenRequestSchema, response: apps.AccessTokenResponseSchema, status: 201 }),
-  // Ours (docs/decisions/queues.md): the install's own queue, so no scope.
-  queueSend: route({ ...ROUTE_PATHS.queueSend, credentials: ['install'], scope: null, body: queues.QueueSendRequestSchema, response: queues.QueueSendResponseSchema, status: 200 }),
+  // Ours (docs/decisions/queues.md): the install's own queue, so no scope; an interaction token's sends wait for the action's result.
+  queueSend: route({ ...ROUTE_PATHS.queueSend, credentials: ['install', 'interaction'], scope: null, body: queues.QueueSendRequestSchema, response: queues.QueueSendResponseSchema, status: 200 }),
   // Ours: app storage; an interaction token's writes are staged with the action's result (docs/decisions/storage.md).
   storageGet: route({ ...ROUTE_PATHS.storageGet, credentials: ['install', 'interaction'], scope: null, body: storage.StorageGetRequestSchema, response: storage.StorageGetResponseSchema, status: 200 }),
   storageList: route({ ...ROUTE_PATHS.storageList, credentials: ['install', 'interaction'], scope: null, body: storage.StorageListRequestSchema, response: storage.StorageListResponseSchema, status: 200 }),

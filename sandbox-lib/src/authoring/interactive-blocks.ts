@@ -8,7 +8,7 @@ import type { InteractiveData, BlockAsDelivered } from '../delivery/index.ts';
 import type { RenderedTree } from '../catalog/index.ts';
 import type { BlockHandlers, RenderContext } from './block.ts';
 import type { ActionContext, ActionOutput, SearchOutput } from './action.ts';
-import { extendContext, handlerContext, lazyClient, waitUntilOf, type HandlerContext } from './context.ts';
+import { extendContext, handlerContext, lazyClient, queueSender, waitUntilOf, type HandlerContext } from './context.ts';
 import { deferred, isDeferred, type Deferred } from './deferred.ts';
 import { callHandler, DeliveryRejection } from './failures.ts';
 import { ResultProblem, toRendered } from './results.ts';
@@ -116,8 +116,8 @@ export async function blockAction(run: InteractiveRun<InteractiveData<'block.act
       return options.replace ? interaction().blocks.replace(data.block.id, body) : interaction().blocks.update(data.block.id, body);
     },
   };
-  // Storage carries the interaction token: the service stages its writes and commits them with this result.
-  const staged = { get storage() { return interaction().storage; } };
+  // Storage and queue sends carry the interaction token: the service stages them and commits them with this result.
+  const staged = { get storage() { return interaction().storage; }, queue: queueSender(interaction) };
   const ctx: ActionContext<any, any, any, any> = extendContext(extendContext(handlerContext(run.envelope, run.deps), extra), staged);
   const output = (await callHandler(label, () => action.handler!(ctx))) as ActionOutput<unknown>;
   if (isDeferred(output)) return { kind: 'deferred', deferral: output };

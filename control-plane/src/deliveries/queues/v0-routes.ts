@@ -13,14 +13,15 @@ const Q = LIMITS.queues;
 
 export function registerQueueV0Routes(api: V0Api, queues: QueueService): void {
   api.route({
-    operationId: 'sendQueueMessages', method: 'post', path: '/queue/messages', tag: 'queues', auth: 'install', status: R.status,
+    operationId: 'sendQueueMessages', method: 'post', path: '/queue/messages', tag: 'queues', auth: 'installOrInteraction', status: R.status,
     summary: 'Send messages to the install\'s own queue (ours)',
     description: 'Our extension of the spec. Each message comes back to the app as a `queue.message` lifecycle delivery (one per message) '
       + `after \`delaySeconds\` (0 to ${Q.maxDelaySeconds}), retried on the outbox's backoff up to the queue's \`maxAttempts\` (manifest \`queue\`, `
       + `${Q.maxAttemptsMin} to ${Q.maxAttemptsMax}), then kept as a dead letter on the Deliveries page, from where it can be sent again. `
       + `A \`key\` sent within ${Q.dedupeWindowMs / 3_600_000} hours is not sent again: the answer names the first message (\`deduplicated\`). `
       + `At most ${Q.messagesPerBatch} messages per request, ${Q.messageBytes / 1024} KB per body as JSON, `
-      + `${Q.messagesPerSecondPerInstall} messages a second and ${Q.queuedBytesPerInstall / (1024 * 1024)} MB waiting per install.`,
+      + `${Q.messagesPerSecondPerInstall} messages a second and ${Q.queuedBytesPerInstall / (1024 * 1024)} MB waiting per install. `
+      + 'Sent with a block action\'s interaction token while the action runs, the messages are sent only if the action\'s result commits.',
     body: R.body, maxBytes: Q.requestBytes, response: R.response,
     errors: [
       { status: 403, description: 'PlatformAppInstallRevokedError' },
