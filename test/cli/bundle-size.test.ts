@@ -1,6 +1,7 @@
 /**
  * A hello app (one block, one route, defineApp, no zod) built the way `platform build` and
- * `platform deploy` build it stays within 100 KB minified (issue 14 item 6; the bench prints the
+ * `platform deploy` build it stays within 110 KB minified (issue 14 item 6 set 100 KB; storage and
+ * queues in every handler's context moved it, docs/decisions/authoring.md; the bench prints the
  * figure too), carries neither zod nor the public suffix list nor the SDK's zod schemas, and still
  * answers: its route, and a signed block.render delivery, in a Node process as the CLI loads it.
  */
@@ -10,7 +11,7 @@ import { deliveryHeaders } from '@platform/sdk';
 import { buildBundle, type Bundle } from '../../cli/src/bundle.ts';
 import { tempProject, type TempProject } from './helpers.ts';
 
-const HELLO_BUDGET_BYTES = 100 * 1024;
+const HELLO_BUDGET_BYTES = 110 * 1024;
 
 let project: TempProject;
 let bundle: Bundle;

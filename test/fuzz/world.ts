@@ -36,6 +36,8 @@ export async function startFuzzWorld(options: StackOptions = {}): Promise<{ worl
         blockId: [block.block?.id ?? block.id], block_id: [block.block?.id ?? block.id],
         workspaceId: [world.ws.workspace.id],
         target: ['production', 'preview'],
+        // The storage tooling routes name the install's kind, not its id.
+        install: ['workspace', 'dev'],
         key: ['API_URL', 'TOKEN'],
         // The board app's first version (synced by the world) and one past what a version column holds.
         version: ['1', '2147483648'],
