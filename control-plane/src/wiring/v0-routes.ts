@@ -5,6 +5,7 @@
  */
 import type { V0Api } from '../core/http/v0-api.ts';
 import { registerAssetV0Routes } from '../apps/assets/v0-routes.ts';
+import { registerCheckBundlesV0Routes } from '../apps/check-bundles/v0-routes.ts';
 import { registerCheckTreesV0Routes } from '../apps/check-trees/v0-routes.ts';
 import { registerCiIdentityV0Routes } from '../apps/ci-identities/v0-routes.ts';
 import { registerCredentialV0Routes } from '../apps/credentials/v0-routes.ts';
@@ -26,7 +27,7 @@ import type { DeliveriesArea } from './deliveries.ts';
 import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs'>;
   deliveries: Pick<DeliveriesArea, 'replays'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
@@ -41,6 +42,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerCredentialV0Routes(api, p.apps.accessTokens);
   registerCiIdentityV0Routes(api, p.apps.ciIdentities);
   registerCheckTreesV0Routes(api, p.apps.treeChecker);
+  registerCheckBundlesV0Routes(api, p.apps.bundleChecker);
   registerAssetV0Routes(api, p.apps.assetUploads);
   registerDevAppV0Routes(api, p.apps.devApps);
   registerPublishV0Routes(api, p.apps.versions, p.apps.versionHistory);
