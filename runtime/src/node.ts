@@ -25,7 +25,7 @@ import { createRunService } from './runs/service.ts';
 import { buildGuestSource } from './sandbox/guest-source.ts';
 import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
 import { workerEntry } from './supervisor/worker-entry.ts';
-import { createMetricsServer } from './ops/metrics-server.ts';
+import { createMetricsServer, listenError } from './ops/metrics-server.ts';
 import { assertSafeToolchain } from './preflight.ts';
 import { openRegistration } from './fleet/open.ts';
 import type { Registration } from './fleet/registration.ts';
@@ -87,7 +87,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
 
   let supervisor: Supervisor | null = null;
   let server: Server | null = null;
-  const operator = createMetricsServer({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, logger });
+  const operator = createMetricsServer({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, logger, variable: 'RUNTIME_METRICS_PORT' });
   let registration: Registration | null = null;
   let draining = false;
   const inFlight = (): number => supervisor?.load().reduce((n, w) => n + w.inFlight, 0) ?? 0;
@@ -123,7 +123,14 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
         draining: () => draining,
       });
       server = http;
-      const port = await new Promise<number>((resolve) => http.listen(config.port, config.host, () => resolve((http.address() as AddressInfo).port)));
+      const port = await new Promise<number>((resolve, reject) => {
+        const refused = (err: Error) => reject(listenError(err, { variable: 'RUNTIME_PORT', host: config.host, port: config.port }));
+        http.once('error', refused);
+        http.listen(config.port, config.host, () => {
+          http.off('error', refused);
+          resolve((http.address() as AddressInfo).port);
+        });
+      });
       // Port 0 (tests): the public URL gets the port actually bound.
       if (config.port === 0) publicUrl = publicUrl.replace(/:0$/, `:${port}`);
       const internalUrl = config.port === 0 ? config.internalUrl.replace(/:0$/, `:${port}`) : config.internalUrl;
