@@ -89,8 +89,9 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
   if (Number(process.versions.node.split('.')[0]) < 24) {
     throw new CommandError(`platform dev runs a hosted app in the runtime's sandbox, which needs Node 24 (this is ${process.version}): run it with npx from the repository, whose node_modules has Node 24`);
   }
-  const { startDevRuntime } = await import('@platform/runtime/dev');
+  const { startDevRuntime, APPROXIMATE_CPU_NOTE } = await import('@platform/runtime/dev');
   const runtime = await startDevRuntime({ port: o.port, dataDir: join(o.cwd, '.platform', 'dev-runtime'), ...o.runtime });
+  if (runtime.cpuBudget === 'approximate') print(`Note: ${APPROXIMATE_CPU_NOTE}`);
 
   /** Reads, syncs and serves one build; answers null (and says why) when it cannot. */
   const serve = async (code: Uint8Array, sourceMap: Uint8Array | undefined): Promise<Synced | null> => {

@@ -27,6 +27,7 @@ import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
 import { workerEntry } from './supervisor/worker-entry.ts';
 import { createMetricsServer, listenError } from './ops/metrics-server.ts';
 import { assertSafeToolchain } from './preflight.ts';
+import type { IsolatedVmBuild, SandboxKind } from './sandbox/ivm-build.ts';
 import { openRegistration } from './fleet/open.ts';
 import type { Registration } from './fleet/registration.ts';
 
@@ -40,6 +41,8 @@ export interface RuntimeNodeDeps {
   lookup?: Lookup;
   /** fetch for calls to the control plane (tests); default: global fetch. */
   fetch?: typeof fetch;
+  /** `development`: `platform dev`'s sandbox, which may run on the stock isolated-vm (default: `production`). */
+  sandbox?: SandboxKind;
 }
 
 export interface RuntimeNode {
@@ -57,11 +60,16 @@ export interface RuntimeNode {
   readonly appLog: AppLog;
   /** The supervisor, once started (load and worker pids, for operators and tests). */
   readonly supervisor: Supervisor | null;
+  /** The isolated-vm its workers run: `stock` only in the development sandbox without the patched build. */
+  readonly isolatedVm: IsolatedVmBuild;
 }
 
 export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
-  assertSafeToolchain();
-  const { config, logger } = deps;
+  // A runtime node refuses to start without the patched isolated-vm; the development sandbox of
+  // `platform dev` runs on the stock binary then (approximate CPU budgets, sandbox/ivm-build.ts).
+  const isolatedVm = assertSafeToolchain(deps.sandbox ?? 'production');
+  const config: RuntimeConfig = { ...deps.config, worker: { ...deps.config.worker, isolatedVm } };
+  const { logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createMetrics();
   const appLog = createAppLog({ linesPerApp: config.appLogLines });
@@ -96,6 +104,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
     metrics,
     appLog,
     get supervisor() { return supervisor; },
+    isolatedVm,
     async start() {
       // Two esbuild builds at start: side by side, not one after the other.
       const [entry, guestSource] = await Promise.all([workerEntry(config.dataDir), buildGuestSource()]);
