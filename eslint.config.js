@@ -11,7 +11,9 @@ const noCli = { group: ['@platform/cli', '@platform/cli/*', '**/cli/**'], messag
 export default tseslint.config(
   // `.platform/` is the CLI's build output in an app folder (README, "Your first hosted app", builds
   // one inside the repository): generated, bundled code that is not ours to lint.
-  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '**/.platform/**', 'test/fixtures/**/bundle*', 'coverage/**', 'runtime/native/.build/**', '.bench/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '**/.platform/**', 'test/fixtures/**/bundle*', 'coverage/**', 'runtime/native/.build/**', '.bench/**',
+    // Topology probes (issue 24): plain CommonJS scripts run by node directly, as in the runtime study.
+    'test/bench/probes/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

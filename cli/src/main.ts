@@ -16,6 +16,7 @@ import { DEPLOY_USAGE, deployCommand } from './deploy.ts';
 import { ENV_USAGE, envCommand } from './env.ts';
 import { CHECK_USAGE, checkCommand } from './check.ts';
 import { LOGS_USAGE, logsCommand } from './logs.ts';
+import { ERRORS_USAGE, errorsCommand } from './errors.ts';
 import { VERSIONS_USAGE, versionsCommand } from './versions.ts';
 import { ROLLBACK_USAGE, rollbackCommand } from './rollback.ts';
 import { REPLAY_USAGE, replayCommand } from './replay.ts';
@@ -34,6 +35,7 @@ export const COMMANDS: Record<string, Command> = {
   check: { summary: 'Validate a block tree file (with the service, or --local)', usage: CHECK_USAGE, run: checkCommand },
   dev: { summary: 'Sync your development app and relay its deliveries to the app on localhost', usage: DEV_USAGE, run: (argv) => devCommand(argv) },
   logs: { summary: 'A hosted app\'s log lines (--follow to stream them live)', usage: LOGS_USAGE, run: logsCommand },
+  errors: { summary: 'The app\'s errors grouped by kind: how often, where in your source, on which versions', usage: ERRORS_USAGE, run: errorsCommand },
   versions: { summary: 'List the app\'s versions: target, when, manifest digest, what each adds in access', usage: VERSIONS_USAGE, run: versionsCommand },
   rollback: { summary: 'Serve an earlier production version again (consent rules as for any publish)', usage: ROLLBACK_USAGE, run: rollbackCommand },
   replay: { summary: 'Run a recorded delivery again against a preview, read-only, beside its recorded answer', usage: REPLAY_USAGE, run: replayCommand },

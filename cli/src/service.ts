@@ -5,7 +5,7 @@
  * the client API (`/client/v1/me`, `/client/v1/apps`). Failures throw the typed client's
  * `PlatformClientError`, so every command reports them the same way.
  */
-import { ErrorBodySchema, PlatformClientError } from '@platform/sdk';
+import { ErrorBodySchema, PlatformClientError, type ErrorGroupDetail, type ErrorGroupPage } from '@platform/sdk';
 
 export type Target = 'preview' | 'production';
 
@@ -179,6 +179,13 @@ export function createServiceClient(options: ServiceOptions) {
       const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
       return call<{ appId: string; items: VersionSummary[]; nextBefore: number | null }>({ method: 'GET', path: `${app(appId)}/versions${params.size > 0 ? `?${params}` : ''}` });
     },
+    /** `GET /v0/apps/{app_id}/errors`: the app's error groups, last seen first. */
+    listErrorGroups: (appId: string, query: { version?: number; level?: string; limit?: number; cursor?: string } = {}) => {
+      const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+      return call<ErrorGroupPage>({ method: 'GET', path: `${app(appId)}/errors${params.size > 0 ? `?${params}` : ''}` });
+    },
+    /** `GET /v0/apps/{app_id}/errors/{group_id}`: one group with its newest examples. */
+    getErrorGroup: (appId: string, groupId: string) => call<ErrorGroupDetail>({ method: 'GET', path: `${app(appId)}/errors/${encodeURIComponent(groupId)}` }),
     /** `POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`: read-only, against `version` (default: the latest preview). */
     replay: (appId: string, deliveryId: string, version?: number) =>
       call<ReplayResult>({ method: 'POST', path: `${app(appId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`, json: version === undefined ? {} : { version } }),

@@ -113,6 +113,8 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     secrets, runtimeNodes, resolveCaller: (header) => apps.resolver.resolveValue(header),
     environmentFor: (appId, target) => apps.envVars.environmentFor(appId, target),
     pruneAppLogs: () => apps.logs.prune(config.appLogRetentionMs),
+    pruneErrorGroups: () => apps.errors.prune(config.errorGroupRetentionMs),
+    errors: apps.errors,
     ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
   });
   const messaging = createMessagingArea({

@@ -15,6 +15,16 @@ import { createRuntimeClient, type RuntimeClient, type RuntimeDeliveryKind } fro
 import { parseSigningSecret } from '@platform/sdk';
 
 export const SECRET = 'bench-secret-0123456789abcdef';
+/**
+ * A load window's length and its warm-up (`BENCH_DURATION_MS`, `BENCH_WARMUP_MS`; 4 s and 1 s), and
+ * the requests sent one at a time for latencies (`BENCH_LATENCY_COUNT`, 2,000): small values check
+ * that a bench runs, the defaults give its figures.
+ */
+export const BENCH_DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4_000);
+export const BENCH_WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1_000);
+export const BENCH_LATENCY_COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 2_000);
+/** Load windows per measured server (`BENCH_ROUNDS`, 3, as issue 24 measured); the median is the figure. */
+export const BENCH_ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 export const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const MAIN = fileURLToPath(new URL('../../runtime/src/main.ts', import.meta.url));
 
@@ -72,7 +82,7 @@ export async function spawnRuntime(env: Record<string, string> = {}): Promise<Ru
  * soon as the previous answer is read (closed loop), after a warm-up.
  */
 export async function requestsPerSecond(origin: string, request: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string },
-  options: { connections?: number; warmupMs?: number; durationMs?: number } = {}): Promise<number> {
+  options: { connections?: number; warmupMs?: number; durationMs?: number; window?: { start(): void; end(requests: number): void } } = {}): Promise<number> {
   const connections = options.connections ?? 10;
   const pool = new Pool(origin, { connections, pipelining: 1 });
   let counting = false;
@@ -88,12 +98,14 @@ export async function requestsPerSecond(origin: string, request: { method: 'GET'
     }
   };
   const workers = Array.from({ length: connections }, worker);
-  await new Promise((r) => setTimeout(r, options.warmupMs ?? 1_000));
+  await new Promise((r) => setTimeout(r, options.warmupMs ?? BENCH_WARMUP_MS));
+  options.window?.start();
   counting = true;
   const started = performance.now();
-  await new Promise((r) => setTimeout(r, options.durationMs ?? 4_000));
+  await new Promise((r) => setTimeout(r, options.durationMs ?? BENCH_DURATION_MS));
   counting = false;
   const elapsed = performance.now() - started;
+  options.window?.end(done);
   stop = true;
   await Promise.all(workers);
   await pool.close();

@@ -129,6 +129,36 @@ describe.skipIf(skip !== null)('the Logs and operator pages in chromium', () => 
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it('the Errors page groups the thrown route and the CPU stops, with where in logs-app.ts; a group\'s page lists its examples with their frames (issue 25 item 3)', { timeout: 60_000 }, async () => {
+    await page.goto(`${platform.url}/console/apps/${appId}/logs`);
+    await page.getByRole('navigation', { name: 'Pages of Logs end to end' }).getByRole('link', { name: 'Errors' }).click();
+    await page.waitForURL(new RegExp(`/console/apps/${appId}/errors$`));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Errors of Logs end to end');
+    const thrown = page.locator('tr', { hasText: 'the boom route failed on purpose' });
+    await thrown.waitFor();
+    expect(await thrown.locator('code').textContent()).toBe('at explodeForTheLogs (logs-app.ts:7)');
+    expect(await page.locator('tr', { hasText: 'PlatformRuntimeCpuLimitError' }).count()).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.selectOption('#e-level', 'limit');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/level=limit/);
+    expect(await page.locator('tbody tr', { hasText: 'the boom route failed on purpose' }).count()).toBe(0);
+
+    await page.goto(`${platform.url}/console/apps/${appId}/errors`);
+    await page.getByRole('link', { name: /the boom route failed on purpose/ }).click();
+    await page.waitForURL(new RegExp(`/console/apps/${appId}/errors/[0-9a-f]{32}$`));
+    const first = page.locator('ol.examples > li').first();
+    expect(await first.locator('.log-frames li code').first().textContent()).toMatch(/^at explodeForTheLogs \(logs-app\.ts:7:\d+\)$/);
+    expect(await first.getByRole('link', { name: /^line \d+$/ }).getAttribute('href')).toMatch(new RegExp(`/console/apps/${appId}/logs\\?version=\\d+&status=error`));
+    expect(await axeViolations(page)).toEqual([]);
+
+    const missing = await page.goto(`${platform.url}/console/apps/${appId}/errors/${'0'.repeat(32)}`);
+    expect(missing?.status()).toBe(404);
+    expect(await page.getByRole('alert').textContent()).toContain('No such error group');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('the Logs page of an app the member cannot manage is the API\'s refusal, as the app\'s other pages are', async () => {
     const res = await page.goto(`${platform.url}/console/apps/app_nope/logs`);
     expect(res?.status()).toBe(404);

@@ -136,4 +136,24 @@ describe('stacks an author reads name app.ts, the line and the function', () => 
     expect(deployed.stderr).toContain('The bundle did not load: Error: the settings are missing on purpose');
     expect(deployed.stderr).toMatch(new RegExp(`at readSettings \\(app\\.ts:${LINES.readSettings}:\\d+\\)`));
   });
+
+  it('platform errors (issue 25 item 3): the thrown route is one group at explode in app.ts, counted per occurrence; show prints its examples\' stacks', { timeout: 60_000 }, async () => {
+    expect((await route('/boom/ada')).status).toBe(500);
+    const thrownGroup = async () => (await stack.v0(ws.apiKey).get(`/apps/${appId}/errors?level=error`)).body.items
+      .find((g: { topFrame: { function: string } | null }) => g.topFrame?.function === 'explode');
+    // The first test threw once; this one once more, shipped with its request.
+    await expect.poll(async () => (await thrownGroup())?.count, { timeout: 20_000 }).toBe(2);
+    const listed = await cli(app, ['errors']).exited;
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`\\s2×\\s+error\\s+Error: no greeting for ada\\n\\s+at explode \\(app\\.ts:${LINES.explode}\\)\\n\\s+versions 1 \\(2\\) · 0 installs`));
+    expect(listed.stdout).toMatch(/limit\s+PlatformRuntimeCpuLimitError|limit\s+Limit/);
+    const group = await thrownGroup();
+    const shown = await cli(app, ['errors', 'show', group.id]).exited;
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Newest examples:');
+    expect(shown.stdout).toMatch(new RegExp(`version 1, .*: no greeting for ada\\n {6}at explode \\(app\\.ts:${LINES.explode}:\\d+\\)`));
+    const missing = await cli(app, ['errors', 'show', '0'.repeat(32)]).exited;
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('PlatformApiNotFoundError');
+  });
 });

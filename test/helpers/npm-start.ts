@@ -23,6 +23,8 @@ export interface Platform {
   runtimeUrl: string;
   /** The one-time console sign-in link printed on the `console` line. */
   consoleLink: string;
+  /** The `npm start` process (the control plane; the runtime node is its child). */
+  pid: number;
   credentials: { owner: { apiKey: string; id: string }; member: { apiKey: string; id: string }; conversationId: string; circles: { public: string; private: string } };
   output(): string;
   stop(): Promise<void>;
@@ -90,6 +92,7 @@ export async function startPlatform(options: { env?: Record<string, string> } = 
     url: `http://localhost:${port}`,
     runtimeUrl: `http://127.0.0.1:${runtimePort}`,
     consoleLink,
+    pid: child.pid!,
     credentials,
     output: () => seen.out,
     async stop() {

@@ -29,6 +29,7 @@ import { registerDeliveriesPage } from './pages/deliveries.ts';
 import { registerPlaygroundPage } from './pages/playground.ts';
 import { registerInboxPage } from './pages/inbox.ts';
 import { registerLogsPage } from './pages/logs.ts';
+import { registerErrorsPage } from './pages/errors.ts';
 import { registerMemoriesPage } from './pages/memories.ts';
 import { registerOperatorPage } from './pages/operator.ts';
 import { registerSearchPage } from './pages/search.ts';
@@ -105,6 +106,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerCredentialsPage(router, assets);
   registerDeliveriesPage(router, assets);
   registerLogsPage(router, assets);
+  registerErrorsPage(router, assets);
   registerPlaygroundPage(router, assets);
   registerAdminPages(router, assets);
   registerOperatorPage(router, assets);

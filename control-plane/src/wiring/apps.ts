@@ -42,6 +42,7 @@ import type { InstallRow } from '../apps/installs/store.ts';
 import { createProductionResolver, type ProductionResolver } from '../apps/internal/production.ts';
 import { createLogFeed } from '../apps/logs/feed.ts';
 import { createAppLogsService, type AppLogsService } from '../apps/logs/service.ts';
+import { createAppErrorsService, type AppErrorsService } from '../apps/errors/service.ts';
 import { createOperatorMetricsService, type OperatorMetricsService } from '../apps/operator-metrics/service.ts';
 import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
@@ -93,6 +94,7 @@ export interface AppsArea {
   assetUploads: AssetUploads;
   /** Hosted apps' log lines: stored from the nodes' batches, read and streamed by tooling. */
   logs: AppLogsService;
+  errors: AppErrorsService;
   /** Each app's figures from the processes' metrics (the console's operator page). */
   operatorMetrics: OperatorMetricsService;
   /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
@@ -145,6 +147,9 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const versions = createVersionsService({ db, clock, bundles, sourceMaps, reader, validators, assets, domains });
   const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
   const tokens = createTokenService({ ring, clock, issuer: config.publicUrl });
+  // Each needs the other: errors are recorded as log batches are stored, and a group's examples are log lines.
+  const errors = createAppErrorsService({ db, clock, logger: deps.logger, readLines: (appId, ids) => logs.linesByIds(appId, ids) });
+  const logs = createAppLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   return {
     apps: createAppsService({ db, clock, secrets, allowLoopbackEndpoints: config.dev }),
@@ -170,7 +175,8 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     assets,
     images,
     assetUploads: createAssetUploads({ assets, kv: deps.kv, publicUrl: config.publicUrl }),
-    logs: createAppLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }) }),
+    logs,
+    errors,
     operatorMetrics: createOperatorMetricsService({
       registry: deps.registry, runtimeNodes: deps.runtimeNodes,
       listApps: async (workspaceId) => (await listApps(db, workspaceId, null)).map((a) => ({ id: a.id, slug: a.slug, name: a.name })),

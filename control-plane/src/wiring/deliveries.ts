@@ -24,7 +24,7 @@ import { createDeliveryRouter, createEndpointTarget, type DeliveryTarget } from 
 import { createInteractiveEngine, type InteractiveEngine } from '../deliveries/interactive/engine.ts';
 import { createReplayService, type ReplayService } from '../deliveries/replay/service.ts';
 import { createEngineMetrics } from '../deliveries/interactive/metrics.ts';
-import { createDeliveryRecorder } from '../deliveries/interactive/recorder.ts';
+import { createDeliveryRecorder, type FailedDeliveriesListener } from '../deliveries/interactive/recorder.ts';
 import { createMailService, type MailService } from '../workspace/mail/service.ts';
 import { createSmtpTransport, type MailTransport } from '../workspace/mail/transport.ts';
 import { createGuardedAgent, createImageFetch, type ImageFetch, type ResolveAll } from '../deliveries/outbound/index.ts';
@@ -87,6 +87,10 @@ export interface DeliveriesAreaDeps {
   runtimeNodes: RuntimeNodes;
   /** Deletes hosted apps' log lines past their retention (apps area), on the same hourly tick as the delivery history. */
   pruneAppLogs?: () => Promise<number>;
+  /** Deletes error groups unseen past their retention (apps area), on the same tick. */
+  pruneErrorGroups?: () => Promise<number>;
+  /** Told of failed delivery attempts, interactive and lifecycle (the apps area's error groups). */
+  errors?: FailedDeliveriesListener;
   options?: DeliveriesOptions;
 }
 
@@ -128,12 +132,14 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     metrics: createOutboxMetrics(deps.registry, appLabel),
     settings: { batchSize: config.outbox.batchSize, concurrency: config.outbox.concurrency, leaseMs: config.outbox.leaseMs, pollMs: config.outbox.pollMs },
     ...(options.random ? { random: options.random } : {}),
+    ...(deps.errors === undefined ? {} : { errors: deps.errors }),
   });
-  const recorder = createDeliveryRecorder({ db, logger });
+  const recorder = createDeliveryRecorder({ db, logger, ...(deps.errors === undefined ? {} : { errors: deps.errors }) });
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });
   const prune = async (): Promise<Record<string, number>> => ({
     ...await pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs }),
     ...(deps.pruneAppLogs === undefined ? {} : { appLogs: await deps.pruneAppLogs() }),
+    ...(deps.pruneErrorGroups === undefined ? {} : { errorGroups: await deps.pruneErrorGroups() }),
   });
   const maintenance = createMaintenance({ mail, prune, logger });
 

@@ -12,6 +12,7 @@ import { registerCredentialV0Routes } from '../apps/credentials/v0-routes.ts';
 import { registerDevAppV0Routes } from '../apps/dev-apps/v0-routes.ts';
 import { registerEnvVarV0Routes } from '../apps/env-vars/v0-routes.ts';
 import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
+import { registerAppErrorV0Routes } from '../apps/errors/v0-routes.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
 import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
@@ -27,7 +28,7 @@ import type { DeliveriesArea } from './deliveries.ts';
 import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'errors'>;
   deliveries: Pick<DeliveriesArea, 'replays'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
@@ -48,6 +49,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerPublishV0Routes(api, p.apps.versions, p.apps.versionHistory);
   registerEnvVarV0Routes(api, p.apps.envVars);
   registerAppLogV0Routes(api, p.apps.logs);
+  registerAppErrorV0Routes(api, p.apps.errors);
   registerReplayV0Routes(api, p.deliveries.replays);
   registerBlockV0Routes(api, p.blocks.blocks);
   registerNotificationV0Routes(api, p.messaging.notifications);

@@ -55,7 +55,7 @@ export function createDispatcher(deps: { scheduler: Scheduler; quarantine: Quara
 
   const place = (p: Pending): void => {
     if (p.state === 'done') return scheduler.done(p.meta.appId, null);
-    const w = scheduler.place(p.spec.key, deps.workers().ready());
+    const w = scheduler.place(p.meta.appId, p.spec.key, deps.workers().ready());
     if (w !== null) return dispatchTo(w, p);
     if (stopping) return abandon(p, new PlatformError('PlatformApiServiceUnavailableError', 'The runtime node is stopping'), EMPTY_REPORT('crashed'));
     unplaced.push(p);

@@ -21,7 +21,7 @@ export function topTwo<W extends { index: number }>(key: string, candidates: rea
   let s1 = -1;
   let s2 = -1;
   for (const w of candidates) {
-    const score = fnv1a(`${key}#${w.index}`);
+    const score = rendezvousScore(key, w.index);
     if (score > s1) {
       second = first;
       s2 = s1;
@@ -33,4 +33,9 @@ export function topTwo<W extends { index: number }>(key: string, candidates: rea
     }
   }
   return [first, second];
+}
+
+/** `candidate`'s rendezvous score for `key`: higher ranks first. */
+export function rendezvousScore(key: string, index: number): number {
+  return fnv1a(`${key}#${index}`);
 }

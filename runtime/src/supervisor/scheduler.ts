@@ -8,20 +8,40 @@
  * - a heavy app may have at most `workers - 1` requests running at once (at least 1): at least one
  *   worker stays free of it, and its other requests wait here, in order, not in a worker's queue;
  * - a request goes to the first of its version's two rendezvous workers (placement.ts: warm
- *   isolates) whose queued CPU is under `busyMs`, else to the worker with the least queued CPU.
+ *   isolates) whose queued CPU is under `busyMs`, else to the worker with the least queued CPU;
+ * - a *hot* app (measured, and at least `hotRunning` of its requests admitted at once) is served by every worker:
+ *   its request goes to the worker with the least queued CPU (then the fewest requests, then the
+ *   rendezvous order), so each worker keeps its own warm isolates of it and one busy app uses
+ *   the node's cores instead of queueing on one worker while the others idle.
  *
  * So one app's flood of CPU-heavy requests takes at most all workers but one, and the others' requests
  * find a worker that is not behind it.
  */
-import { topTwo } from './placement.ts';
+import { rendezvousScore, topTwo } from './placement.ts';
 
 export interface Lane {
   index: number;
   /** Expected CPU milliseconds of the requests this worker has not finished. */
   queuedMs: number;
+  /** The requests it holds (entered or waiting). */
+  readonly jobs: { readonly size: number };
 }
 
-export const SCHEDULER = { heavyMs: 5, busyMs: 2, weight: 0.3, maxApps: 10_000 } as const;
+export const SCHEDULER = { heavyMs: 5, busyMs: 2, weight: 0.3, maxApps: 10_000, hotRunning: 4 } as const;
+
+export type SchedulerOptions = { heavyMs: number; busyMs: number; weight: number; maxApps: number; hotRunning: number };
+
+/** The lane a hot app's request waits least on: least queued CPU, then fewest requests, then rank. */
+function leastLoaded<L extends Lane>(key: string, lanes: readonly L[]): L | null {
+  let best: L | null = null;
+  for (const lane of lanes) {
+    if (best === null || lane.queuedMs < best.queuedMs) best = lane;
+    else if (lane.queuedMs > best.queuedMs) continue;
+    else if (lane.jobs.size < best.jobs.size) best = lane;
+    else if (lane.jobs.size === best.jobs.size && rendezvousScore(key, lane.index) > rendezvousScore(key, best.index)) best = lane;
+  }
+  return best;
+}
 
 interface AppLoad {
   costMs: number | null;
@@ -29,7 +49,7 @@ interface AppLoad {
   waiting: Array<() => void>;
 }
 
-export function createScheduler(options: { heavyMs: number; busyMs: number; weight: number; maxApps: number } = SCHEDULER) {
+export function createScheduler(options: SchedulerOptions = SCHEDULER) {
   const apps = new Map<string, AppLoad>();
   const load = (appId: string): AppLoad => {
     let a = apps.get(appId);
@@ -67,8 +87,15 @@ export function createScheduler(options: { heavyMs: number; busyMs: number; weig
       start();
       return true;
     },
-    /** The worker for a request of version `key`. */
-    place<L extends Lane>(key: string, lanes: readonly L[]): L | null {
+    /** The worker for a request of version `key` of `appId` (admitted already). */
+    place<L extends Lane>(appId: string, key: string, lanes: readonly L[]): L | null {
+      // Hot: it has enough requests at once that one worker would run them one behind the other.
+      // A version not hot stays on its rendezvous workers: a second worker's cold start (and its
+      // isolate's memory) would cost more than a short wait there. An app not measured yet is never
+      // hot: a first burst of CPU floods would otherwise land on every worker before admission
+      // knows the app is heavy; on its rendezvous workers it leaves the others free.
+      const a = apps.get(appId);
+      if (a !== undefined && a.costMs !== null && a.running >= options.hotRunning) return leastLoaded(key, lanes);
       const [first, second] = topTwo(key, lanes);
       if (first !== null && first.queuedMs < options.busyMs) return first;
       if (second !== null && second.queuedMs < options.busyMs) return second;

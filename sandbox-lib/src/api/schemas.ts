@@ -17,5 +17,6 @@ export * from './messaging.ts';
 export * from './references.ts';
 export * from './apps.ts';
 export * from './logs.ts';
+export * from './error-groups.ts';
 export * from './errors.ts';
 export * from './routes.ts';

@@ -59,7 +59,12 @@ export interface StreamReader {
 
 export type AppLogsService = ReturnType<typeof createAppLogsService>;
 
-export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed }) {
+/** What is told of each stored batch: the error groups fold its error and limit lines in. */
+export interface StoredLinesListener {
+  recordLines(rows: readonly store.LogRow[]): Promise<void>;
+}
+
+export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed; errors?: StoredLinesListener }) {
   const { db } = deps;
   const streams = new Set<() => void>();
   return {
@@ -73,6 +78,7 @@ export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed
         byApp.set(row.app_id, list);
       }
       await Promise.all([...byApp].map(([appId, list]) => deps.feed.publish(appId, list)));
+      await deps.errors?.recordLines(rows);
       return rows.length;
     },
 
@@ -126,6 +132,11 @@ export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed
     /** Ends every open stream (the control plane is stopping: they would hold its server open). */
     closeStreams(): void {
       for (const end of [...streams]) end();
+    },
+
+    /** The app's lines of these ids that are still kept, as tooling reads them. */
+    async linesByIds(appId: string, ids: readonly number[]): Promise<LogLine[]> {
+      return (await store.linesByIds(db, appId, ids)).map(lineView);
     },
 
     /** Deletes lines stored longer ago than `retentionMs`; the count. */

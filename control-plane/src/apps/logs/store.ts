@@ -113,6 +113,13 @@ export async function linesAfter(db: Db, appId: string, filters: LogFilters, aft
   return rows;
 }
 
+/** The app's lines of these ids that are still kept, newest first. */
+export async function linesByIds(db: Db, appId: string, ids: readonly number[]): Promise<LogRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<LogRow>(`select ${COLUMNS} from app_logs where app_id = $1 and seq = any($2::bigint[]) order by seq desc`, [appId, ids]);
+  return rows;
+}
+
 /** The profile stored with one line of the app, or null. */
 export async function findProfile(db: Db, appId: string, seq: number): Promise<{ profile: string; version: number | null } | null> {
   const { rows } = await db.query<{ profile: string | null; version: number | null }>('select profile, version from app_logs where app_id = $1 and seq = $2', [appId, seq]);

@@ -33,6 +33,7 @@ type FieldValue = string | boolean | string[] | null;
 const notFound = () => new PlatformError('PlatformApiNotFoundError', 'No block with that id that you can see', { path: ['blockId'] });
 const unknownRef = (path: Array<string | number>, message: string) => invalidRequest([{ path, message, code: 'unknown_reference' }]);
 const NO_LONGER_OFFERED = 'The app no longer offers this action.';
+const REDRAWN = 'The app no longer offers this action: the card was drawn by an earlier version of the app, and is drawn again by the one it runs now.';
 
 export type InteractionsService = ReturnType<typeof createInteractionsService>;
 
@@ -69,8 +70,19 @@ export function createInteractionsService(deps: InteractionsDeps) {
     return entry === undefined || action === undefined ? undefined : { entry, action };
   }
 
+  /**
+   * The card names an action the version the install runs does not have: it was drawn by another
+   * version (the install moved on, or was rolled back). The member is told, and the card is drawn
+   * again by the running version (docs/decisions/blocks.md, "Cards across versions"), so the next
+   * click meets what that version offers.
+   */
   async function notOffered(actor: Actor, row: MemberBlockRow, type: BlockType | undefined): Promise<ActionOutcome> {
-    return { outcome: 'failed', block: await viewFor(deps, row, type, actor.memberId, countsOf(row)), notice: null, fieldErrors: null, openUrl: null, error: { message: NO_LONGER_OFFERED } };
+    const shown = type === undefined ? row : { ...row, ...(await deps.renderer.redraw(row)) };
+    const redrawn = shown.revision !== row.revision;
+    return {
+      outcome: 'failed', block: await viewFor(deps, shown, type, actor.memberId, countsOf(shown)), notice: null, fieldErrors: null, openUrl: null,
+      error: { message: redrawn ? REDRAWN : NO_LONGER_OFFERED },
+    };
   }
 
   function assertNotPending(row: MemberBlockRow, ref: string): void {

@@ -36,6 +36,11 @@ export interface Renderer {
    * `force`: an action result asking to revalidate).
    */
   schedule(blockId: string, options?: { force?: boolean }): void;
+  /**
+   * Renders the block now, due or not (unless it is final), and answers it as stored after: a card
+   * drawn by an earlier version, clicked on an action the version the install runs lacks.
+   */
+  redraw(row: BlockWithTarget): Promise<BlockWithTarget>;
   /** Resolves when no render is queued or running. */
   settled(): Promise<void>;
 }
@@ -122,6 +127,11 @@ export function createRenderer(deps: { db: Db; clock: Clock; logger: Logger; eng
   return {
     async refresh(row) {
       if (!isDue(row, clock.now())) return row;
+      await renderOnce(row);
+      return (await findBlock(db, row.id)) ?? row;
+    },
+    async redraw(row) {
+      if (row.final) return row;
       await renderOnce(row);
       return (await findBlock(db, row.id)) ?? row;
     },

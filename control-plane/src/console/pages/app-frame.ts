@@ -20,7 +20,7 @@ export interface AuthorApp {
   endpoint: { url: string } | null; clientId: string; createdAt: string;
 }
 
-export type AppPageKey = 'overview' | 'versions' | 'env' | 'domains' | 'credentials' | 'deliveries' | 'logs' | 'playground';
+export type AppPageKey = 'overview' | 'versions' | 'env' | 'domains' | 'credentials' | 'deliveries' | 'logs' | 'errors' | 'playground';
 
 const PAGES: Array<[AppPageKey, string, string]> = [
   ['overview', '', 'Overview'],
@@ -30,6 +30,7 @@ const PAGES: Array<[AppPageKey, string, string]> = [
   ['credentials', '/credentials', 'Credentials'],
   ['deliveries', '/deliveries', 'Deliveries'],
   ['logs', '/logs', 'Logs'],
+  ['errors', '/errors', 'Errors'],
   ['playground', '/playground', 'Playground'],
 ];
 

@@ -52,6 +52,7 @@ const envShape = {
   DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 7),
   SETTLED_DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 30),
   APP_LOG_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(72),
+  ERROR_GROUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3660).default(30),
   BUNDLE_STORE: z.enum(['database', 's3']).default('database'),
   S3_ENDPOINT: url.optional(),
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
@@ -108,6 +109,7 @@ const docs = {
   DELIVERY_RETENTION_HOURS: ['168', 'How long acknowledged lifecycle deliveries and their attempts are kept.'],
   SETTLED_DELIVERY_RETENTION_HOURS: ['720', 'How long dead, cancelled and failed deliveries are kept.'],
   APP_LOG_RETENTION_HOURS: ['72', 'How long hosted apps\' log lines (`GET /v0/apps/{app_id}/logs`) are kept; pruned hourly by the processes that run delivery loops.'],
+  ERROR_GROUP_RETENTION_DAYS: ['30', 'How long an error group (`GET /v0/apps/{app_id}/errors`) is kept after its last occurrence; pruned hourly with the log lines.'],
   BUNDLE_STORE: ['database', 'Where hosted bundles\' bytes live: `database` (a table of the database, at most 10 MB each) or `s3` (an S3-compatible object store, S3_*). The database indexes them either way; control planes share no disk.'],
   S3_ENDPOINT: ['(required with BUNDLE_STORE=s3)', 'Origin of the S3-compatible store, e.g. `https://s3.eu-west-1.amazonaws.com` or `http://minio:9000` (objects are addressed path-style: `{endpoint}/{bucket}/{key}`).'],
   S3_BUCKET: ['(required with BUNDLE_STORE=s3)', 'Bucket of the bundles (it must exist).'],
@@ -173,6 +175,7 @@ export interface Config {
   deliveryRetentionMs: number;
   settledDeliveryRetentionMs: number;
   appLogRetentionMs: number;
+  errorGroupRetentionMs: number;
   /** Where bundle bytes live: the database, or an S3-compatible store. */
   bundleStore: BundleStoreConfig;
   /** The unreferenced-bundle collector: grace since the last upload, and how often it runs (0: never). */
@@ -287,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deliveryRetentionMs: e.DELIVERY_RETENTION_HOURS * 3_600_000,
     settledDeliveryRetentionMs: e.SETTLED_DELIVERY_RETENTION_HOURS * 3_600_000,
     appLogRetentionMs: e.APP_LOG_RETENTION_HOURS * 3_600_000,
+    errorGroupRetentionMs: e.ERROR_GROUP_RETENTION_DAYS * 86_400_000,
     bundleStore,
     bundleGc: { graceMs: e.BUNDLE_GC_GRACE_MINUTES * 60_000, intervalMs: e.BUNDLE_GC_INTERVAL_MINUTES * 60_000 },
     imageCopy: { reuseMs: e.IMAGE_COPY_REUSE_MINUTES * 60_000, testLoopbackHosts: e.IMAGE_COPY_TEST_LOOPBACK_HOSTS },

@@ -113,7 +113,7 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
 
       const failure = outcome.kind === 'failed' ? recordedFailure(outcome) : null;
       deps.recorder.record({
-        id: deliveryId, appId: app.id, installId: target.installId, type, startedAt: new Date(startedAt),
+        id: deliveryId, appId: app.id, installId: target.installId, type, version: target.version, startedAt: new Date(startedAt),
         durationMs: outcome.durationMs, status: outcome.status, error: failure,
         request: requestRecord(input, target.version), response: sent.ok ? recordedAnswer(sent.body) : null,
       });

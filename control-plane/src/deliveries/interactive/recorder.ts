@@ -10,6 +10,7 @@
  */
 import type { Db } from '../../core/db/db.ts';
 import type { Logger } from '../../core/log/logger.ts';
+import type { FailedAttempt } from '../../apps/errors/occurrences.ts';
 import { recordInteractiveDelivery, recordInteractiveDeliveries, type InteractiveRecord } from './store.ts';
 
 export interface DeliveryRecorder {
@@ -24,7 +25,16 @@ export interface DeliveryRecorder {
  * recorder.record({ id, appId, installId, type: 'block.action', startedAt, durationMs: 3, status: 200, error: null });
  * await recorder.flush(); // before stopping
  */
-export function createDeliveryRecorder(deps: { db: Db; logger: Logger; flushMs?: number; maxBatch?: number }): DeliveryRecorder {
+/** Told of each batch's failed deliveries once they are written (the error groups). */
+export interface FailedDeliveriesListener {
+  recordAttempts(attempts: readonly FailedAttempt[]): Promise<void>;
+}
+
+const failedAttempts = (batch: readonly InteractiveRecord[]): FailedAttempt[] => batch.flatMap((r) => (r.error === null ? [] : [{
+  appId: r.appId, installId: r.installId, deliveryId: r.id, type: r.type, version: r.version ?? null, status: r.status, error: r.error, at: r.startedAt,
+}]));
+
+export function createDeliveryRecorder(deps: { db: Db; logger: Logger; flushMs?: number; maxBatch?: number; errors?: FailedDeliveriesListener }): DeliveryRecorder {
   const flushMs = deps.flushMs ?? 25;
   const maxBatch = deps.maxBatch ?? 500;
   let queue: InteractiveRecord[] = [];
@@ -46,6 +56,8 @@ export function createDeliveryRecorder(deps: { db: Db; logger: Logger; flushMs?:
       deps.logger.debug({ err, size: batch.length }, 'interactive delivery batch refused; recording one by one');
       for (const r of batch) await writeOne(r);
     }
+    const failed = failedAttempts(batch);
+    if (failed.length > 0) await deps.errors?.recordAttempts(failed);
   };
 
   const flush = (): Promise<void> => {

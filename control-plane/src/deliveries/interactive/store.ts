@@ -18,6 +18,8 @@ export interface InteractiveRecord {
   status: number | null;
   /** Why the delivery failed (null when it succeeded). */
   error: string | null;
+  /** The version the install ran (the error groups count failures per version). */
+  version?: number;
   /** The request as kept for the page and replays (null: over the cap). */
   request?: RecordedRequest | null;
   /** The app's answer as kept (null: it did not answer). */

@@ -16,8 +16,10 @@ import type { DeliveryPipeline } from '../pipeline/pipeline.ts';
 import { attemptDelivery } from './attempt.ts';
 import type { DeliveryHealth } from './health.ts';
 import type { OutboxMetrics } from './metrics.ts';
-import { batchInstalls, claimDue, recordOutcomes, type BatchInstall, type ClaimedRow } from './store.ts';
+import { batchInstalls, claimDue, recordOutcomes, type BatchInstall, type ClaimedRow, type OutcomeRow } from './store.ts';
+import type { FailedAttempt } from '../../apps/errors/occurrences.ts';
 import type { Waker } from './waker.ts';
+import type { FailedDeliveriesListener } from '../interactive/recorder.ts';
 
 export interface WorkerSettings {
   batchSize: number;
@@ -36,6 +38,8 @@ export interface OutboxWorkerDeps {
   metrics?: OutboxMetrics;
   settings: WorkerSettings;
   random?: () => number;
+  /** Told of the failed attempts of each batch once they are recorded (the error groups). */
+  errors?: FailedDeliveriesListener;
 }
 
 export interface OutboxWorker {
@@ -60,6 +64,15 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
   return out;
+}
+
+/** Attempts that were made and did not deliver (held, paused and cancelled ones made no request). */
+function failedAttempts(batch: readonly ClaimedRow[], outcomes: readonly OutcomeRow[], installs: ReadonlyMap<string, BatchInstall>): FailedAttempt[] {
+  return outcomes.flatMap((o, i) => {
+    const d = batch[i]!;
+    if (o.undo === 1 || o.status === 'delivered' || o.last_error === null) return [];
+    return [{ appId: d.app_id, installId: d.install_id, deliveryId: d.id, type: d.type, version: installs.get(d.install_id)?.target.version ?? null, status: o.last_status, error: o.last_error, at: o.started_at }];
+  });
 }
 
 export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
@@ -93,6 +106,8 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       deps.metrics?.attempt(r.outcome.undo === 1 ? 'skipped' : r.outcome.status, r.outcome.duration_ms, slug);
     });
     await deps.health.apply(results.flatMap((r) => (r.summary === null ? [] : [r.summary])));
+    const failed = failedAttempts(batch, results.map((r) => r.outcome), installs);
+    if (failed.length > 0) await deps.errors?.recordAttempts(failed);
   }
 
   async function runOnce(): Promise<number> {
