@@ -2,6 +2,8 @@
 // Node 20 included) right after `npm ci`: `@platform/sdk` for `import ... from
 // '@platform/sdk'` in app projects, and `@platform/cli` for the `platform` bin.
 // Our own processes run the TypeScript sources directly (Node 24 strips types, `--conditions=source`).
+// `--declarations` also writes the type declarations of the published packages (declarations.mjs;
+// `npm run pack` passes it; the root `prepare` does not: the container image installs without tsc).
 //
 // sandbox-lib is built module by module (dist/ mirrors src/, relative imports point at the .js
 // twins) rather than into one file: with `"sideEffects": false` in its package.json, an app's
@@ -40,9 +42,13 @@ if (existsSync(consoleScript)) {
   await build({ entryPoints: [consoleScript], outfile: join(repo, 'control-plane/dist/console/console.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, sourcemap: false, logLevel: 'warning' });
 }
 
-// The container image has no CLI (it runs the servers); build it where it is. One file: sandbox-lib
-// and the other dependencies stay imports of their packages, read at run time.
+// The container image has no CLI (it runs the servers); build it where it is. `@platform/sdk` and
+// the other dependencies stay imports of their packages, read at run time; the runtime pieces
+// `platform dev` needs are bundled in (cli-runtime.mjs), so the published CLI needs no private package.
 const cli = join(repo, 'cli');
 if (existsSync(join(cli, 'src/main.ts'))) {
-  await build({ ...common, entryPoints: [join(cli, 'src/main.ts')], outfile: join(cli, 'dist/cli.js') });
+  const { buildCli } = await import('./cli-runtime.mjs');
+  await buildCli({ repo, common });
 }
+
+if (process.argv.includes('--declarations')) await import('./declarations.mjs').then((m) => m.buildDeclarations(repo));

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import cliPackage from '../package.json' with { type: 'json' };
 import { UsageError, wantsHelp } from './args.ts';
 import { DEV_USAGE, devCommand } from './dev.ts';
+import { INIT_USAGE, initCommand } from './init.ts';
 import { LOGIN_USAGE, loginCommand } from './login.ts';
 import { BUILD_USAGE, buildCommand } from './build.ts';
 import { DEPLOY_USAGE, deployCommand } from './deploy.ts';
@@ -28,6 +29,7 @@ interface Command {
 }
 
 export const COMMANDS: Record<string, Command> = {
+  init: { summary: 'Create a project in a new folder: --template hosted (default), self-hosted or mcp', usage: INIT_USAGE, run: (argv) => initCommand(argv) },
   login: { summary: 'Check a member API key with the service and store it (--url, --key or stdin)', usage: LOGIN_USAGE, run: loginCommand },
   build: { summary: 'Bundle the app (at most 10 MB) and print the manifest its code computes', usage: BUILD_USAGE, run: buildCommand },
   deploy: { summary: 'Build and record a version: a preview, or production with --production', usage: DEPLOY_USAGE, run: deployCommand },

@@ -1,6 +1,6 @@
 /**
- * The README's "Your first hosted app" builds an app in a folder inside the repository
- * (`my-first-app/`, whose `.platform/bundle.js` is the CLI's output). `npm test` starts with
+ * An app built in a folder inside the repository (as the README's "Your first hosted app" did before
+ * `platform init`; an author may still try it), whose `.platform/bundle.js` is the CLI's output. `npm test` starts with
  * `eslint .`, so that output must be ignored while the author's own `app.ts` is still linted.
  * Built here the same way, in a throwaway folder at the repository root; the control lints the
  * bundle with ignores off and must find problems, so the test can tell the two apart.

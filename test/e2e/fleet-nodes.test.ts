@@ -87,7 +87,7 @@ function delivery(data: Record<string, unknown> = {}): OutgoingDelivery {
   return {
     id, deliveryClass: 'interactive', type: 'block.action',
     app: { ...APP, hosting: 'platform', endpointUrl: null }, install: { id: 'ins_fleet', kind: 'workspace' },
-    body, headers: signedHeaders(id, body, 'interactive', 'ins_fleet'), secrets: [], timeoutMs: 15_000, maxResponseBytes: 65_536,
+    body, headers: signedHeaders(id, body, 'interactive', 'ins_fleet'), timeoutMs: 15_000, maxResponseBytes: 65_536,
   };
 }
 

@@ -18,8 +18,10 @@ export interface CliProcess {
 /**
  * @example const cli = spawnCli({ cwd, args: ['logs', '--follow'], env: { PLATFORM_URL, PLATFORM_API_KEY } });
  */
-export function spawnCli(options: { cwd: string; args: string[]; env: Record<string, string> }): CliProcess {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', join(REPO, 'cli/src/main.ts'), ...options.args], {
+export function spawnCli(options: { cwd: string; args: string[]; env: Record<string, string>; bin?: string }): CliProcess {
+  // `bin`: an installed CLI's bin script (as its package ships it), run as `platform` runs it.
+  const entry = options.bin === undefined ? ['--conditions=source', join(REPO, 'cli/src/main.ts')] : [options.bin];
+  const child = spawn(process.execPath, ['--no-node-snapshot', ...entry, ...options.args], {
     cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env },
   });
   const out = { stdout: '', stderr: '' };

@@ -68,7 +68,7 @@ async function interactive(session: DevSession): Promise<OutgoingDelivery> {
   return {
     id, deliveryClass: 'interactive', type: 'block.render',
     app: { id: session.appId, slug: session.slug, version: session.version, hosting: 'self', endpointUrl: null },
-    install: { id: session.installId, kind: 'dev' }, body, secrets: [session.signingSecret!], timeoutMs: 5_000, maxResponseBytes: 1024 * 1024,
+    install: { id: session.installId, kind: 'dev' }, body, timeoutMs: 5_000, maxResponseBytes: 1024 * 1024,
     headers: deliveryHeadersSync({ id, timestamp: Math.floor(stack.clock.now() / 1000), body, secrets: [session.signingSecret!], deliveryClass: 'interactive', installId: session.installId }),
   };
 }

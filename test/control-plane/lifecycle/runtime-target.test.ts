@@ -50,7 +50,7 @@ function world() {
     app: { id: 'app_1', slug: 'a', version, hosting: 'platform', endpointUrl: null }, install: { id: 'ins_1', kind: 'workspace' },
     body: JSON.stringify({ id: `dlv_${version}`, object: true }), installToken: 'platapp_t',
     headers: deliveryHeadersSync({ id: `dlv_${version}`, timestamp: Math.floor(Date.now() / 1000), body: JSON.stringify({ id: `dlv_${version}`, object: true }), secrets: [NEW, OLD], deliveryClass: 'interactive', installId: 'ins_1' }),
-    secrets: [NEW, OLD], timeoutMs: 5_000, maxResponseBytes: 1024,
+    timeoutMs: 5_000, maxResponseBytes: 1024,
   });
   return { target, add, delivery, sent, reads: () => reads, setEnv: (next: Record<string, string>) => (env = next) };
 }

@@ -136,7 +136,7 @@ export function createDeliveryPipeline(deps: DeliveryPipelineDeps): DeliveryPipe
         id: r.id, deliveryClass: r.deliveryClass, type: r.type,
         app: { id: app.id, slug: app.slug, version: target.version, hosting: app.hosting, endpointUrl: app.endpointUrl },
         install: { id: target.installId, kind: target.installKind },
-        body, headers, secrets, installToken: hosted ? token?.token ?? null : null, timeoutMs: r.timeoutMs, maxResponseBytes: r.maxResponseBytes,
+        body, headers, installToken: hosted ? token?.token ?? null : null, timeoutMs: r.timeoutMs, maxResponseBytes: r.maxResponseBytes,
       };
     },
     send: (delivery) => deps.target.send(delivery),

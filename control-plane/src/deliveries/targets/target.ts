@@ -46,8 +46,6 @@ export interface OutgoingDelivery {
   installToken?: string | null;
   /** The spec's delivery headers (signatures included). */
   headers: Record<string, string>;
-  /** The app's live signing secrets, newest first (the headers' signatures; a runtime node signs itself with the first). */
-  secrets: readonly string[];
   timeoutMs: number;
   maxResponseBytes: number;
 }
