@@ -42,7 +42,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('privatePostgresUrl', postgres?.url ?? null);
   project.provide('privateRedisUrl', redis?.url ?? null);
   project.provide('servicesAbsent', absent);
+  let stopped: Promise<unknown> | null = null;
+  const stop = () => (stopped ??= Promise.all([postgres?.stop(), redis?.stop()]));
+  // An interrupted run (Ctrl-C, SIGTERM) skips the teardown, and the server pg_ctl started would
+  // outlive it: stop both on the way out, then let the signal do what it would have done.
+  const onSignal = (signal: NodeJS.Signals) => {
+    void stop().finally(() => process.kill(process.pid, signal));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   return async () => {
-    await Promise.all([postgres?.stop(), redis?.stop()]);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await stop();
   };
 }
