@@ -13,7 +13,7 @@
  * With `--force` or `CI=true` a failed build fails the command.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -68,9 +68,9 @@ function nodeGyp(): string[] {
   return bundled !== undefined && existsSync(bundled) ? [process.execPath, bundled] : ['node-gyp'];
 }
 
-/** The C++ files make will compile (what the progress counts against). */
+/** The C++ files make will compile, as binding.gyp lists them in its targets (what the progress counts against). */
 function sourceCount(dir: string): number {
-  return readdirSync(join(dir, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.cc')).length;
+  return (readFileSync(join(dir, 'binding.gyp'), 'utf8').match(/'[^']+\.cc'/g) ?? []).length;
 }
 
 const elapsed = (since: number) => {
