@@ -15,12 +15,15 @@ import { LOGIN_USAGE, loginCommand } from './login.ts';
 import { BUILD_USAGE, buildCommand } from './build.ts';
 import { DEPLOY_USAGE, deployCommand } from './deploy.ts';
 import { ENV_USAGE, envCommand } from './env.ts';
+import { STORAGE_USAGE, storageCommand } from './storage.ts';
 import { CHECK_USAGE, checkCommand } from './check.ts';
 import { LOGS_USAGE, logsCommand } from './logs.ts';
 import { ERRORS_USAGE, errorsCommand } from './errors.ts';
 import { VERSIONS_USAGE, versionsCommand } from './versions.ts';
 import { ROLLBACK_USAGE, rollbackCommand } from './rollback.ts';
 import { REPLAY_USAGE, replayCommand } from './replay.ts';
+import { SCHEDULES_USAGE, schedulesCommand } from './schedules.ts';
+import { QUEUE_USAGE, queueCommand } from './queue.ts';
 
 interface Command {
   summary: string;
@@ -34,6 +37,7 @@ export const COMMANDS: Record<string, Command> = {
   build: { summary: 'Bundle the app (at most 10 MB) and print the manifest its code computes', usage: BUILD_USAGE, run: buildCommand },
   deploy: { summary: 'Build and record a version: a preview, or production with --production', usage: DEPLOY_USAGE, run: deployCommand },
   env: { summary: 'Environment variables of the app: env set KEY=VALUE, env list, env delete KEY', usage: ENV_USAGE, run: envCommand },
+  storage: { summary: 'The app\'s storage (the development install\'s by default): storage get|set|list|delete', usage: STORAGE_USAGE, run: storageCommand },
   check: { summary: 'Validate a block tree file (with the service, or --local)', usage: CHECK_USAGE, run: checkCommand },
   dev: { summary: 'Sync your development app and relay its deliveries to the app on localhost', usage: DEV_USAGE, run: (argv) => devCommand(argv) },
   logs: { summary: 'A hosted app\'s log lines (--follow to stream them live)', usage: LOGS_USAGE, run: logsCommand },
@@ -41,6 +45,8 @@ export const COMMANDS: Record<string, Command> = {
   versions: { summary: 'List the app\'s versions: target, when, manifest digest, what each adds in access', usage: VERSIONS_USAGE, run: versionsCommand },
   rollback: { summary: 'Serve an earlier production version again (consent rules as for any publish)', usage: ROLLBACK_USAGE, run: rollbackCommand },
   replay: { summary: 'Run a recorded delivery again against a preview, read-only, beside its recorded answer', usage: REPLAY_USAGE, run: replayCommand },
+  schedules: { summary: 'The app\'s schedules (next and last firing, outcome); schedules run <name> fires one now', usage: SCHEDULES_USAGE, run: schedulesCommand },
+  queue: { summary: 'The app\'s queue: queue send <json>, queue depth, queue dead (dead letters)', usage: QUEUE_USAGE, run: queueCommand },
 };
 
 /** The version of `@platform/cli` (bundled into `dist/cli.js` by the build). */

@@ -1,7 +1,7 @@
 /**
  * @module cli/service
  * The service calls the CLI makes beyond the contract's `API_ROUTES` (which `createPlatformClient`
- * covers): `GET /v0/whoami`, the hosted upload, versions and rollback, environment variables, delivery replay, and the developer area of
+ * covers): `GET /v0/whoami`, the hosted upload, versions and rollback, environment variables, delivery replay, schedules and queues, and the developer area of
  * the client API (`/client/v1/me`, `/client/v1/apps`). Failures throw the typed client's
  * `PlatformClientError`, so every command reports them the same way.
  */
@@ -189,6 +189,21 @@ export function createServiceClient(options: ServiceOptions) {
     /** `POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`: read-only, against `version` (default: the latest preview). */
     replay: (appId: string, deliveryId: string, version?: number) =>
       call<ReplayResult>({ method: 'POST', path: `${app(appId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`, json: version === undefined ? {} : { version } }),
+    /** `GET /v0/apps/{app_id}/schedules`: every install's schedules with next and last firing. */
+    listSchedules: async (appId: string) => (await call<{ items: ScheduleState[] }>({ method: 'GET', path: `${app(appId)}/schedules` })).items,
+    /** `POST /v0/apps/{app_id}/schedules/{name}/run`: a firing now (default: the development install). */
+    runSchedule: (appId: string, name: string, installId?: string) =>
+      call<{ id: string; installId: string; dueAt: string }>({ method: 'POST', path: `${app(appId)}/schedules/${encodeURIComponent(name)}/run`, json: installId === undefined ? {} : { installId } }),
+    /** `GET /v0/apps/{app_id}/queue`: depth, oldest age and dead letters per install. */
+    queueOverview: (appId: string) => call<QueueOverview>({ method: 'GET', path: `${app(appId)}/queue` }),
+    /** `POST /v0/apps/{app_id}/queue/messages`: messages to an install's queue (default: the development install). */
+    sendQueueMessages: (appId: string, messages: Array<{ body: unknown; delaySeconds?: number; key?: string }>, installId?: string) =>
+      call<{ messages: Array<{ id: string; deduplicated: boolean; deliverAt: string }> }>({
+        method: 'POST', path: `${app(appId)}/queue/messages`, json: { ...(installId === undefined ? {} : { installId }), messages },
+      }),
+    /** `POST /v0/apps/{app_id}/storage/{install}/{op}`: the app's storage (docs/decisions/storage.md). */
+    storage: <T>(appId: string, install: 'dev' | 'workspace', op: 'get' | 'list' | 'commit', body: unknown) =>
+      call<T>({ method: 'POST', path: `${app(appId)}/storage/${install}/${op}`, json: body }),
     /** `POST /v0/apps/{app_id}/rollback`: production back to `version` (default: the one before the live one). */
     rollback: (appId: string, version?: number) =>
       call<VersionRecord>({ method: 'POST', path: `${app(appId)}/rollback`, json: version === undefined ? {} : { version } }),
@@ -196,3 +211,21 @@ export function createServiceClient(options: ServiceOptions) {
 }
 
 export type ServiceClient = ReturnType<typeof createServiceClient>;
+
+export interface ScheduleState {
+  installId: string;
+  installKind: 'workspace' | 'dev';
+  name: string;
+  cron: string;
+  timeZone: string;
+  nextDueAt: string | null;
+  lastDueAt: string | null;
+  lastFiredAt: string | null;
+  lastOutcome: string | null;
+  skipped: number;
+}
+
+export interface QueueOverview {
+  items: Array<{ installId: string; installKind: 'workspace' | 'dev'; depth: number; oldestAgeSeconds: number | null; deadLetters: number }>;
+  deadLetters: Array<{ id: string; installId: string; createdAt: string; attempts: number; lastError: string | null }>;
+}

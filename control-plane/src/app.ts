@@ -122,12 +122,12 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   });
   const blocks = createBlocksArea({
     db, kv, clock, logger, tokens: apps.tokens, events, interactive: lifecycle.interactive, schemaValidators: apps.schemaValidators, links: messaging.links,
-    images: apps.images,
+    images: apps.images, unitOfWork: apps.unitOfWork,
   });
   const clientApi = createClientApi({ member: memberAuthScheme(services.apiKeys), operator: operatorAuthScheme(config) });
   registerClientRoutes(clientApi, { workspace: services, apps, deliveries: lifecycle, messaging, blocks });
   const v0Api = createV0Api({ resolver: apps.resolver });
-  registerV0Routes(v0Api, { apps, deliveries: lifecycle, messaging, blocks });
+  registerV0Routes(v0Api, { db, apps, deliveries: lifecycle, messaging, blocks });
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger, clock, accessLevel: logFormatOf(config) === 'pretty' ? 'debug' : 'info' }));
   app.use('*', metrics.middleware);
@@ -192,6 +192,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       await runtimeNodes.ready();
       await lifecycle.start();
       apps.bundleCollector.start();
+      apps.storageSweeper.start();
       return { ...listening, metricsUrl: operator.url };
     },
     async stop(graceMs = 5_000) {
@@ -202,6 +203,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       apps.logs.closeStreams();
       await metricsServer.stop();
       await apps.bundleCollector.stop();
+      await apps.storageSweeper.stop();
       await lifecycle.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {

@@ -16,4 +16,7 @@ export * from './signing/index.ts';
 export * from './authoring/index.ts';
 export * from './client/index.ts';
 export * from './net/index.ts';
+export * from './names/index.ts';
 export * from './catalog/index.ts';
+export * from './schedules/index.ts';
+export * from './queues/index.ts';

@@ -18,6 +18,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, launchBrowser } from '../helpers/browser.ts';
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
+import { EVENTUALLY, signedIn } from './helpers.ts';
 
 const skip = browserSkipReason();
 if (skip !== null) console.warn(`console author and operator browser tests skipped: ${skip}`);
@@ -82,7 +83,7 @@ describe.skipIf(skip !== null)('the Logs and operator pages in chromium', () => 
     const tabs = page.getByRole('navigation', { name: 'Pages of Logs end to end' });
     expect(await tabs.locator('[aria-current="page"]').textContent()).toBe('Logs');
     expect(await tabs.getByRole('link', { name: 'Deliveries' }).getAttribute('href')).toBe(`/console/apps/${appId}/deliveries`);
-    await expect.poll(() => page.locator('#log-follow').textContent()).toBe('Following: new lines appear at the top.');
+    await expect.poll(() => page.locator('#log-follow').textContent(), EVENTUALLY).toBe('Following: new lines appear at the top.');
     await page.evaluate(() => { (globalThis as any).document.body.dataset.loadedOnce = 'yes'; });
 
     expect((await route('/boom')).status).toBe(500);
@@ -192,12 +193,9 @@ describe.skipIf(skip !== null)('the Logs and operator pages in chromium', () => 
   });
 
   it('a plain member has no operator entry, and the page refuses them', async () => {
-    const other = await browser.newContext({ bypassCSP: true });
-    const max = await other.newPage();
-    await max.goto(`${platform.url}/console/sign-in`);
-    await max.getByLabel('Your API key').fill(platform.credentials.member.apiKey);
-    await max.getByRole('button', { name: 'Sign in' }).click();
-    await max.waitForURL(/\/console(\/|$)/);
+    // Signed in through the form, waiting until the page has left the sign-in page: a wait for any
+    // /console URL passed at once (the sign-in page is one) and raced the form's own navigation.
+    const { context: other, page: max } = await signedIn(browser, platform, platform.credentials.member.apiKey);
     expect(await max.getByRole('link', { name: 'Operator' }).count()).toBe(0);
     const res = await max.goto(`${platform.url}/console/operator`);
     expect(res?.status()).toBe(403);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchBrowser } from '../helpers/browser.ts';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.ts';
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
-import { apiCalls, expectAccessible } from './helpers.ts';
+import { apiCalls, expectAccessible, EVENTUALLY, signedIn } from './helpers.ts';
 
 const skip = browserSkipReason();
 if (skip !== null) console.warn(`console app settings browser tests skipped: ${skip}`);
@@ -65,7 +65,7 @@ describe.skipIf(skip !== null)('an app\'s settings pages in chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Settings polls');
     expect(await page.locator('.facts').textContent()).toContain('v2, since');
     const nav = page.getByRole('navigation', { name: 'Pages of Settings polls' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Domains', 'Credentials', 'Deliveries', 'Playground']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Storage', 'Domains', 'Credentials', 'Deliveries', 'Schedules and queues', 'Errors', 'Playground']);
     expect(await nav.getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
     await expectAccessible(page);
   });
@@ -140,6 +140,8 @@ describe.skipIf(skip !== null)('an app\'s settings pages in chromium', () => {
     await page.getByLabel('Value').fill('eu-west');
     await page.getByRole('checkbox', { name: /Secret/ }).uncheck();
     await page.getByRole('button', { name: 'Save variable' }).click();
+    // The URL says done=saved already (the first save): wait for the page the second save draws.
+    await page.locator('tr[data-env-key="REGION"]').waitFor();
     await page.waitForURL(/done=saved/);
     expect(await page.locator('tr[data-env-key="REGION"] td').first().textContent()).toBe('eu-west');
     await expectAccessible(page);
@@ -163,6 +165,8 @@ describe.skipIf(skip !== null)('an app\'s settings pages in chromium', () => {
     await page.getByLabel('Value').fill('never-echoed');
     const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save variable' }).click()]);
     expect(answer.status()).toBe(400);
+    // The answer has arrived, but the page it draws may not be the one in the window yet: wait for it.
+    await page.locator('input[aria-invalid="true"]').waitFor();
     const key = page.getByLabel('Key');
     expect(await key.getAttribute('aria-invalid')).toBe('true');
     const error = page.locator(`#${await key.getAttribute('aria-describedby')}`);
@@ -230,7 +234,7 @@ describe.skipIf(skip !== null)('an app\'s settings pages in chromium', () => {
     expect(await shown.textContent()).toBe(after.signingSecret);
     expect(await page.getByRole('region', { name: 'Your new signing secret' }).textContent()).toMatch(/Until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, deliveries carry a second signature/);
     await page.getByRole('button', { name: 'Copy the new signing secret' }).click();
-    await expect.poll(() => page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(after.signingSecret);
+    await expect.poll(() => page.evaluate(() => (globalThis as any).navigator.clipboard.readText()), EVENTUALLY).toBe(after.signingSecret);
     await expectAccessible(page);
 
     // Once: the page read again shows hints only, the previous secret with its expiry.
@@ -247,12 +251,9 @@ describe.skipIf(skip !== null)('an app\'s settings pages in chromium', () => {
   });
 
   it('another member gets the API\'s refusal on the app\'s pages', async () => {
-    const other = await browser.newContext({ bypassCSP: true });
-    const max = await other.newPage();
-    await max.goto(`${platform.url}/console/sign-in`);
-    await max.getByLabel('Your API key').fill(platform.credentials.member.apiKey);
-    await max.getByRole('button', { name: 'Sign in' }).click();
-    await max.waitForURL(/\/console(\/|$)/);
+    // Signed in through the form, waiting until the page has left the sign-in page: a wait for any
+    // /console URL passed at once (the sign-in page is one) and raced the form's own navigation.
+    const { context: other, page: max } = await signedIn(browser, platform, platform.credentials.member.apiKey);
     for (const path of ['', '/versions', '/env', '/domains', '/credentials']) {
       const res = await max.goto(`${platform.url}/console/apps/${appId}${path}`);
       expect(res?.status(), path).toBe(404);

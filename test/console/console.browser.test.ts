@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchBrowser } from '../helpers/browser.ts';
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
-import { apiCalls, cardByTitle, expectAccessible, signedIn } from './helpers.ts';
+import { apiCalls, cardByTitle, expectAccessible, signedIn, EVENTUALLY } from './helpers.ts';
 
 const skip = browserSkipReason();
 if (skip !== null) console.warn(`console browser tests skipped: ${skip}`);
@@ -57,7 +57,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     expect(platform.consoleLink).toMatch(/^http:\/\/localhost:\d+\/console\/sign-in#key=platkey_/);
     await page.goto(platform.consoleLink);
     await page.waitForURL(/\/console\/conversations\/cnv_/);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome to the platform');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), EVENTUALLY).toBe('Welcome to the platform');
     expect(await page.locator('.who').textContent()).toContain('Ada Owner');
     expect(await card('Deploy checkout v2.4.1').getByRole('button', { name: 'Approve' }).isVisible()).toBe(true);
     expect(await card('Deploy checkout v2.4.1').locator('.card-app').textContent()).toBe('Deploy desk');
@@ -91,7 +91,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     const deploy = card('Deploy checkout v2.4.1');
     await deploy.getByLabel('Reason to reject').fill('no');
     await deploy.getByRole('button', { name: 'Reject' }).click();
-    await expect.poll(() => deploy.locator('.pb-field-error').textContent()).toBe('Say why in at least 5 characters');
+    await expect.poll(() => deploy.locator('.pb-field-error').textContent(), EVENTUALLY).toBe('Say why in at least 5 characters');
     const field = deploy.getByLabel('Reason to reject');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await field.inputValue()).toBe('no');
@@ -104,18 +104,18 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
   it('clicking a button in a card changes the card in place, and the change is kept', async () => {
     const deploy = card('Deploy checkout v2.4.1');
     await deploy.getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => deploy.locator('.pb-status').textContent()).toBe('Approved');
+    await expect.poll(() => deploy.locator('.pb-status').textContent(), EVENTUALLY).toBe('Approved');
     expect(await deploy.locator('.pb-facts').textContent()).toContain('Approved byAda Owner');
     expect(await deploy.getByRole('status').textContent()).toBe('Approved');
     expect(await deploy.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     await page.reload();
-    await expect.poll(() => card('Deploy checkout v2.4.1').locator('.pb-status').textContent()).toBe('Approved');
+    await expect.poll(() => card('Deploy checkout v2.4.1').locator('.pb-status').textContent(), EVENTUALLY).toBe('Approved');
   });
 
   it('a pick in a shared poll shows everyone\'s tallies', async () => {
     const poll = card('Where do we eat on Friday?');
     await poll.getByLabel('Pizza').check();
-    await expect.poll(() => card('Where do we eat on Friday?').locator('.pb-choice', { hasText: 'Pizza' }).locator('.pb-tally').textContent()).toBe('1 vote');
+    await expect.poll(() => card('Where do we eat on Friday?').locator('.pb-choice', { hasText: 'Pizza' }).locator('.pb-tally').textContent(), EVENTUALLY).toBe('1 vote');
     expect(await card('Where do we eat on Friday?').getByLabel('Pizza').isChecked()).toBe(true);
     expect(await card('Where do we eat on Friday?').locator('.pb-choice', { hasText: 'Sushi' }).locator('.pb-tally').textContent()).toBe('0 votes');
   });
@@ -136,7 +136,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     expect(await dialog.isVisible()).toBe(true);
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
-    await expect.poll(() => card('Deploy billing v1.0.0').locator('.pb-status').textContent()).toBe('Cancelled');
+    await expect.poll(() => card('Deploy billing v1.0.0').locator('.pb-status').textContent(), EVENTUALLY).toBe('Cancelled');
   });
 
   it('a command answering privately shows the answer to whoever ran it only', async () => {
@@ -232,7 +232,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     const frame = async (title: string) => {
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
       const tabs = page.getByRole('navigation', { name: 'Pages of Webhook sink' });
-      expect(await tabs.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Domains', 'Credentials', 'Deliveries', 'Playground']);
+      expect(await tabs.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Storage', 'Domains', 'Credentials', 'Deliveries', 'Schedules and queues', 'Errors', 'Playground']);
       expect(await tabs.locator('[aria-current="page"]').textContent()).toBe('Deliveries');
     };
     await frame('Deliveries of Webhook sink');

@@ -19,6 +19,15 @@ export function apiCalls(p: Platform, apiKey: string = p.credentials.owner.apiKe
   };
 }
 
+/**
+ * How long `expect.poll` waits for something a page does after a click (a delivery to an app and
+ * back, a clipboard write, a live line): vitest's default is one second, which a machine at a load
+ * average of 8 on 2 cores passes (CI's machine is shared). Polling returns as soon as it holds, so a
+ * long limit costs nothing when all is well; it is below the tests' own timeouts, so a change that
+ * never comes still fails with the poll's message.
+ */
+export const EVENTUALLY = { timeout: 15_000, interval: 100 } as const;
+
 /** No serious or critical axe-core violation on the page as it is now. */
 export async function expectAccessible(p: Page): Promise<void> {
   expect(await axeViolations(p)).toEqual([]);

@@ -8,6 +8,10 @@
  * hosted app lives on) and one control plane are killed with SIGKILL, and PostgreSQL is stopped as if
  * it crashed and started again.
  *
+ * The same app has a schedule every minute and a queue (issue 23): queue messages are sent through
+ * the load balancer during the load (some delayed into the faults), and the schedule fires at every
+ * minute boundary of the run, whichever control plane is alive.
+ *
  * Expected: every event that was recorded is acknowledged by the app (0 lost), every repeat is
  * identifiable by its `webhook-id`; interactive requests fail only if they were in flight on a
  * killed process (or within the database's restart), each with a tagged error; and from 5 s after
@@ -45,7 +49,7 @@ const PREFIX = `test-chaos-${randomBytes(4).toString('hex')}:`;
 const OPERATOR_TOKEN = randomBytes(24).toString('base64url');
 
 interface Outcome {
-  kind: 'post' | 'click' | 'route';
+  kind: 'post' | 'click' | 'route' | 'queue';
   started: number;
   ended: number;
   ok: boolean;
@@ -74,6 +78,9 @@ let member: ApiClient;
 let memberKey: string;
 let conversationId: string;
 let receiverInstall: string;
+/** A fresh install token of the listener (its queue). */
+let listenerToken: () => Promise<string>;
+const QUEUE_MESSAGES = 200;
 let hostedAppId: string;
 let blockIds: string[];
 
@@ -142,10 +149,16 @@ beforeAll(async () => {
   conversationId = (await expectOk(await member.post(`/circles/${circle.circle.id}/conversations`, { title: 'Load' }))).conversation.id;
 
   // The self-hosted app that hears of every post.
-  const manifest = { schemaVersion: 1, name: 'Listener', slug: 'chaos-listener', hosting: 'self', endpoint: { url: receiver.url.replace('127.0.0.1', 'localhost') }, scopes: ['conversations:read'], events: ['post.created', 'reply.created'] };
+  const manifest = {
+    schemaVersion: 1, name: 'Listener', slug: 'chaos-listener', hosting: 'self', endpoint: { url: receiver.url.replace('127.0.0.1', 'localhost') },
+    scopes: ['conversations:read'], events: ['post.created', 'reply.created'],
+    schedules: [{ name: 'tick', cron: '* * * * *' }], queue: { maxAttempts: 20 },
+  };
   const listener = await expectOk(await member.post('/apps', { name: manifest.name, slug: manifest.slug, hosting: 'self', endpoint: manifest.endpoint }));
   await expectOk(await apiClient(cpLb.url, '/v0', created.apiKey).put(`/apps/${listener.app.id}/manifest`, { manifest, target: 'production' }), 200);
-  receiverInstall = (await installApp(listener.app.id, listener)).installId;
+  const listening = await installApp(listener.app.id, listener);
+  receiverInstall = listening.installId;
+  listenerToken = listening.token;
 
   // The hosted app members click.
   const hosted = await expectOk(await member.post('/apps', { name: 'Fleet chaos', slug: 'fleet-chaos', hosting: 'platform' }));
@@ -313,7 +326,23 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)(nameNeeding('
       lastPosted = posted;
     }, 5_000);
     cleanups.push(async () => clearInterval(report));
-    const load = [...Array.from({ length: POSTERS }, poster), ...blockIds.map(clicker), router()];
+    // Queue messages in batches through the load balancer during the load: half at once, half 20 s
+    // later. A batch refused by a fault is sent again; its keys make a repeat of one that committed harmless.
+    const queueSender = async () => {
+      for (let i = 0; i < QUEUE_MESSAGES; i += 20) {
+        const token = await listenerToken();
+        for (;;) {
+          const o = await timed('queue', () => fetch(`${cpLb.url}/v0/queue/messages`, {
+            method: 'POST', headers: headers(token),
+            body: JSON.stringify({ messages: Array.from({ length: 20 }, (_, k) => ({ body: { n: i + k }, key: `q-${i + k}`, ...(i >= QUEUE_MESSAGES / 2 ? { delaySeconds: 20 } : {}) })) }),
+          }));
+          outcomes.push(o);
+          if (o.ok) break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
+    const load = [...Array.from({ length: POSTERS }, poster), ...blockIds.map(clicker), router(), queueSender()];
     await Promise.all([Promise.all(load.slice(0, POSTERS)).then(() => (done = true)), ...load.slice(POSTERS), chaos()]);
 
     // Lifecycle: every recorded event reaches the app (its first attempt fails: the retry comes a
@@ -324,8 +353,12 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)(nameNeeding('
     const recorded = async () => (await db.query<{ id: string; status: string }>(`select id, status from deliveries where install_id = $1`, [receiverInstall])).rows;
     const messages = Number((await db.query<{ n: string }>('select count(*) as n from messages where conversation_id = $1', [conversationId])).rows[0]!.n);
     expect(messages).toBeGreaterThanOrEqual(EVENTS);
+    // Schedule firings go on while we wait: the deliveries recorded now must all be acknowledged.
+    const snapshot = await recorded();
+    const byType = async () => (await db.query<{ type: string; n: number }>(`select type, count(*)::int as n from outbox_events where install_id = $1 group by type order by type`, [receiverInstall])).rows;
+    expect((await byType()).find((r) => r.type === 'queue.message')?.n).toBe(QUEUE_MESSAGES);
     try {
-      await receiver.waitFor(() => receiver.acknowledged.size >= messages, 150_000);
+      await receiver.waitFor(() => snapshot.every((r) => receiver.acknowledged.has(r.id)), 150_000);
     } catch (err) {
       // Where the missing events stand: by status, attempts and how far their next attempt is.
       const stats = await db.query(`select status, attempts, last_status, left(last_error, 120) as last_error, count(*)::int as n,
@@ -335,8 +368,20 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)(nameNeeding('
       throw new Error(`${(err as Error).message}; messages ${messages}, acknowledged ${receiver.acknowledged.size}; undelivered ${JSON.stringify(stats.rows)}; outbox ${JSON.stringify(outbox.rows)}`);
     }
     const rows = await recorded();
-    expect(rows).toHaveLength(messages);
-    expect(new Set(rows.map((r) => r.id))).toEqual(receiver.acknowledged);
+    const posts = (await db.query<{ n: number }>(`select count(*)::int as n from deliveries where install_id = $1 and type in ('post.created', 'reply.created')`, [receiverInstall])).rows[0]!.n;
+    expect(posts).toBe(messages);
+    // Nothing acknowledged is unknown, and everything recorded before the wait was acknowledged.
+    expect([...receiver.acknowledged].filter((id) => !rows.some((r) => r.id === id))).toEqual([]);
+    expect(snapshot.filter((r) => !receiver.acknowledged.has(r.id))).toEqual([]);
+    // Schedules: one firing per due minute (the unique key), and every minute from the first to the
+    // last either fired or is counted as missed by the firing after it (kill -9 and the restart lose none).
+    const firings = (await db.query<{ due: string; missed: number }>(
+      `select payload -> 'schedule' ->> 'dueAt' as due, (payload -> 'schedule' ->> 'missed')::int as missed from outbox_events
+        where install_id = $1 and type = 'schedule.fired' order by 1`, [receiverInstall])).rows;
+    expect(firings.length).toBeGreaterThan(0);
+    expect(new Set(firings.map((f) => f.due)).size).toBe(firings.length);
+    const span = (Date.parse(firings.at(-1)!.due) - Date.parse(firings[0]!.due)) / 60_000 + 1;
+    expect(firings.length + firings.slice(1).reduce((sum, f) => sum + f.missed, 0)).toBe(span);
     const byId = new Map<string, number>();
     for (const r of receiver.requests) byId.set(r.headers['webhook-id'] as string, (byId.get(r.headers['webhook-id'] as string) ?? 0) + 1);
     const repeats = [...byId.values()].filter((n) => n > 2).length;
@@ -348,7 +393,7 @@ describe.skipIf(REDIS_URL === undefined || postgresBin() === null)(nameNeeding('
     const routes = outcomes.filter((o) => o.kind === 'route');
     // The figures first (docs/fleet.md), so a failed long run still shows them.
     console.log(JSON.stringify({
-      events: messages, acknowledged: receiver.acknowledged.size, requests: receiver.requests.length, repeatedBeyondTheRetry: repeats,
+      events: messages, firings: firings.length, queueMessages: QUEUE_MESSAGES, acknowledged: receiver.acknowledged.size, requests: receiver.requests.length, repeatedBeyondTheRetry: repeats,
       clicks: { ok: clicks.filter((o) => o.ok).length, failed: clicks.filter((o) => !o.ok).length },
       routes: { ok: routes.filter((o) => o.ok).length, failed: routes.filter((o) => !o.ok).length },
       posts: { ok: posted, failed: outcomes.filter((o) => o.kind === 'post' && !o.ok).length },

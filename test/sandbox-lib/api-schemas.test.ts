@@ -32,6 +32,10 @@ const requests: Partial<Record<RouteName, Record<string, unknown>>> = {
   manifestSync: { manifest: { schemaVersion: 1, name: 'Polls', slug: 'polls' }, target: 'preview' },
   checkTrees: { tree, actions: { a0: { name: 'close' } } },
   accessToken: {},
+  queueSend: { messages: [{ body: { remind: 'mem_1' }, delaySeconds: 86_400, key: 'remind:mem_1' }] },
+  storageGet: { keys: ['votes/alice'] },
+  storageList: { prefix: 'votes/', start: 'votes/a', end: 'votes/z', cursor: 'dm90ZXMvYQ', limit: 10, reverse: true },
+  storageCommit: { checks: [{ key: 'votes/alice', versionstamp: null }], mutations: [{ type: 'set', key: 'votes/alice', value: { choice: 1 }, expireIn: 60_000 }, { type: 'sum', key: 'count', value: 1 }, { type: 'delete', key: 'old' }] },
 };
 
 const responses: Record<RouteName, Record<string, unknown>> = {
@@ -56,7 +60,11 @@ const responses: Record<RouteName, Record<string, unknown>> = {
   manifestSync: { appId: 'a', version: 2, target: 'production', manifestSha256: 'a'.repeat(64), created: true, createdAt: when, added: [{ kind: 'scope', detail: 'blocks:write' }] },
   manifestGet: { appId: 'a', version: 2, target: 'production', manifest: { schemaVersion: 1 } },
   checkTrees: { valid: false, message: 'Tabs cannot be nested', path: ['content', 0] },
+  storageGet: { entries: [{ key: 'a', value: 1, versionstamp: '0'.repeat(19) + '1' }, { key: 'b', value: null, versionstamp: null }] },
+  storageList: { entries: [{ key: 'a', value: { x: 1 }, versionstamp: '0'.repeat(19) + '1' }], cursor: null },
+  storageCommit: { ok: true, versionstamp: '0'.repeat(19) + '2' },
   accessToken: { token: 'platapp_x', expiresAt: when, scopes: ['blocks:write'] },
+  queueSend: { messages: [{ id: 'evt_1', deduplicated: false, deliverAt: when }] },
 };
 
 const routes = Object.entries(API_ROUTES) as Array<[RouteName, (typeof API_ROUTES)[RouteName]]>;

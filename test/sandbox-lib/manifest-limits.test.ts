@@ -24,6 +24,7 @@ const counts: CountRow[] = [
   ['choices per option', M.choicesPerOption, 'too-many-choices', (m, n) => (m.commands[0].options[1].choices = range(n).map((i) => ({ value: `v${i}`, label: `V${i}` })))],
   ['environment variables', M.envVarsPerEnvironment, 'too-many-env', (m, n) => (m.env = range(n).map((i) => ({ key: `K${i}`, secret: false, required: false })))],
   ['outbound hosts', M.outboundHosts, 'too-many-egress-hosts', (m, n) => (m.egressHosts = range(n).map((i) => `h${i}.example.com`))],
+  ['schedules', LIMITS.schedules.perApp, 'too-many-schedules', (m, n) => (m.schedules = range(n).map((i) => ({ name: `s${i}`, cron: '0 * * * *' })))],
   ['claimed domains', M.claimedDomains, 'too-many-domains', (m, n) => (m.domains = ['example.com', ...range(n - 1).map((i) => `d${i}.example.org`)])],
 ];
 

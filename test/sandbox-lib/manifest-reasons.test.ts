@@ -66,7 +66,9 @@ const rows: Row[] = [
   ['slug starting with the service name', (m) => (m.slug = 'platform-polls'), undefined, 'reserved-name', ['slug']],
   ['slug starting with a configured service name', (m) => (m.slug = 'acme-polls'), { serviceName: 'acme' }, 'reserved-name', ['slug']],
   ['reserved slug', (m) => (m.slug = 'admin'), { reservedNames: ['Admin'] }, 'reserved-name', ['slug']],
-  ['reserved name', (m) => (m.name = ' Support '), { reservedNames: ['support'] }, 'reserved-name', ['name']],
+  ['reserved name', (m) => (m.name = 'SUPPORT'), { reservedNames: ['support'] }, 'reserved-name', ['name']],
+  ['name with a space at an edge', (m) => (m.name = ' Support '), {}, 'invalid', ['name']],
+  ['name with an escape sequence', (m) => (m.name = 'Polls\u001b[2J'), {}, 'invalid', ['name']],
   ['name and slug not reserved', () => {}, { reservedNames: ['admin', 'support'] }, null],
 
   // Environment.
@@ -80,6 +82,17 @@ const rows: Row[] = [
   ['MCP host of a private app', (m) => (m.mcp = { url: 'https://mcp.example.net/mcp', auth: 'none' }), { verifiedDomains: [], appPrivate: true }, null],
   ['MCP on its own hosted subdomain', (m) => (m.mcp = { url: 'https://polls.apps.platform.test/mcp', auth: 'platform' }), { verifiedDomains: [], hostedAppDomain: 'apps.platform.test' }, null],
   ["MCP on another app's hosted subdomain", (m) => (m.mcp = { url: 'https://votes.apps.platform.test/mcp', auth: 'platform' }), { verifiedDomains: [], hostedAppDomain: 'apps.platform.test' }, 'mcp-host-unverified'],
+
+  // Schedules (ours).
+  ['schedule every minute in a time zone', (m) => (m.schedules = [{ name: 'standup', cron: '* * * * *', timeZone: 'Europe/Berlin' }]), undefined, null],
+  ['schedule with seconds, once a minute', (m) => (m.schedules = [{ name: 'tick', cron: '30 * * * * *' }]), undefined, null],
+  ['schedule that does not parse', (m) => (m.schedules = [{ name: 'bad', cron: '61 * * * *' }]), undefined, 'schedule-cron-invalid', ['schedules', 0, 'cron']],
+  ['schedule that is not cron at all', (m) => (m.schedules = [{ name: 'bad', cron: 'every day' }]), undefined, 'schedule-cron-invalid', ['schedules', 0, 'cron']],
+  ['schedule every 30 seconds', (m) => (m.schedules = [{ name: 'fast', cron: '*/30 * * * * *' }]), undefined, 'schedule-too-frequent', ['schedules', 0, 'cron']],
+  ['schedule twice within a minute', (m) => (m.schedules = [{ name: 'fast', cron: '0,59 0 9 * * *' }]), undefined, 'schedule-too-frequent', ['schedules', 0, 'cron']],
+  ['schedule in an unknown zone', (m) => (m.schedules = [{ name: 'mars', cron: '0 9 * * *', timeZone: 'Mars/Olympus' }]), undefined, 'schedule-time-zone-unknown', ['schedules', 0, 'timeZone']],
+  ['duplicate schedule names', (m) => (m.schedules = [{ name: 'a', cron: '0 9 * * *' }, { name: 'a', cron: '0 10 * * *' }]), undefined, 'duplicate', ['schedules', 1, 'name']],
+  ['schedule name out of format', (m) => (m.schedules = [{ name: 'Stand Up', cron: '0 9 * * *' }]), undefined, 'invalid', ['schedules', 0, 'name']],
 
   // Schema-level problems (ours: `invalid`).
   ['unknown top-level field', (m) => (m.colour = 'red'), undefined, 'invalid', ['colour']],

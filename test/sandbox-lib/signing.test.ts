@@ -1,11 +1,13 @@
 // Standard Webhooks signing: the public reference vector, a peer check both ways against the
 // `standardwebhooks` reference library, rotation, and hostile headers that must fail, never throw.
+import { createHmac } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { LIMITS, deliveryHeaders, generateSigningSecret, parseSigningSecret, signDelivery, verifyDelivery } from '@platform/sdk';
+import { LIMITS, MIN_SECRET_BYTES, deliveryHeaders, generateSigningSecret, parseSigningSecret, signDelivery, verifyDelivery } from '@platform/sdk';
+import { signDeliverySync } from '@platform/sdk/node';
 
 // Reference vector of the Standard Webhooks libraries ("sign function works" in
 // standard-webhooks/standard-webhooks libraries/javascript/src/webhook.test.ts, and TestWebhookSign
@@ -183,6 +185,36 @@ describe('secrets', () => {
 
   it.each(['', 'whsec_', 'whsec_abc', 'whsec_ab=c', 'whsec_YQ==YQ==', 'whsec_YR=='])('refuses %j', (secret) => {
     expect(parseSigningSecret(secret)).toBeNull();
+  });
+});
+
+describe('secrets shorter than 24 bytes (Standard Webhooks guidance)', () => {
+  const secretOf = (bytes: number) => `whsec_${btoa('k'.repeat(bytes))}`;
+  const macWith = (bytes: number) => `v1,${createHmac('sha256', Buffer.from('k'.repeat(bytes))).update(`${VECTOR.id}.${VECTOR.timestamp}.${VECTOR.body}`).digest('base64')}`;
+
+  it('is 24', () => {
+    expect(MIN_SECRET_BYTES).toBe(24);
+    expect(parseSigningSecret(VECTOR.secret)).toHaveLength(24);
+  });
+
+  it.each([1, 16, 23])('verifyDelivery refuses a secret of %i bytes, even with the signature it makes', async (bytes) => {
+    await expect(check(headersOf(macWith(bytes)), { secret: secretOf(bytes) })).resolves.toEqual({ ok: false, reason: 'secret-too-short' });
+  });
+
+  it('verifyDelivery refuses a short secret beside a good one (a misconfiguration is told, not skipped)', async () => {
+    await expect(check(headersOf(), { secret: [VECTOR.secret, secretOf(8)] })).resolves.toEqual({ ok: false, reason: 'secret-too-short' });
+  });
+
+  it('verifyDelivery takes 24 bytes', async () => {
+    await expect(check(headersOf(macWith(24)), { secret: secretOf(24) })).resolves.toEqual({ ok: true, id: VECTOR.id, timestamp: VECTOR.timestamp });
+  });
+
+  it('signDelivery and signDeliverySync refuse them with a message that says the length and the rule', async () => {
+    const message = 'The signing secret is 23 bytes; it must be at least 24 (Standard Webhooks). Use the secret the platform issued (whsec_…)';
+    await expect(signDelivery({ ...VECTOR, secret: secretOf(23) })).rejects.toThrow(new TypeError(message));
+    expect(() => signDeliverySync({ ...VECTOR, secret: secretOf(23) })).toThrow(new TypeError(message));
+    await expect(signDelivery({ ...VECTOR, secret: secretOf(24) })).resolves.toBe(macWith(24));
+    expect(signDeliverySync({ ...VECTOR, secret: secretOf(24) })).toBe(macWith(24));
   });
 });
 

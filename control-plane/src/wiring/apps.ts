@@ -48,10 +48,20 @@ import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
 import { createVersionHistoryService, type VersionHistoryService } from '../apps/publish/history.ts';
 import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
+import { createStorageMetrics } from '../apps/storage/metrics.ts';
+import { createStorageService, type StorageService } from '../apps/storage/service.ts';
+import { createStorageAdmin, type StorageAdmin } from '../apps/storage/admin.ts';
+import { createStorageSweeper, type StorageSweeper } from '../apps/storage/sweeper.ts';
+import { STAGED_COMMIT, stagedCommitApplier } from '../apps/storage/stage.ts';
+import { createUnitOfWork, type UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
 import { createKeyRing } from '../apps/tokens/keyring.ts';
 import { createTokenService, type TokenService } from '../apps/tokens/service.ts';
 import { createSchemaValidatorCache, type VersionValidators } from '../apps/versions/validators.ts';
 import type { ApiKeysService } from '../workspace/api-keys/service.ts';
+
+// Retention is counted in days and expiry is hidden from reads at once: a minute between sweeps only
+// bounds how long expired rows and abandoned units take room (docs/decisions/storage.md).
+const STORAGE_SWEEP_INTERVAL_MS = 60_000;
 
 /** Seams a test or another deployment may replace; each has a default built from config. */
 export interface AppsOptions {
@@ -97,6 +107,14 @@ export interface AppsArea {
   errors: AppErrorsService;
   /** Each app's figures from the processes' metrics (the console's operator page). */
   operatorMetrics: OperatorMetricsService;
+  /** App storage: each install's key-value space (`/v0/storage/…`). */
+  storage: StorageService;
+  /** What a block action's handler stages, applied with its result (blocks/interactions). */
+  unitOfWork: UnitOfWork;
+  /** Purges retired spaces, expired entries and abandoned units (started and stopped with the control plane). */
+  storageSweeper: StorageSweeper;
+  /** Admins' usage per app and purge (`/client/v1/storage`). */
+  storageAdmin: StorageAdmin;
   /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
   signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
   /** The install's config decrypted, secret fields included (for the envelope). */
@@ -151,6 +169,11 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const errors = createAppErrorsService({ db, clock, logger: deps.logger, readLines: (appId, ids) => logs.linesByIds(appId, ids) });
   const logs = createAppLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
+  const storageMetrics = createStorageMetrics(deps.registry);
+  // Each kind of staged effect registers its applier here (storage now; queues next).
+  const unitOfWork = createUnitOfWork({
+    appliers: { [STAGED_COMMIT]: stagedCommitApplier({ clock, onApplied: (space, delta) => storageMetrics.bytes(space.appId, delta) }) },
+  });
   return {
     apps: createAppsService({ db, clock, secrets, allowLoopbackEndpoints: config.dev }),
     domains: createDomainsService({ db, clock, dns: options.dns ?? createTxtResolver({ servers: config.dnsServers }), reservedDomains: config.reservedDomains }),
@@ -181,6 +204,10 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
       registry: deps.registry, runtimeNodes: deps.runtimeNodes,
       listApps: async (workspaceId) => (await listApps(db, workspaceId, null)).map((a) => ({ id: a.id, slug: a.slug, name: a.name })),
     }),
+    storage: createStorageService({ db, kv: deps.kv, clock, metrics: storageMetrics, unitOfWork }),
+    unitOfWork,
+    storageAdmin: createStorageAdmin({ db }),
+    storageSweeper: createStorageSweeper({ db, clock, unitOfWork, intervalMs: STORAGE_SWEEP_INTERVAL_MS, logger: deps.logger }),
     signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
     installConfigFor: (install) => installConfigFor(secrets, install),
     schemaValidators: (appId, version) => validators.schemaValidators(appId, version),

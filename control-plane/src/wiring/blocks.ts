@@ -24,6 +24,7 @@ import { removeBlocksOfMessages } from '../blocks/records/removal.ts';
 import { createResultWriter } from '../blocks/records/result-writer.ts';
 import { createRenderer, type Renderer } from '../blocks/rendering/service.ts';
 import type { InteractiveEngine } from '../deliveries/interactive/engine.ts';
+import type { UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
 import type { EventProducer } from '../workspace/events/index.ts';
 import type { MemberLinks } from '../messaging/references/links.ts';
 import type { RemoveCarried } from '../workspace/messages/delete.ts';
@@ -42,6 +43,8 @@ export interface BlocksAreaDeps {
   links: Pick<MemberLinks, 'storedCard'>;
   /** The apps area's image copier: every tree's images are copied before it is stored. */
   images: ImageCopier;
+  /** The apps area's units of work: what an action's handler staged, applied with its result. */
+  unitOfWork: UnitOfWork;
 }
 
 export interface BlocksArea {
@@ -76,7 +79,7 @@ export function createBlocksArea(deps: BlocksAreaDeps): BlocksArea {
   const renderer = createRenderer({ db, clock, logger, engine, definitions, images });
   const insertDeps = { db, clock, definitions, engine, reach: createReachGuard({ db }), events: deps.events, images };
   const results = createResultWriter({ db });
-  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions, results, links: deps.links, images });
+  const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions, results, links: deps.links, images, unitOfWork: deps.unitOfWork });
   return {
     blocks: createBlocksService({ ...insertDeps, renderer }),
     interactions,

@@ -9,6 +9,7 @@ import { registerAppClientRoutes } from '../apps/apps/client-routes.ts';
 import { registerCiIdentityClientRoutes } from '../apps/ci-identities/client-routes.ts';
 import { registerDomainClientRoutes } from '../apps/domains/client-routes.ts';
 import { registerInstallClientRoutes } from '../apps/installs/client-routes.ts';
+import { registerStorageClientRoutes } from '../apps/storage/client-routes.ts';
 import { registerOperatorMetricsClientRoutes } from '../apps/operator-metrics/client-routes.ts';
 import { registerTokenClientRoutes } from '../apps/tokens/client-routes.ts';
 import { registerInteractionClientRoutes } from '../blocks/interactions/client-routes.ts';
@@ -37,7 +38,7 @@ import type { WorkspaceArea } from './workspace.ts';
 
 export interface ClientRouteParts {
   workspace: WorkspaceArea;
-  apps: Pick<AppsArea, 'apps' | 'domains' | 'installs' | 'tokens' | 'ciIdentities' | 'operatorMetrics'>;
+  apps: Pick<AppsArea, 'apps' | 'domains' | 'installs' | 'tokens' | 'ciIdentities' | 'operatorMetrics' | 'storageAdmin'>;
   deliveries: Pick<DeliveriesArea, 'deliveries' | 'mail'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'interactions' | 'members' | 'playground' | 'invocations'>;
@@ -60,6 +61,7 @@ export function registerClientRoutes(api: ClientApi, p: ClientRouteParts): void 
   registerAppClientRoutes(api, p.apps.apps);
   registerDomainClientRoutes(api, p.apps.domains);
   registerInstallClientRoutes(api, p.apps.installs);
+  registerStorageClientRoutes(api, p.apps.storageAdmin);
   registerOperatorMetricsClientRoutes(api, p.apps.operatorMetrics);
   registerDecisionClientRoutes(api, p.workspace.decisions);
   registerCallClientRoutes(api, p.workspace.calls);

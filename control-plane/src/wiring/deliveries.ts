@@ -38,6 +38,12 @@ import { pruneDeliveries } from '../deliveries/outbox/retention.ts';
 import { releaseWaiting, workerChannel } from '../deliveries/outbox/store.ts';
 import { createWaker } from '../deliveries/outbox/waker.ts';
 import { createOutboxWorker, type OutboxWorker } from '../deliveries/outbox/worker.ts';
+import { createScheduleLoop, type ScheduleLoop } from '../deliveries/schedules/loop.ts';
+import { createScheduleMetrics } from '../deliveries/schedules/metrics.ts';
+import { createQueueService, type QueueService } from '../deliveries/queues/service.ts';
+import { pruneQueueKeys } from '../deliveries/queues/store.ts';
+import { createInitiativeService, type InitiativeService } from '../deliveries/initiative/service.ts';
+import { registerQueueMetrics } from '../deliveries/initiative/metrics.ts';
 
 /** Seams a test or another deployment may replace. */
 export interface DeliveriesOptions {
@@ -57,6 +63,12 @@ export interface DeliveriesArea {
   /** Interactive deliveries: the engine, and `flush()` writes the delivery records it queued. */
   interactive: { engine: InteractiveEngine; flush(): Promise<void> };
   worker: OutboxWorker;
+  /** Schedules: firings written to the outbox (runs where the delivery loops run). */
+  schedules: ScheduleLoop;
+  /** `POST /v0/queue/messages`: messages an install sends its own queue. */
+  queues: QueueService;
+  /** Tooling over schedules and queues (CLI, console). */
+  initiative: InitiativeService;
   deliveries: DeliveriesService;
   /** `platform replay`: a recorded delivery run again, read-only, against a version. */
   replays: ReplayService;
@@ -134,10 +146,17 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     ...(options.random ? { random: options.random } : {}),
     ...(deps.errors === undefined ? {} : { errors: deps.errors }),
   });
+  const schedules = createScheduleLoop({
+    db, clock, logger, wake: waker.wake, metrics: createScheduleMetrics(deps.registry, appLabel),
+    settings: { batchSize: config.schedules.batchSize, pollMs: config.schedules.pollMs },
+  });
+  const queues = createQueueService({ db, clock, wake: waker.wake });
+  registerQueueMetrics(deps.registry, { db, clock, logger, appLabel });
   const recorder = createDeliveryRecorder({ db, logger, ...(deps.errors === undefined ? {} : { errors: deps.errors }) });
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });
   const prune = async (): Promise<Record<string, number>> => ({
     ...await pruneDeliveries(db, { now: clock.now(), deliveryRetentionMs: config.deliveryRetentionMs, settledRetentionMs: config.settledDeliveryRetentionMs }),
+    queueKeys: await pruneQueueKeys(db, new Date(clock.now())),
     ...(deps.pruneAppLogs === undefined ? {} : { appLogs: await deps.pruneAppLogs() }),
     ...(deps.pruneErrorGroups === undefined ? {} : { errorGroups: await deps.pruneErrorGroups() }),
   });
@@ -147,6 +166,9 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     wake: waker.wake,
     interactive: { engine, flush: () => recorder.flush() },
     worker,
+    schedules,
+    queues,
+    initiative: createInitiativeService({ db, clock, queues, wake: waker.wake }),
     deliveries: createDeliveriesService({ db, clock, wake: waker.wake }),
     replays: createReplayService({ db, clock, pipeline, tokens: deps.tokens }),
     mail,
@@ -158,10 +180,12 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
       if (config.outbox.workers === 0) return;
       await waker.start();
       worker.start(config.outbox.workers);
+      schedules.start();
       maintenance.start();
     },
     async stop() {
       maintenance.stop();
+      await schedules.stop();
       await worker.stop();
       await waker.stop();
       await hub.stop();

@@ -3,6 +3,7 @@
  * The one list of the app API's routes (`/v0`): each feature folder's v0-routes.ts registers its
  * own, given its own service, in the order they appear in the OpenAPI document (and are matched).
  */
+import type { Db } from '../core/db/db.ts';
 import type { V0Api } from '../core/http/v0-api.ts';
 import { registerAssetV0Routes } from '../apps/assets/v0-routes.ts';
 import { registerCheckBundlesV0Routes } from '../apps/check-bundles/v0-routes.ts';
@@ -12,11 +13,14 @@ import { registerCredentialV0Routes } from '../apps/credentials/v0-routes.ts';
 import { registerDevAppV0Routes } from '../apps/dev-apps/v0-routes.ts';
 import { registerEnvVarV0Routes } from '../apps/env-vars/v0-routes.ts';
 import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
+import { registerStorageV0Routes } from '../apps/storage/v0-routes.ts';
 import { registerAppErrorV0Routes } from '../apps/errors/v0-routes.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
 import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
 import { registerReplayV0Routes } from '../deliveries/replay/v0-routes.ts';
+import { registerQueueV0Routes } from '../deliveries/queues/v0-routes.ts';
+import { registerInitiativeV0Routes } from '../deliveries/initiative/v0-routes.ts';
 import { registerAppMessageV0Routes } from '../messaging/app-messages/v0-routes.ts';
 import { registerMemoryV0Routes } from '../messaging/memories/v0-routes.ts';
 import { registerNotificationV0Routes } from '../messaging/notifications/v0-routes.ts';
@@ -28,8 +32,10 @@ import type { DeliveriesArea } from './deliveries.ts';
 import type { MessagingArea } from './messaging.ts';
 
 export interface V0RouteParts {
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'errors'>;
-  deliveries: Pick<DeliveriesArea, 'replays'>;
+  /** The database, for the tooling guards of routes that take it (storage). */
+  db: Db;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'errors' | 'storage'>;
+  deliveries: Pick<DeliveriesArea, 'replays' | 'queues' | 'initiative'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
 }
@@ -51,7 +57,10 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerAppLogV0Routes(api, p.apps.logs);
   registerAppErrorV0Routes(api, p.apps.errors);
   registerReplayV0Routes(api, p.deliveries.replays);
+  registerQueueV0Routes(api, p.deliveries.queues);
+  registerInitiativeV0Routes(api, p.deliveries.initiative);
   registerBlockV0Routes(api, p.blocks.blocks);
+  registerStorageV0Routes(api, p.apps.storage, p.db);
   registerNotificationV0Routes(api, p.messaging.notifications);
   registerMemoryV0Routes(api, p.messaging.memories);
   registerAppMessageV0Routes(api, p.messaging.appMessages);

@@ -9,8 +9,10 @@
  * Profiling costs: starting V8's profiler on an entry logs the isolate's code first, about 1–3 ms of
  * CPU for a small bundle and ~24 ms for a 1 MB SDK bundle (test/bench/cpu-profile.bench.ts), on
  * every entry, inside the isolate's CPU clock.
- * So that the profiled request keeps its budget, one empty entry under the profiler measures that
- * cost first (`entryCostNs`) and the request's budget grows by it on each of its entries. Profiling
+ * So that the profiled request keeps its budget, empty entries under the profiler measure that
+ * cost first (`entryCostNs`, the cheaper of two: the first entry costs more) and it is taken off the
+ * request's CPU account on each of its entries: the budget and the report count the guest's CPU,
+ * as for any other request (issue 26: ≤ 55 ms against 50). Profiling
  * is used only for the next request of a version that was just stopped at its CPU budget, at most
  * once a minute per version (supervisor/profiles.ts): other requests pay nothing.
  */
@@ -114,11 +116,19 @@ export interface RequestProfiler {
  */
 export function startRequestProfiler(isolate: Isolate, title: string, emptyEntry: () => void): RequestProfiler {
   isolate.startCpuProfiler(title);
-  const before = isolate.cpuTime;
   // No limit may stop the measure: the last request's limit may lie below the clock now.
   isolate.setCpuTimeLimit(undefined);
-  emptyEntry();
-  const entryCostNs = Number(isolate.cpuTime - before);
+  // The first entry under a fresh profiler costs about twice what each later one does (measured:
+  // 13–15 ms against 6–7 ms for a bundle of 3,000 functions, under load or not). Crediting that
+  // first figure to every entry let a profiled request compute 5–9 ms past its budget, and the
+  // report counted the profiler's cost as the guest's (67–77 ms "used" against 50). So two empty
+  // entries run, and the cheaper one is the measure: the credit errs low, never in the guest's favour.
+  const entryCost = (): number => {
+    const before = isolate.cpuTime;
+    emptyEntry();
+    return Number(isolate.cpuTime - before);
+  };
+  const entryCostNs = Math.min(entryCost(), entryCost());
   let open = true;
   const stop = (): Promise<IvmProfile[]> => {
     open = false;

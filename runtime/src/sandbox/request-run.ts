@@ -180,8 +180,10 @@ export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: 
 
   const enter = (slot: Slot, call: (slot: Slot) => void): void => {
     if (closing) return;
-    // The profiler's own cost on this entry is not the guest's to pay.
-    if (profiler !== null) account.limitNs += profiler.entryCostNs;
+    // The profiler's own cost on this entry is not the guest's to pay, nor to be reported as the
+    // guest's: it is taken off the account (the slice's limit rises by as much), so the budget and
+    // the report's `cpuMs` count the guest's CPU, as for an unprofiled request.
+    if (profiler !== null) account.usedNs -= profiler.entryCostNs;
     deps.journal.enter(job.seq);
     afterSlice(runSlice(slot.isolate, account, () => call(slot)));
   };

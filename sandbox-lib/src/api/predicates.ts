@@ -54,6 +54,23 @@ export function isHttpsUrl(value: string): boolean {
 export const HTTPS_URL_MESSAGE = 'Must be an https:// URL';
 
 /**
+ * True for a URL that carries a user name or password (`https://user:pw@host/`). Addresses the
+ * platform calls (an app's endpoint, its MCP server) may not: the signature or token is the proof,
+ * and a password in a URL is copied wherever the URL is (logs, the Deliveries page, the console).
+ * @example hasUserinfo('https://user:pw@example.com/') // true; hasUserinfo('https://example.com/') // false
+ */
+export function hasUserinfo(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+export const USERINFO_MESSAGE = 'The URL may not carry a user name or password (user:password@): deliveries are signed, and a password in a URL ends up in logs';
+
+/**
  * True when `value`'s compact JSON is at most `maxBytes` and nested at most the manifest's depth.
  * @example fitsJson({ a: 1 }, 2048) // true
  */

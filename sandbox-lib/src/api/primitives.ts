@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
+import { nameProblem } from '../names/index.ts';
 import { fitsJson, fitsText, FORMATS, HTTPS_URL_MESSAGE, isHttpsUrl, jsonMessage, textMessage } from './predicates.ts';
 
 export { graphemeLength } from './predicates.ts';
@@ -17,6 +18,18 @@ export function text(max: number, min = 0) {
 /** A label: visible text (not only spaces) of at most `max` characters. */
 export function label(max: number) {
   return text(max, 1).refine((value) => value.trim().length > 0, 'Labels need visible text');
+}
+
+/**
+ * A name people see (an app's, a stream event's persona): a label whose characters pass the one rule
+ * for names (`nameProblem`: no control, format or invisible characters but what scripts and emoji
+ * need, no space at an edge).
+ */
+export function nameLabel(max: number) {
+  return label(max).superRefine((value, ctx) => {
+    const problem = nameProblem(value);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
 }
 
 /** An absolute `https://` URL of at most 2,048 characters. */

@@ -33,4 +33,9 @@ export const ROUTE_PATHS = {
   manifestGet: { method: 'GET', path: '/v0/apps/{app_id}/manifest' },
   checkTrees: { method: 'POST', path: '/v0/apps/check/trees' },
   accessToken: { method: 'POST', path: '/v0/apps/installs/{install_id}/access-tokens' },
+  queueSend: { method: 'POST', path: '/v0/queue/messages' },
+  // Ours: app storage (docs/decisions/storage.md).
+  storageGet: { method: 'POST', path: '/v0/storage/get' },
+  storageList: { method: 'POST', path: '/v0/storage/list' },
+  storageCommit: { method: 'POST', path: '/v0/storage/commit' },
 } as const satisfies Record<string, RoutePath>;

@@ -13,7 +13,9 @@ import * as blocks from './blocks.ts';
 import * as messaging from './messaging.ts';
 import * as references from './references.ts';
 import * as search from './search.ts';
+import * as storage from './storage.ts';
 import * as streams from './streams.ts';
+import * as queues from './queues.ts';
 
 /** Who may call: install token, interaction token, client credentials, member API key, deploy token, agent builder token, anyone. */
 export type Credential = 'install' | 'interaction' | 'client' | 'member' | 'deploy' | 'agentBuilder' | 'none';
@@ -57,6 +59,12 @@ export const API_ROUTES = {
   // Issue 4: any valid credential of the spec (member key, install, deploy, agent builder token).
   checkTrees: route({ ...ROUTE_PATHS.checkTrees, credentials: [...TOOLING, 'install'], scope: null, body: apps.CheckTreesRequestSchema, response: apps.CheckTreesResponseSchema, status: 200 }),
   accessToken: route({ ...ROUTE_PATHS.accessToken, credentials: ['client'], scope: null, body: apps.AccessTokenRequestSchema, response: apps.AccessTokenResponseSchema, status: 201 }),
+  // Ours (docs/decisions/queues.md): the install's own queue, so no scope.
+  queueSend: route({ ...ROUTE_PATHS.queueSend, credentials: ['install'], scope: null, body: queues.QueueSendRequestSchema, response: queues.QueueSendResponseSchema, status: 200 }),
+  // Ours: app storage; an interaction token's writes are staged with the action's result (docs/decisions/storage.md).
+  storageGet: route({ ...ROUTE_PATHS.storageGet, credentials: ['install', 'interaction'], scope: null, body: storage.StorageGetRequestSchema, response: storage.StorageGetResponseSchema, status: 200 }),
+  storageList: route({ ...ROUTE_PATHS.storageList, credentials: ['install', 'interaction'], scope: null, body: storage.StorageListRequestSchema, response: storage.StorageListResponseSchema, status: 200 }),
+  storageCommit: route({ ...ROUTE_PATHS.storageCommit, credentials: ['install', 'interaction'], scope: null, body: storage.StorageCommitRequestSchema, response: storage.StorageCommitResponseSchema, status: 200 }),
 } as const satisfies Record<keyof typeof ROUTE_PATHS, RouteSpec>;
 
 export type RouteName = keyof typeof API_ROUTES;

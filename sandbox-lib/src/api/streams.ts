@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { DocumentSchema, HttpsUrlSchema, IdSchema, text } from './primitives.ts';
+import { DocumentSchema, HttpsUrlSchema, IdSchema, nameLabel, text } from './primitives.ts';
 
 const E = LIMITS.endpoints;
 
@@ -14,7 +14,7 @@ export const StreamEventRequestSchema = z.strictObject({
   markdown: text(E.streamMarkdownMax, 1).optional(),
   threadKey: z.string().min(1).max(E.streamThreadKeyMax).optional(),
   title: text(E.streamTitleMax).optional(),
-  persona: z.strictObject({ name: text(E.personaNameMax, 1).optional(), avatarUrl: HttpsUrlSchema.optional() }).optional(),
+  persona: z.strictObject({ name: nameLabel(E.personaNameMax).optional(), avatarUrl: HttpsUrlSchema.optional() }).optional(),
   idempotencyKey: z.string().min(1).max(E.idempotencyKeyMax).optional(),
 }).refine((body) => (body.content === undefined) !== (body.markdown === undefined), { message: 'Give exactly one of content and markdown', path: [] });
 

@@ -23,6 +23,9 @@ import { compileRoutes, type Routes } from './routes.ts';
 import { createSeenStore, createVersionStore, type SeenStore, type VersionStore } from './stores.ts';
 import type { AppTables } from './tables.ts';
 import { AppDefinitionError } from './errors.ts';
+import type { Schedule, ScheduleRun } from './schedule.ts';
+import type { Queue, QueueRun } from './queue.ts';
+import { pieceRun, QUEUE, QUEUE_HANDLER, SCHEDULE, SCHEDULE_HANDLER } from './initiative-pieces.ts';
 
 export interface AppConfig extends AppIdentity {
   readonly blocks?: readonly Block[];
@@ -32,6 +35,10 @@ export interface AppConfig extends AppIdentity {
   readonly events?: EventSubscriptions;
   readonly routes?: Routes;
   readonly mcp?: Mcp;
+  /** Work on a clock (`defineSchedule`); ours, docs/decisions/schedules.md. */
+  readonly schedules?: readonly Schedule[];
+  /** What the app does with the messages it sends itself (`defineQueue`); ours, docs/decisions/queues.md. */
+  readonly queue?: Queue;
 }
 
 /** What the app runs with (not part of the definition): logger, clock, stores, the fetch `ctx.api` uses. */
@@ -72,6 +79,10 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
   const references = checkPieces<Reference>(config.references, 'references', 'defineReference', (value) => referenceHandlers(value) !== undefined);
   const messageActions = checkPieces<MessageAction>(config.messageActions, 'messageActions', 'defineMessageAction', (value) => messageActionHandlers(value) !== undefined);
   const commands = checkPieces<Command>(config.commands, 'commands', 'defineCommand', (value) => commandHandlers(value) !== undefined);
+  const scheduleRun = (value: unknown) => pieceRun<ScheduleRun>(value, SCHEDULE, SCHEDULE_HANDLER);
+  const schedules = checkPieces<Schedule>(config.schedules, 'schedules', 'defineSchedule', (value) => scheduleRun(value) !== undefined);
+  const queue = config.queue === undefined ? undefined : pieceRun<QueueRun>(config.queue, QUEUE, QUEUE_HANDLER);
+  if (config.queue !== undefined && !queue) throw new AppDefinitionError(['queue'], 'expected defineQueue(...)');
   const mcp = config.mcp === undefined ? undefined : mcpHandlers(config.mcp);
   if (config.mcp !== undefined && !mcp) throw new AppDefinitionError(['mcp'], 'expected defineMcp(...)');
   const events = eventEntries(config.events ?? {});
@@ -81,6 +92,10 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
     commands: new Map(commands.map((command) => [command.name, commandHandlers(command)!])),
     messageActions: new Map(messageActions.map((action) => [action.id, messageActionHandlers(action)!])),
     events,
+    schedules: new Map(schedules.map((schedule) => [schedule.name, scheduleRun(schedule)!.handler])),
+    // Runners come with the definitions: an app without schedules or a queue bundles neither runner.
+    ...(schedules.length > 0 ? { fireSchedule: scheduleRun(schedules[0])!.run } : {}),
+    ...(queue ? { queue } : {}),
     // The definitions bring the runners of their deliveries (absent-pieces.ts answers for the rest).
     runners: Object.assign({}, ...[
       ...references.map((piece) => referenceHandlers(piece)!.runners),
@@ -90,7 +105,7 @@ export function defineApp(config: AppConfig, options: AppOptions = {}): App {
   };
 
   const manifest = buildManifest(config, {
-    blocks, references, messageActions, commands, events, mcp: config.mcp,
+    blocks, references, messageActions, commands, events, schedules, queue: config.queue, mcp: config.mcp,
     referenceScopes: [...tables.references.values()].flatMap((handlers) => handlers.scopes),
     invocationScopes: [...tables.commands.values(), ...tables.messageActions.values()].flatMap((handlers) => handlers.scopes),
   });

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { EnvelopeSchema } from '../delivery/index.ts';
 import { createLeanPlatformClient } from '../client/lean.ts';
 import type { PlatformClient } from '../client/methods.ts';
+import type { StorageClient } from '../client/storage.ts';
 import type { Logger } from './logger.ts';
 import type { KnownKeys } from './schema.ts';
 import { ENV_KEYS } from './env.ts';
@@ -55,9 +56,35 @@ export interface HandlerContext<E extends DeliveryEnvelope<unknown> = DeliveryEn
   readonly env: AppEnv;
   /** A `/v0` client bound to the install token (base URL from `PLATFORM_API_URL`). */
   readonly api: PlatformClient;
+  /**
+   * The install's key-value storage (`ctx.api.storage`; docs/decisions/storage.md). In a block
+   * action it carries the interaction token: its writes commit with the action's result.
+   * @example const { value } = await ctx.storage.get<number>('visits'); await ctx.storage.sum('visits', 1);
+   */
+  readonly storage: StorageClient;
   readonly log: Logger;
   /** Keep `promise` running after the answer is sent; its failure is logged. */
   waitUntil(promise: Promise<unknown>): void;
+  /**
+   * The install's own queue (ours, docs/decisions/queues.md): each message comes back as a
+   * `queue.message` delivery to the app's `defineQueue` handler, after `delaySeconds`.
+   * @example await ctx.queue.send({ remind: memberId }, { delaySeconds: 3 * 86_400, key: `remind:${memberId}` });
+   */
+  readonly queue: QueueSender;
+}
+
+/** `ctx.queue`: sends through `ctx.api` (`POST /v0/queue/messages`) with the install token. */
+export interface QueueSender {
+  send(body: unknown, options?: { delaySeconds?: number; key?: string }): Promise<{ id: string; deduplicated: boolean; deliverAt: string }>;
+  sendBatch(messages: ReadonlyArray<{ body: unknown; delaySeconds?: number; key?: string }>): Promise<Array<{ id: string; deduplicated: boolean; deliverAt: string }>>;
+}
+
+/** A queue sender over a client created on first use. */
+export function queueSender(api: () => PlatformClient): QueueSender {
+  return {
+    send: async (body, options = {}) => (await api().queue.send(body, options)).messages[0]!,
+    sendBatch: async (messages) => (await api().queue.sendBatch(messages as never)).messages,
+  };
 }
 
 export interface ContextDeps {
@@ -104,8 +131,12 @@ export function handlerContext<E extends DeliveryEnvelope<unknown>>(envelope: E,
     get api() {
       return api();
     },
+    get storage() {
+      return api().storage;
+    },
     log: deps.log,
     waitUntil: waitUntilOf(deps),
+    queue: queueSender(api),
   };
 }
 

@@ -9,7 +9,7 @@
  * `platform-delivery` header. Interactive ids are remembered before handling (a replay must not
  * run twice); lifecycle ids after a successful answer (a failed one is retried and must run again).
  */
-import { verifyDelivery } from '../signing/index.ts';
+import { readSigningSecret, verifyDelivery } from '../signing/index.ts';
 import { DELIVERY_HEADERS } from '../delivery/headers.ts';
 import { INTERACTIVE_TYPES, type InteractiveType } from '../delivery/constants.ts';
 import { envelopeCheck, read } from '../delivery/lean/index.ts';
@@ -77,6 +77,13 @@ export async function handleDelivery(
   if (vouched === null && secrets.length === 0) {
     log.error(`Deliveries cannot be verified: ${ENV_KEYS.signingSecret} is not set`);
     return jsonResponse({ error: 'signing-secret-missing', message: `Set ${ENV_KEYS.signingSecret} to the app's signing secret` }, 500);
+  }
+  // A secret shorter than Standard Webhooks' 24 bytes is the app's misconfiguration, told as such
+  // (a 500 and an error line), not as the caller's bad signature.
+  const short = vouched === null ? secrets.map(readSigningSecret).find((read) => !read.ok && read.reason === 'secret-too-short') : undefined;
+  if (short !== undefined && !short.ok) {
+    log.error(`Deliveries cannot be verified: ${ENV_KEYS.signingSecret}: ${short.message}`);
+    return jsonResponse({ error: 'signing-secret-too-short', message: `${ENV_KEYS.signingSecret}: ${short.message}` }, 500);
   }
   const body = await readBody(request, deps.maxBodyBytes);
   if (!body.ok) return jsonResponse({ error: 'body-too-large', message: `Deliveries are at most ${deps.maxBodyBytes} bytes here` }, 413);

@@ -18,6 +18,8 @@ export { defineMessageAction, type MessageAction, type MessageActionConfig, type
 export { defineCommand, type Command, type CommandConfig, type CommandOptionConfig, type CommandOptions, type CommandRunContext, type OptionValueOf } from './command.ts';
 export type { InvocationContext, InvocationOutput } from './invocation.ts';
 export { eventSubject, type EventContext, type EventHandler, type EventSubject, type EventSubscription, type EventSubscriptions } from './events.ts';
+export { defineSchedule, type Schedule, type ScheduleConfig, type ScheduleContext, type ScheduleFiring, type ScheduleHandler } from './schedule.ts';
+export { defineQueue, type Queue, type QueueConfig, type QueueContext, type QueueHandler, type QueueMessage } from './queue.ts';
 export { defineMcp, defineTool, type Mcp, type McpConfig, type McpTool, type McpToolConfig, type McpToolContext, type McpToolOutput } from './mcp.ts';
 export { compileRoutes, type FetchFallback, type RouteContext, type RouteHandler, type RouteMatch, type Router, type Routes } from './routes.ts';
 export { ENV_KEYS, secretEnv, envManifest, readEnv, type EnvDeclaration, type EnvRead, type SecretEnv } from './env.ts';

@@ -116,7 +116,9 @@ export async function blockAction(run: InteractiveRun<InteractiveData<'block.act
       return options.replace ? interaction().blocks.replace(data.block.id, body) : interaction().blocks.update(data.block.id, body);
     },
   };
-  const ctx: ActionContext<any, any, any, any> = extendContext(handlerContext(run.envelope, run.deps), extra);
+  // Storage carries the interaction token: the service stages its writes and commits them with this result.
+  const staged = { get storage() { return interaction().storage; } };
+  const ctx: ActionContext<any, any, any, any> = extendContext(extendContext(handlerContext(run.envelope, run.deps), extra), staged);
   const output = (await callHandler(label, () => action.handler!(ctx))) as ActionOutput<unknown>;
   if (isDeferred(output)) return { kind: 'deferred', deferral: output };
   if (output === undefined && deferral) return { kind: 'deferred', deferral };

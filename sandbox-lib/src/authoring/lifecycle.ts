@@ -12,6 +12,8 @@ import { eventSubject } from './events.ts';
 import { callHandler, DeliveryRejection } from './failures.ts';
 import type { VersionStore } from './stores.ts';
 import type { AppTables } from './tables.ts';
+import { SCHEDULE_FIRED } from '../schedules/delivery-type.ts';
+import { QUEUE_MESSAGE } from '../queues/delivery-type.ts';
 
 /** Lifecycle answers carry no body; any `2xx` acknowledges. */
 export const acknowledged = (): Response => new Response(null, { status: 204 });
@@ -22,6 +24,17 @@ export const acknowledged = (): Response => new Response(null, { status: 204 });
  */
 export async function handleLifecycle(envelope: DeliveryEnvelope, tables: AppTables, deps: ContextDeps, versions: VersionStore | null): Promise<Response> {
   const type = envelope.type;
+  // The runners come with the definitions (initiative-pieces.ts): without them nothing would run.
+  if (type === SCHEDULE_FIRED) {
+    if (tables.fireSchedule) await tables.fireSchedule(envelope, tables.schedules, deps);
+    else deps.log.debug('No schedules here; acknowledged', { delivery: envelope.id });
+    return acknowledged();
+  }
+  if (type === QUEUE_MESSAGE) {
+    if (tables.queue) await tables.queue.run(envelope, tables.queue.handler, deps);
+    else deps.log.warn('No queue here; acknowledged', { delivery: envelope.id });
+    return acknowledged();
+  }
   const entry = isEventType(type) ? tables.events.get(type) : undefined;
   if (!isEventType(type) || !entry) {
     deps.log.debug(`No handler for event ${type.slice(0, 100)}; acknowledged`, { delivery: envelope.id });

@@ -15,6 +15,8 @@ import { envManifest, type EnvDeclaration } from './env.ts';
 import { AppDefinitionError, AppManifestInvalidError } from './errors.ts';
 import type { Mcp } from './mcp.ts';
 import type { MessageAction } from './message-action.ts';
+import type { Schedule } from './schedule.ts';
+import type { Queue } from './queue.ts';
 import { mergeDomains, referenceHandlers, type Reference } from './reference.ts';
 import { toJsonSchema, type SchemaInput } from './schema.ts';
 
@@ -61,6 +63,8 @@ export interface ManifestPieces {
   readonly commands: readonly Command[];
   readonly invocationScopes: readonly Scope[];
   readonly events: ReadonlyMap<EventType, { readonly scopes: readonly Scope[] }>;
+  readonly schedules?: readonly Schedule[];
+  readonly queue?: Queue | undefined;
   readonly mcp?: Mcp;
 }
 
@@ -110,6 +114,9 @@ export function buildManifest(identity: AppIdentity, pieces: ManifestPieces): Ma
     ...(pieces.commands.length > 0 ? { commands: pieces.commands.map((command) => command.manifest) } : {}),
     events,
     ...(pieces.mcp ? { mcp: pieces.mcp.manifest } : {}),
+    // Ours; left out when there are none, like `commands`.
+    ...(pieces.schedules && pieces.schedules.length > 0 ? { schedules: pieces.schedules.map((schedule) => schedule.manifest) } : {}),
+    ...(pieces.queue ? { queue: pieces.queue.manifest } : {}),
   };
   // In a bundle `platform build` made, the CLI checks the computed manifest right after building and
   // the service again on upload (with what only it knows), so the check is left to them: it would

@@ -14,6 +14,8 @@ import type { EventEntry } from './events.ts';
 import type { ContextDeps, DeliveryEnvelope } from './context.ts';
 import type { BlockAnswer } from './interactive-blocks.ts';
 import type { Check } from '../delivery/lean/check.ts';
+import type { ScheduleHandler, ScheduleRun } from './schedule.ts';
+import type { QueueRun } from './queue.ts';
 
 export interface AppTables {
   readonly blocks: ReadonlyMap<string, BlockHandlers>;
@@ -21,6 +23,12 @@ export interface AppTables {
   readonly commands: ReadonlyMap<string, InvocationHandlers<CommandRunContext<any>>>;
   readonly messageActions: ReadonlyMap<string, InvocationHandlers<MessageActionRunContext>>;
   readonly events: ReadonlyMap<EventType, EventEntry>;
+  /** Schedule name to handler (`schedule.fired`). */
+  readonly schedules: ReadonlyMap<string, ScheduleHandler>;
+  /** The runner of `schedule.fired`, when the app defines schedules. */
+  readonly fireSchedule?: ScheduleRun['run'];
+  /** The queue consumer (`queue.message`) and its runner, when the app defines one. */
+  readonly queue?: QueueRun;
   /** The runners the defined pieces brought (reference kinds, commands, message actions). */
   readonly runners: Partial<Record<InteractiveType, Runner>>;
 }

@@ -6,6 +6,7 @@
  */
 import type { RouteName } from '../api/routes.ts';
 import { encodeBase64 } from '../signing/base64.ts';
+import { storageClient } from './storage.ts';
 import type { CallInput, CallOptions, RouteBody, RouteQuery, RouteResponse } from './request.ts';
 
 /** Calls the route `name` (what differs between the clients). */
@@ -63,6 +64,15 @@ export function clientMethods(call: RouteCaller) {
       mintAccessToken: (installId: string, credentials: { clientId: string; clientSecret: string }, o?: CallOptions) =>
         call('accessToken', { params: { install_id: installId }, body: {} }, { ...o, authorization: `Basic ${encodeBase64(new TextEncoder().encode(`${credentials.clientId}:${credentials.clientSecret}`))}` }),
     },
+    queue: {
+      /** One message to the install's own queue; it comes back as a `queue.message` delivery. */
+      send: (body: unknown, options: { delaySeconds?: number; key?: string } = {}, o?: CallOptions) =>
+        call('queueSend', { body: { messages: [{ body: body as never, ...options }] } }, o),
+      /** Up to 100 messages in one request. */
+      sendBatch: (messages: RouteBody<'queueSend'>['messages'], o?: CallOptions) => call('queueSend', { body: { messages } }, o),
+    },
+    /** The install's key-value storage (ours; docs/decisions/storage.md). */
+    storage: storageClient(call),
     jwks: (o?: CallOptions) => call('jwks', {}, o),
   };
 }

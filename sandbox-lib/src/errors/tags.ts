@@ -71,8 +71,17 @@ export const ERROR_TAGS = {
   PlatformRuntimeGuestError: row(500, [], 'user', 'ours'),
   PlatformRuntimeCrashedError: row(503, [], 'platform', 'ours'),
   PlatformRuntimeEgressDeniedError: row(403, ['host', 'reason'], 'user', 'ours'),
+  // App storage (docs/decisions/storage.md): a commit's check saw another version; a limit of
+  // LIMITS.storage was passed (`limit` names the row, `max` its value); a sum met a value that is not a number.
+  PlatformAppStorageCheckFailedError: row(409, ['checkIndex', 'key'], 'user', 'ours'),
+  PlatformAppStorageLimitExceededError: row(422, ['limit', 'max'], 'user', 'ours'),
+  PlatformAppStorageQuotaExceededError: row(409, ['limit', 'max'], 'user', 'ours'),
+  PlatformAppStorageNotANumberError: row(422, ['key'], 'user', 'ours'),
   // A replay's read-only token asked to write (platform replay; docs/decisions/cli.md).
   PlatformReplayReadOnlyError: row(403, [], 'user', 'ours'),
+  // Queues (docs/decisions/queues.md): the app defines no consumer, or a limit of the install's queue.
+  PlatformAppQueueUndefinedError: row(409, [], 'user', 'ours'),
+  PlatformAppQueueLimitError: row(429, ['limit', 'reason'], 'user', 'ours'),
 } as const satisfies Record<string, ErrorTagInfo>;
 
 export type ErrorTag = keyof typeof ERROR_TAGS;

@@ -171,6 +171,7 @@ export const LIMITS = {
     sectionName: /^[A-Za-z0-9_-]{1,48}$/,
     envVarKey: /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
     actionName: /^[a-z0-9_.-]{1,64}$/,
+    scheduleName: /^[a-z0-9-]{1,48}$/,
   },
   references: {
     patternsPerKind: 50,
@@ -206,6 +207,27 @@ export const LIMITS = {
     notificationsPerMinutePerApp: 60,
     checkTreesPerMinutePerCaller: 60,
   },
+  /**
+   * Ours: app storage, per install (docs/decisions/storage.md). Key and list sizes follow Cloudflare
+   * KV (512-byte keys, 1,000 keys a page); value size matches a block's state (Deno KV's 64 KiB);
+   * a commit's checks, mutations and bytes stay inside Deno KV's atomic limits.
+   */
+  storage: {
+    keyBytes: 512,
+    valueBytes: 64 * KB,
+    keysPerGetMany: 100,
+    checksPerCommit: 20,
+    mutationsPerCommit: 100,
+    commitBytes: 800 * KB,
+    listLimitDefault: 100,
+    listLimitMax: 1_000,
+    bytesPerInstall: 64 * MB,
+    keysPerInstall: 100_000,
+    operationsPerSecondPerInstall: 5_000,
+    expireInMinMs: 1 * SECOND,
+    expireInMaxMs: 365 * DAY,
+    retainAfterUninstallMs: 30 * DAY,
+  },
   tokens: {
     installTokenSeconds: 60 * 60,
     interactionTokenSeconds: 15 * 60,
@@ -231,6 +253,34 @@ export const LIMITS = {
     memoryTitleMax: 200,
     blockQueryLimitDefault: 50,
     blockQueryLimitMax: 100,
+  },
+  /** Ours: schedules (docs/decisions/schedules.md). */
+  schedules: {
+    perApp: 20,
+    /** Two firings of one schedule are at least this far apart. */
+    minIntervalMs: 1 * MINUTE,
+    cronLength: 256,
+    timeZoneLength: 64,
+    /** A catch-up firing counts at most this many missed due times (the rest are not counted). */
+    missedCountMax: 1_000,
+  },
+  /** Ours: queues (docs/decisions/queues.md). */
+  queues: {
+    /** One message's body as JSON. */
+    messageBytes: 128 * KB,
+    messagesPerBatch: 100,
+    requestBytes: 1 * MB,
+    /** Longest delay: a week (a reminder in three days fits). */
+    maxDelaySeconds: 7 * 24 * 60 * 60,
+    keyLength: 200,
+    /** A second send with the same `key` within this window is not sent again. */
+    dedupeWindowMs: 24 * HOUR,
+    maxAttemptsMin: 1,
+    maxAttemptsMax: 20,
+    maxAttemptsDefault: 5,
+    messagesPerSecondPerInstall: 1_000,
+    /** Bodies of an install's messages waiting to be acknowledged. */
+    queuedBytesPerInstall: 64 * MB,
   },
   /** Ours: text bounds of manifest fields the spec leaves open (docs/decisions/contract.md). */
   manifestText: {

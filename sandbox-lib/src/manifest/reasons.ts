@@ -36,6 +36,10 @@ export const MANIFEST_INVALID_REASONS = {
   'too-many-env': { source: 'ours', cause: 'More than 128 environment variables.' },
   'too-many-egress-hosts': { source: 'ours', cause: 'More than 50 outbound hosts.' },
   'too-many-domains': { source: 'ours', cause: 'More than 20 claimed domains.' },
+  'too-many-schedules': { source: 'ours', cause: 'More than 20 schedules.' },
+  'schedule-cron-invalid': { source: 'ours', cause: 'A schedule\'s cron expression does not parse, or never fires.' },
+  'schedule-too-frequent': { source: 'ours', cause: 'A schedule would fire twice within one minute.' },
+  'schedule-time-zone-unknown': { source: 'ours', cause: 'A schedule names a time zone that is not an IANA zone.' },
 } as const satisfies Record<string, { source: 'spec' | 'ours'; cause: string }>;
 
 export type ManifestInvalidReason = keyof typeof MANIFEST_INVALID_REASONS;

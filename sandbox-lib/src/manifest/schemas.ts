@@ -12,7 +12,8 @@ import { LIMITS } from '../limits/index.ts';
 import { ScopeSchema } from '../scopes/index.ts';
 import { EventTypeSchema } from '../events/index.ts';
 import { isHostname, parseEgressHost } from '../hosts/index.ts';
-import { ActionNameSchema, HttpsUrlSchema, label, text } from '../api/primitives.ts';
+import { hasUserinfo, USERINFO_MESSAGE } from '../api/predicates.ts';
+import { ActionNameSchema, HttpsUrlSchema, label, nameLabel, text } from '../api/primitives.ts';
 import { utf8Length } from '../json-schema/json-size.ts';
 import { FORMATS } from '../api/predicates.ts';
 import { MESSAGE_ACTION_CONTEXTS } from './constants.ts';
@@ -32,6 +33,7 @@ export const MessageActionIdSchema = identifier(ID.messageActionId, 'Message act
 export const CommandOptionNameSchema = identifier(ID.commandOptionName, 'Command option names are 1 to 64 characters from A-Z, a-z, 0-9, _, . and -');
 export const CommandNameSchema = identifier(ID.commandName, 'Command names are a lowercase letter then up to 31 of a-z, 0-9 and -');
 export const SectionNameSchema = identifier(ID.sectionName, 'Section names are 1 to 48 characters from A-Z, a-z, 0-9, _ and -');
+export const ScheduleNameSchema = identifier(ID.scheduleName, 'Schedule names are 1 to 48 characters from a-z, 0-9 and -');
 export const EnvVarKeySchema = identifier(ID.envVarKey, 'Environment variable keys are a letter or _, then up to 63 letters, digits or _');
 
 /** A JSON Schema as written by the app: an object or a boolean. Its budget is checked by `validateManifest`. */
@@ -129,12 +131,34 @@ export const McpToolDefinitionSchema = z.strictObject({
 });
 
 export const McpDefinitionSchema = z.strictObject({
-  url: HttpsUrlSchema,
+  url: HttpsUrlSchema.refine((value) => !hasUserinfo(value), USERINFO_MESSAGE),
   auth: z.enum(['oauth', 'platform', 'none']),
   tools: z.array(McpToolDefinitionSchema).optional(),
 });
 
-/** `https://`, or `http://` to a loopback host for a self-hosted app under development. */
+/**
+ * A schedule (ours, docs/decisions/schedules.md): a cron expression and the IANA time zone it is
+ * read in (default UTC). Whether the expression parses, fires at most once a minute and names a
+ * known zone is `rules/schedules.ts`.
+ */
+export const ScheduleDefinitionSchema = z.strictObject({
+  name: ScheduleNameSchema,
+  cron: z.string().min(1, 'The cron expression is empty').max(LIMITS.schedules.cronLength, `Cron expressions are at most ${LIMITS.schedules.cronLength} characters`),
+  timeZone: z.string().min(1).max(LIMITS.schedules.timeZoneLength, `Time zones are at most ${LIMITS.schedules.timeZoneLength} characters`).default('UTC'),
+});
+
+/** The app's queue consumer (ours, docs/decisions/queues.md): attempts per message before it is a dead letter. */
+export const QueueDefinitionSchema = z.strictObject({
+  maxAttempts: z.int()
+    .min(LIMITS.queues.maxAttemptsMin, `maxAttempts is ${LIMITS.queues.maxAttemptsMin} to ${LIMITS.queues.maxAttemptsMax}`)
+    .max(LIMITS.queues.maxAttemptsMax, `maxAttempts is ${LIMITS.queues.maxAttemptsMin} to ${LIMITS.queues.maxAttemptsMax}`)
+    .default(LIMITS.queues.maxAttemptsDefault),
+});
+
+/**
+ * `https://`, or `http://` to a loopback host for a self-hosted app under development; never with a
+ * user name or password in it (`hasUserinfo`).
+ */
 export const EndpointUrlSchema = z.string().max(LIMITS.references.urlLength).refine((value) => {
   try {
     const url = new URL(value);
@@ -143,7 +167,7 @@ export const EndpointUrlSchema = z.string().max(LIMITS.references.urlLength).ref
   } catch {
     return false;
   }
-}, 'The endpoint is an https:// URL (http:// only to localhost)');
+}, 'The endpoint is an https:// URL (http:// only to localhost)').refine((value) => !hasUserinfo(value), USERINFO_MESSAGE);
 
 /** `host`, `*.host`, `host:port` or `*.host:port`: without a port only 443 may be called. */
 export const EgressHostSchema = z.string().superRefine((value, ctx) => {
@@ -154,7 +178,7 @@ export const ClaimedDomainSchema = z.string().refine(isHostname, 'Domains are lo
 
 export const ManifestSchema = z.strictObject({
   schemaVersion: z.literal(1),
-  name: label(TEXT.appName),
+  name: nameLabel(TEXT.appName),
   slug: AppSlugSchema,
   description: text(TEXT.appDescription).optional(),
   icon: AssetIdSchema.optional(),
@@ -171,6 +195,10 @@ export const ManifestSchema = z.strictObject({
   commands: z.array(CommandDefinitionSchema).optional(),
   events: z.array(EventTypeSchema).default([]),
   mcp: McpDefinitionSchema.optional(),
+  // Ours; left out when there are none, so manifests without schedules stay as they were.
+  schedules: z.array(ScheduleDefinitionSchema).optional(),
+  // Ours; present when the app consumes its queue.
+  queue: QueueDefinitionSchema.optional(),
 });
 
 export type Manifest = z.output<typeof ManifestSchema>;
@@ -188,5 +216,7 @@ export type CommandDefinition = z.output<typeof CommandDefinitionSchema>;
 export type CommandOption = z.output<typeof CommandOptionSchema>;
 export type CommandOptionType = (typeof COMMAND_OPTION_TYPES)[number];
 export type EnvVarDeclaration = z.output<typeof EnvVarDeclarationSchema>;
+export type QueueDefinition = z.output<typeof QueueDefinitionSchema>;
+export type ScheduleDefinition = z.output<typeof ScheduleDefinitionSchema>;
 export type McpDefinition = z.output<typeof McpDefinitionSchema>;
 export type McpToolDefinition = z.output<typeof McpToolDefinitionSchema>;

@@ -19,11 +19,12 @@ import { scopesRule } from './rules/scopes.ts';
 import { envRule } from './rules/env.ts';
 import { mcpRule } from './rules/mcp.ts';
 import { schemasRule } from './rules/schemas.ts';
+import { schedulesRule } from './rules/schedules.ts';
 
 /** The rules after the schema, in the order they are checked. */
 export const MANIFEST_RULES: readonly ManifestRule[] = [
   identityRule, endpointRule, countsRule, duplicatesRule, commandOptionsRule,
-  hostsRule, patternsRule, scopesRule, envRule, mcpRule, schemasRule,
+  hostsRule, patternsRule, scopesRule, envRule, mcpRule, schemasRule, schedulesRule,
 ];
 
 export type ManifestValidation = { valid: true; manifest: Manifest } | { valid: false; error: ManifestError };

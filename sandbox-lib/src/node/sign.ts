@@ -9,7 +9,7 @@
  */
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { DELIVERY_HEADERS, type DeliveryClass } from '../delivery/headers.ts';
-import { parseSigningSecret } from '../signing/secrets.ts';
+import { readSigningSecret } from '../signing/secrets.ts';
 
 export interface SyncSignInput {
   /** The delivery id (`webhook-id`). */
@@ -30,9 +30,9 @@ const KEYS_MAX = 10_000;
 function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (key === undefined) {
-    const bytes = parseSigningSecret(secret);
-    if (!bytes) throw new TypeError('The signing secret must be whsec_ followed by base64');
-    key = createSecretKey(bytes);
+    const read = readSigningSecret(secret);
+    if (!read.ok) throw new TypeError(read.message);
+    key = createSecretKey(read.key);
     if (keys.size >= KEYS_MAX) keys.delete(keys.keys().next().value as string);
     keys.set(secret, key);
   }
@@ -41,7 +41,7 @@ function keyOf(secret: string): KeyObject {
 
 /**
  * The `webhook-signature` value of one secret, equal to `await signDelivery(input)`. Throws on a
- * malformed secret, id or timestamp (a bug of the caller, never input from the network).
+ * malformed secret (or one shorter than 24 bytes), id or timestamp (a bug of the caller, never input from the network).
  * @example
  * signDeliverySync({ id: 'msg_1', timestamp: 1614265330, body: '{"test": 2432232314}', secret: 'whsec_…' }) // 'v1,…'
  */

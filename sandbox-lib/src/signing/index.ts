@@ -1,3 +1,3 @@
 export { signDelivery, deliveryHeaders, type SignInput } from './sign.ts';
 export { verifyDelivery, type VerifyInput, type VerifyResult, type VerifyFailure, type HeadersLike } from './verify.ts';
-export { generateSigningSecret, parseSigningSecret, SECRET_PREFIX } from './secrets.ts';
+export { generateSigningSecret, MIN_SECRET_BYTES, parseSigningSecret, readSigningSecret, SECRET_PREFIX, type SecretRead } from './secrets.ts';

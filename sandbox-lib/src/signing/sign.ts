@@ -6,7 +6,7 @@
  */
 import { encodeBase64 } from './base64.ts';
 import { hmacSha256, signedContent } from './hmac.ts';
-import { parseSigningSecret } from './secrets.ts';
+import { readSigningSecret } from './secrets.ts';
 import { DELIVERY_HEADERS, type DeliveryClass } from '../delivery/headers.ts';
 
 export interface SignInput {
@@ -24,15 +24,16 @@ const toSeconds = (timestamp: number | Date): number =>
   timestamp instanceof Date ? Math.floor(timestamp.getTime() / 1000) : Math.floor(timestamp);
 
 /**
- * The `webhook-signature` value for a delivery. Throws on a malformed secret or id (a bug of the
- * caller, never input from the network).
+ * The `webhook-signature` value for a delivery. Throws on a malformed secret, one shorter than 24
+ * bytes, or a malformed id (a bug of the caller, never input from the network).
  * @example
  * await signDelivery({ id: 'msg_1', timestamp: 1614265330, body: '{"test": 2432232314}', secret: 'whsec_…' })
  * // 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='
  */
 export async function signDelivery(input: SignInput): Promise<string> {
-  const key = parseSigningSecret(input.secret);
-  if (!key) throw new TypeError('The signing secret must be whsec_ followed by base64');
+  const secret = readSigningSecret(input.secret);
+  if (!secret.ok) throw new TypeError(secret.message);
+  const key = secret.key;
   if (typeof input.id !== 'string' || input.id.length === 0) throw new TypeError('The delivery id must be a non-empty string');
   const timestamp = toSeconds(input.timestamp);
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError('The timestamp must be a non-negative Unix time');

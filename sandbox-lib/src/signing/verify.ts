@@ -8,11 +8,11 @@ import { LIMITS } from '../limits/index.ts';
 import { DELIVERY_HEADERS } from '../delivery/headers.ts';
 import { decodeBase64 } from './base64.ts';
 import { hmacSha256, signedContent, timingSafeEqual } from './hmac.ts';
-import { parseSigningSecret } from './secrets.ts';
+import { readSigningSecret } from './secrets.ts';
 
 export type VerifyFailure =
   | 'missing-header' | 'duplicate-header' | 'oversized-header' | 'malformed-header'
-  | 'invalid-timestamp' | 'timestamp-too-old' | 'timestamp-too-new' | 'invalid-secret' | 'signature-mismatch';
+  | 'invalid-timestamp' | 'timestamp-too-old' | 'timestamp-too-new' | 'invalid-secret' | 'secret-too-short' | 'signature-mismatch';
 
 export type VerifyResult = { ok: true; id: string; timestamp: number } | { ok: false; reason: VerifyFailure };
 
@@ -60,7 +60,24 @@ function readHeader(headers: HeadersLike, name: string): HeaderRead {
 }
 
 /**
- * Verifies the Standard Webhooks signature of a delivery.
+ * The keys of the secrets given. Malformed ones are passed over, as before (a list may hold a stray
+ * separator); none usable is `invalid-secret`. A secret shorter than 24 bytes is the app's
+ * misconfiguration, refused as `secret-too-short` even beside a good one, so that it is seen and
+ * replaced rather than tried on every delivery.
+ */
+function readKeys(secret: string | readonly string[]): Uint8Array[] | { reason: VerifyFailure } {
+  const keys: Uint8Array[] = [];
+  for (const one of typeof secret === 'string' ? [secret] : secret) {
+    const read = readSigningSecret(one);
+    if (read.ok) keys.push(read.key);
+    else if (read.reason === 'secret-too-short') return { reason: read.reason };
+  }
+  return keys.length === 0 ? { reason: 'invalid-secret' } : keys;
+}
+
+/**
+ * Verifies the Standard Webhooks signature of a delivery. A secret shorter than 24 bytes (the
+ * Standard Webhooks guidance) answers `secret-too-short`, whatever the delivery.
  * @example
  * const check = await verifyDelivery({ headers: request.headers, body: rawBody, secret: env.PLATFORM_SIGNING_SECRET });
  * if (!check.ok) return new Response(null, { status: 401 });
@@ -102,8 +119,9 @@ async function verify({ headers, body, secret, now }: VerifyInput): Promise<Veri
     if (bytes) candidates.push(bytes);
   }
 
-  const keys = (typeof secret === 'string' ? [secret] : [...secret]).map(parseSigningSecret).filter((key): key is Uint8Array => key !== null);
-  if (keys.length === 0) return failure('invalid-secret');
+  const read = readKeys(secret);
+  if (!Array.isArray(read)) return failure(read.reason);
+  const keys = read;
   if (candidates.length === 0) return failure('signature-mismatch');
   const bodyBytes = typeof body === 'string' ? body : body instanceof Uint8Array ? body : new Uint8Array(body);
   const content = signedContent(id, timestamp, bodyBytes);

@@ -4,6 +4,7 @@
  * credentials code. Client secrets are hashed with the same `hashClientSecret` the apps feature uses.
  */
 import { randomBytes } from 'node:crypto';
+import { generateSigningSecret } from '@platform/sdk';
 import { generateClientSecret } from '../../../control-plane/src/apps/credentials/client-secret.ts';
 import type { Stack } from '../../helpers/stack.ts';
 
@@ -22,7 +23,7 @@ export async function seedApp(stack: Stack, input: { workspaceId: string; ownerI
   await stack.db.query(
     `insert into apps (id, workspace_id, owner_member_id, slug, name, hosting, endpoint_url, client_id, client_secret_hash, signing_secret_enc, created_at)
      values ($1, $2, $3, $4, 'Test app', 'self', 'https://app.example.com/hook', $5, $6, $7, $8)`,
-    [id, input.workspaceId, input.ownerId, `test-${rid()}`, clientId, hash, stack.controlPlane.secrets.seal('whsec_test', `signing:${id}`), new Date(stack.clock.now())]);
+    [id, input.workspaceId, input.ownerId, `test-${rid()}`, clientId, hash, stack.controlPlane.secrets.seal(generateSigningSecret(), `signing:${id}`), new Date(stack.clock.now())]);
   return { id, clientId, clientSecret: secret };
 }
 

@@ -32,7 +32,7 @@ const MATRIX: Row[] = [
   ['agent builder token of the app owner', { kind: 'agent', workspaceId: W, memberId: 'mem_dev' }, 'allowed', 'allowed', 'target-forbidden', 'allowed', false, true, true],
   ['agent builder token of a workspace admin', { kind: 'agent', workspaceId: W, memberId: 'mem_adm' }, 'not-found', 'not-found', 'not-found', 'allowed', false, true, true],
   ['install token of the app', { kind: 'install', workspaceId: W, appId: 'app_a', installId: 'ins_1', installKind: 'workspace', scopes: [] }, 'not-found', 'not-found', 'not-found', 'not-accepted', false, false, true],
-  ['interaction token of the app', { kind: 'interaction', workspaceId: W, appId: 'app_a', installId: 'ins_1', blockId: 'blk', invocationId: null }, 'not-found', 'not-found', 'not-found', 'not-accepted', false, false, false],
+  ['interaction token of the app', { kind: 'interaction', workspaceId: W, appId: 'app_a', installId: 'ins_1', blockId: 'blk', invocationId: null, unitKey: 'u' }, 'not-found', 'not-found', 'not-found', 'not-accepted', false, false, false],
   ['client credentials of the app', { kind: 'client', appId: 'app_a' }, 'not-found', 'not-found', 'not-found', 'not-accepted', false, false, false],
 ];
 

@@ -49,6 +49,7 @@ const RANDOM_IDS_ONLY = new Set([
   'POST /client/v1/invocations/{invocationId}/dismiss: invocationId',
   'GET /v0/apps/{app_id}/logs/{line_id}/profile: line_id',
   'GET /v0/apps/{app_id}/errors/{group_id}: group_id',
+  'POST /v0/apps/{app_id}/schedules/{name}/run: name',
   'POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay: delivery_id',
 ]);
 

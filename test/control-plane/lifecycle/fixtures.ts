@@ -22,6 +22,10 @@ export interface ManifestInput {
   endpoint?: string;
   references?: Array<{ kind: string; patterns: Array<{ id: string; pattern: string }> }>;
   domains?: string[];
+  /** Ours (docs/decisions/schedules.md); left out when not given. */
+  schedules?: Array<{ name: string; cron: string; timeZone?: string }>;
+  /** Ours (docs/decisions/queues.md): the app consumes its queue. */
+  queue?: { maxAttempts: number };
 }
 
 export function manifestOf(input: ManifestInput): Record<string, unknown> {
@@ -36,6 +40,8 @@ export function manifestOf(input: ManifestInput): Record<string, unknown> {
     domains: input.domains ?? (input.references ? ['tracker.example.com'] : []),
     references: (input.references ?? []).map((r) => ({ kind: r.kind, title: r.kind, patterns: r.patterns, searchable: false, hasBlock: false })),
     events: [...(input.events ?? EVENT_TYPES)],
+    ...(input.schedules ? { schedules: input.schedules } : {}),
+    ...(input.queue ? { queue: input.queue } : {}),
   };
   const checked = validateManifest(manifest);
   if (!checked.valid) throw new Error(`fixture manifest invalid: ${JSON.stringify(checked.error)}`);

@@ -13,6 +13,7 @@
  * `PlatformAppInteractionExpiredError`; a token of an install that is no longer active →
  * `PlatformAppInstallRevokedError` (403).
  */
+import { unitKeyOf } from '../../core/unit-of-work/unit-of-work.ts';
 import type { Context } from 'hono';
 import { PlatformError } from '@platform/sdk';
 import type { ApiKeysService } from '../../workspace/api-keys/service.ts';
@@ -97,7 +98,7 @@ export function createCallerResolver(deps: CallerResolverDeps): CallerResolverSe
         const row = await activeInstall(verified.claims);
         const caller: InteractionCaller = {
           kind: 'interaction', workspaceId: row.workspace_id, appId: row.app_id, installId: row.id,
-          blockId: verified.claims.blockId, invocationId: verified.claims.invocationId,
+          blockId: verified.claims.blockId, invocationId: verified.claims.invocationId, unitKey: unitKeyOf(token),
           ...(verified.claims.readOnly === true ? { readOnly: true } : {}),
         };
         return caller;

@@ -3,7 +3,7 @@
  * The consent screen's data for one version: every scope it asks for with what the scope allows,
  * the rest of its access, what it adds over the version an install runs, and the install form.
  */
-import { SCOPES, isScope, type AccessWidening } from '@platform/sdk';
+import { LIMITS, SCOPES, isScope, type AccessWidening } from '@platform/sdk';
 import type { AppRow } from '../apps/store.ts';
 import type { VersionRow } from '../versions/store.ts';
 import { secretFieldPaths } from './config.ts';
@@ -18,6 +18,7 @@ export function consentFor(app: AppRow, version: VersionRow, current: { version:
     version: version.version,
     currentVersion: current?.version ?? null,
     scopes: m.scopes.map((scope) => ({ scope, allows: isScope(scope) ? SCOPES[scope].allows : scope })),
+    storage: { maxBytes: LIMITS.storage.bytesPerInstall, retainDays: Math.round(LIMITS.storage.retainAfterUninstallMs / 86_400_000) },
     access: { egressHosts: m.egressHosts, domains: m.domains, events: m.events, mcpUrl: m.mcp?.url ?? null },
     added: current?.added.map((a) => ({ kind: a.kind, detail: a.detail })) ?? [],
     installConfig: m.installConfig ?? null,

@@ -40,6 +40,10 @@ export const Consent = z
     version: z.int().describe('The version being approved: send it back when installing or approving'),
     currentVersion: z.int().nullable().describe('The version the install runs now (approving a pending version)'),
     scopes: z.array(ScopeToApprove).describe('Every scope the version asks for, with what it allows'),
+    storage: z.object({
+      maxBytes: z.int().describe('How much data the app may keep in the workspace (its storage; docs/decisions/storage.md)'),
+      retainDays: z.int().describe('How long the data stays after an uninstall (a reinstall finds it)'),
+    }).describe('Every app may keep data in the workspace: the consent screen says how much and for how long'),
     access: z.object({
       egressHosts: z.array(z.string()),
       domains: z.array(z.string()),

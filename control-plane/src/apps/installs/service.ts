@@ -4,6 +4,7 @@
  * admins), approving a pending version, the install config, uninstalling, suspending (operator).
  * Each install runs one version and holds the scopes approved for it.
  */
+import { keepSpace, retainSpace } from '../storage/retention.ts';
 import { PlatformError, accessWidening, type Manifest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Secrets } from '../../core/crypto/secrets.ts';
@@ -120,6 +121,8 @@ export function createInstallsService(deps: { db: Db; clock: Clock; secrets: Sec
       try {
         return await db.transaction(async (tx) => {
           await store.insertInstall(tx, row);
+          // A reinstall within the retention period finds the data the uninstall kept.
+          await keepSpace(tx, { appId: app.id, workspaceId: member.workspaceId, kind: 'workspace' });
           await recordInstallEvent(tx, row, 'app.installed', at);
           return view(row, tx);
         });
@@ -177,6 +180,7 @@ export function createInstallsService(deps: { db: Db; clock: Clock; secrets: Sec
       await db.transaction(async (tx) => {
         const at = now();
         await store.setStatus(tx, install.id, 'uninstalled', at);
+        await retainSpace(tx, { appId: install.app_id, workspaceId: install.workspace_id, kind: install.kind }, at);
         await recordInstallEvent(tx, install, 'app.uninstalled', at, { memberId: member.memberId, name: member.name });
       });
     },

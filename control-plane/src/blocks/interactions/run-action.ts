@@ -30,7 +30,9 @@ import { readInputs, type InputsSnapshot } from './inputs.ts';
 import { sendNotifications } from '../../messaging/notifications/notify.ts';
 import type { ActionOutcome } from './schemas.ts';
 import type { ResultWriter } from '../records/result-writer.ts';
-import { writeFailure, writePending, type InputCounts } from '../records/store.ts';
+import { writeActionResults, writeFailure, writePending, type InputCounts, type ResultWrite } from '../records/store.ts';
+import { isPlatformError } from '@platform/sdk';
+import { unitKeyOf, type UnitOfWork } from '../../core/unit-of-work/unit-of-work.ts';
 import { indexTree } from './tree-index.ts';
 import { memberView } from './view.ts';
 
@@ -46,6 +48,8 @@ export interface RunDeps {
   results: ResultWriter;
   /** Copies the images of a result's tree before it is written. */
   images: ImageCopier;
+  /** What the handler staged with the interaction token (storage commits), applied with the result. */
+  unitOfWork: UnitOfWork;
 }
 
 export interface ActionRun {
@@ -89,6 +93,8 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     deps.tokens.mint('interaction', { installId: row.install_id, appId: row.app_id, workspaceId: row.workspace_id, blockId: row.id, invocationId: null }),
     readInputs(deps.db, row.id, type.definition.inputs ?? {}, memberId, run.counted),
   ]);
+  const unit = unitKeyOf(token.token);
+  await deps.unitOfWork.open(deps.db, unit, new Date(token.expiresAt));
   let prepared: PreparedResult | undefined;
   const outcome = await deps.engine.deliver({
     type: 'block.action', target: targetFromRow(row), actor: run.anonymous === true ? null : { memberId, name: actor.name },
@@ -117,8 +123,11 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     result = 'pending';
     const until = new Date(at.getTime() + LIMITS.actions.deferredAnswerWindowMs).toISOString();
     written = await writePending(deps.db, row.id, { ref: run.ref, invocationId, memberId, since: at.toISOString(), until }, at);
+    await applyDeferredUnit(deps, unit);
   } else if (outcome.kind === 'failed' || prepared === undefined) {
     result = 'failed';
+    // A refused result takes what its handler staged with it.
+    await deps.unitOfWork.discard(deps.db, unit);
     const message = memberText(outcome.kind === 'failed' ? outcome.reason : 'response-invalid');
     answer.error = { message };
     written = await writeFailure(deps.db, row.id, { memberId, message, at: at.toISOString() }, at);
@@ -127,20 +136,73 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     const p = prepared;
     Object.assign(answer, { notice: p.notice, fieldErrors: p.fieldErrors, openUrl: p.openUrl });
     const write = resultWrite(p, { memberId, staleAfter: type.definition.staleAfter, at, hadMemberError: row.error?.memberId === memberId });
-    if (write === null) written = row;
-    else {
-      written = await deps.results.write(row, write);
+    const applied = await applyWithUnit(deps, unit, row, write);
+    if (applied.kind === 'refused') {
+      result = 'failed';
+      answer.error = { message: applied.message };
+      Object.assign(answer, { notice: null, fieldErrors: null, openUrl: null });
+      written = await writeFailure(deps.db, row.id, { memberId, message: applied.message, at: at.toISOString() }, at);
+    } else {
+      written = applied.written;
       if (written === undefined) {
         result = 'failed';
         answer.error = { message: CLOSED_MEANWHILE };
       }
     }
-    if (written !== undefined && p.notify.length > 0) {
+    if (written !== undefined && result === 'applied' && p.notify.length > 0) {
       await sendNotifications({ db: deps.db, kv: deps.kv, logger: deps.logger, now: at },
         { workspaceId: row.workspace_id, appId: row.app_id, installId: row.install_id, installKind: row.t_install_kind, blockId: row.id, scopes: row.t_scopes }, p.notify);
     }
-    if (written !== undefined && p.revalidate && !written.final) deps.renderer.schedule(row.id, { force: true });
+    if (written !== undefined && result === 'applied' && p.revalidate && !written.final) deps.renderer.schedule(row.id, { force: true });
   }
   const current = written ?? (await findBlock(deps.db, row.id)) ?? row;
   return { outcome: result, block: await viewFor(deps, current, type, memberId, inputs), ...answer };
+}
+
+export const STORAGE_CHANGED = 'The app\'s stored data changed while it worked on this; nothing was saved.';
+
+class ClosedMeanwhile extends Error {}
+
+/**
+ * The result's write and what its handler staged, both or neither. Without staged items the write
+ * goes through the group commit as always; with some, in one transaction of its own: the staged
+ * items first (a failed check or a quota throws and rolls everything back), then the block.
+ */
+async function applyWithUnit(deps: RunDeps, unit: string, row: BlockWithTarget, write: ResultWrite | null):
+  Promise<{ kind: 'written'; written: BlockWithTarget | undefined } | { kind: 'refused'; message: string }> {
+  const staged = await deps.unitOfWork.items(deps.db, unit);
+  if (staged === null || staged.length === 0) {
+    await deps.unitOfWork.discard(deps.db, unit);
+    return { kind: 'written', written: write === null ? row : await deps.results.write(row, write) };
+  }
+  try {
+    const written = await deps.db.transaction(async (tx) => {
+      await deps.unitOfWork.apply(tx, unit);
+      if (write === null) return row;
+      const [w] = await writeActionResults(tx, [{ row, write }]);
+      if (w === undefined) throw new ClosedMeanwhile();
+      return w;
+    });
+    return { kind: 'written', written };
+  } catch (err) {
+    await deps.unitOfWork.discard(deps.db, unit);
+    if (err instanceof ClosedMeanwhile) return { kind: 'written', written: undefined };
+    if (isPlatformError(err) && err.fault === 'user') return { kind: 'refused', message: STORAGE_CHANGED };
+    throw err;
+  }
+}
+
+/**
+ * A deferred action has no result to ride with: what its handler staged before the 202 is applied
+ * now, on its own, and later calls with the token commit directly. A staged check that fails here
+ * drops those writes (logged): the app finishes the action itself, with its interaction token.
+ */
+async function applyDeferredUnit(deps: RunDeps, unit: string): Promise<void> {
+  try {
+    await deps.db.transaction((tx) => deps.unitOfWork.apply(tx, unit));
+  } catch (err) {
+    await deps.unitOfWork.discard(deps.db, unit);
+    if (!(isPlatformError(err) && err.fault === 'user')) throw err;
+    deps.logger.warn({ err }, 'A deferred action\'s staged storage writes were refused at the 202');
+  }
 }

@@ -21,6 +21,7 @@ interface Consent {
   app: { id: string; name: string; description: string | null; hosting: string };
   version: number; currentVersion: number | null;
   scopes: Array<{ scope: string; allows: string }>;
+  storage: { maxBytes: number; retainDays: number };
   access: { egressHosts: string[]; domains: string[]; events: string[]; mcpUrl: string | null };
   added: Array<{ kind: string; detail: string }>;
   installConfig: unknown; secretFields: string[];
@@ -36,16 +37,30 @@ function consentBody(consent: Consent): Markup {
   return html`<p>${consent.app.description ?? ''}</p><p class="muted">Version ${consent.version}${consent.currentVersion === null ? '' : ` (running ${consent.currentVersion})`} · ${consent.app.hosting === 'platform' ? 'hosted by the platform' : 'self-hosted'}</p>
     ${consent.added.length === 0 ? '' : html`<section aria-labelledby="added-title" class="invocation"><h2 id="added-title">What this version adds</h2><ul>${consent.added.map((a) => html`<li><strong>${a.kind}</strong>: ${a.detail}</li>`)}</ul></section>`}
     <h2>It will be able to</h2>${consent.scopes.length === 0 ? html`<p class="muted">Nothing beyond its own cards.</p>` : html`<ul class="scopes">${consent.scopes.map((s) => html`<li>${s.allows} <span class="muted">(<code>${s.scope}</code>)</span></li>`)}</ul>`}
+    <h2>It keeps data</h2><p>Up to ${Math.round(consent.storage.maxBytes / 1_048_576)} MB in this workspace, kept ${consent.storage.retainDays} days after an uninstall (a reinstall finds it); admins see how much and may delete it.</p>
     <h2>It calls out to</h2>${list(consent.access.egressHosts, 'No outside hosts.')}
     <h2>It claims links of</h2>${list(consent.access.domains, 'No domains.')}
     <h2>It hears of</h2>${list(consent.access.events, 'No events.')}
     <h2>MCP server</h2><p>${consent.access.mcpUrl === null ? html`<span class="muted">None.</span>` : html`<code>${consent.access.mcpUrl}</code>`}</p>`;
 }
 
+interface StorageUsage { appId: string; keys: number; bytes: number; purgeAfter: string | null }
+
+const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1_048_576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1_048_576).toFixed(1)} MB`);
+
+/** What an app keeps in the workspace (its storage), and until when when it was uninstalled. */
+function dataKept(u: StorageUsage | undefined): Markup {
+  if (u === undefined) return html`<span class="muted">none</span>`;
+  return html`${sizeText(u.bytes)} · ${u.keys} ${u.keys === 1 ? 'key' : 'keys'}${u.purgeAfter === null ? '' : html` <span class="muted">(removed ${u.purgeAfter.slice(0, 10)})</span>`}`;
+}
+
 async function directory(c: C, assets: Assets) {
   const api = c.get('api');
-  const [apps, installs] = await Promise.all([api.get<{ items: App[] }>('/apps'), api.get<{ items: Install[] }>('/installs')]);
+  const [apps, installs, storage] = await Promise.all([
+    api.get<{ items: App[] }>('/apps'), api.get<{ items: Install[] }>('/installs'), api.get<{ items: StorageUsage[] }>('/storage'),
+  ]);
   if (apps.status !== 200) return fail(c, assets, apps, 'Apps');
+  const kept = new Map((storage.body?.items ?? []).map((u) => [u.appId, u]));
   const byApp = new Map((installs.body?.items ?? []).filter((i) => i.kind === 'workspace' && i.status !== 'uninstalled').map((i) => [i.appId, i]));
   const rows = apps.body.items.filter((a) => !a.development).map((a) => {
     const inst = byApp.get(a.id);
@@ -53,9 +68,9 @@ async function directory(c: C, assets: Assets) {
       ${inst.pendingVersion === null ? '' : html`<a href="/console/admin/installs/${inst.id}/review">Review version ${inst.pendingVersion}</a> `}
       <form method="post" action="/console/admin/installs/${inst.id}/${inst.status === 'suspended' ? 'resume' : 'suspend'}" class="inline"><button type="submit">${inst.status === 'suspended' ? 'Resume' : 'Suspend'}<span class="sr-only"> ${a.name}</span></button></form>
       <form method="post" action="/console/admin/installs/${inst.id}/uninstall" class="inline"><button type="submit" class="danger">Uninstall<span class="sr-only"> ${a.name}</span></button></form>`;
-    return html`<tr><td>${raw(appIcon(a.icon))}<strong>${a.name}</strong> <span class="muted">${a.slug}</span></td><td>${inst === undefined ? 'not installed' : html`<span class="badge">${inst.status}</span> version ${inst.version}`}</td><td>${actions}</td></tr>`;
+    return html`<tr><td>${raw(appIcon(a.icon))}<strong>${a.name}</strong> <span class="muted">${a.slug}</span></td><td>${inst === undefined ? 'not installed' : html`<span class="badge">${inst.status}</span> version ${inst.version}`}</td><td>${dataKept(kept.get(a.id))}</td><td>${actions}</td></tr>`;
   });
-  const body = html`<table class="table"><caption class="sr-only">Apps of the workspace</caption><thead><tr><th scope="col">App</th><th scope="col">Install</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const body = html`<table class="table"><caption class="sr-only">Apps of the workspace</caption><thead><tr><th scope="col">App</th><th scope="col">Install</th><th scope="col">Data kept</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`;
   return c.html(page(assets, { title: 'Apps', section: 'apps', me: c.get('me'), body }));
 }
 

@@ -20,15 +20,17 @@ export interface AuthorApp {
   endpoint: { url: string } | null; clientId: string; createdAt: string;
 }
 
-export type AppPageKey = 'overview' | 'versions' | 'env' | 'domains' | 'credentials' | 'deliveries' | 'logs' | 'errors' | 'playground';
+export type AppPageKey = 'overview' | 'versions' | 'env' | 'storage' | 'domains' | 'credentials' | 'deliveries' | 'initiative' | 'logs' | 'errors' | 'playground';
 
 const PAGES: Array<[AppPageKey, string, string]> = [
   ['overview', '', 'Overview'],
   ['versions', '/versions', 'Versions'],
   ['env', '/env', 'Environment'],
+  ['storage', '/storage', 'Storage'],
   ['domains', '/domains', 'Domains'],
   ['credentials', '/credentials', 'Credentials'],
   ['deliveries', '/deliveries', 'Deliveries'],
+  ['initiative', '/schedules', 'Schedules and queues'],
   ['logs', '/logs', 'Logs'],
   ['errors', '/errors', 'Errors'],
   ['playground', '/playground', 'Playground'],

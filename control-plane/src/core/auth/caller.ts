@@ -33,6 +33,8 @@ export interface InteractionCaller {
   installId: string;
   blockId: string | null;
   invocationId: string | null;
+  /** The token's unit of work (core/unit-of-work): what a block action's handler stages. */
+  unitKey: string;
   /** A replay's token: reads only. */
   readOnly?: boolean;
 }

@@ -49,6 +49,8 @@ const envShape = {
   OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   OUTBOX_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(60_000),
+  SCHEDULE_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  SCHEDULE_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000).default(500),
   DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 7),
   SETTLED_DELIVERY_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 30),
   APP_LOG_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(72),
@@ -106,6 +108,8 @@ const docs = {
   OUTBOX_CONCURRENCY: ['64', 'Deliveries of one batch sent at the same time.'],
   OUTBOX_POLL_MS: ['1000', 'How often an idle loop looks for due deliveries when no notification woke it.'],
   OUTBOX_LEASE_MS: ['60000', 'How long a claimed delivery stays with its worker before another may take it (at least 20 s: longer than the 15 s acknowledgement time).'],
+  SCHEDULE_POLL_MS: ['1000', 'How often the schedule loop looks for due schedules (it runs where OUTBOX_WORKERS > 0; every such process shares the work).'],
+  SCHEDULE_BATCH_SIZE: ['500', 'Due schedules the schedule loop claims in one transaction.'],
   DELIVERY_RETENTION_HOURS: ['168', 'How long acknowledged lifecycle deliveries and their attempts are kept.'],
   SETTLED_DELIVERY_RETENTION_HOURS: ['720', 'How long dead, cancelled and failed deliveries are kept.'],
   APP_LOG_RETENTION_HOURS: ['72', 'How long hosted apps\' log lines (`GET /v0/apps/{app_id}/logs`) are kept; pruned hourly by the processes that run delivery loops.'],
@@ -171,6 +175,8 @@ export interface Config {
   mailFrom: string;
   /** Lifecycle outbox workers of this process. */
   outbox: { workers: number; batchSize: number; concurrency: number; pollMs: number; leaseMs: number };
+  /** The schedule loop (runs where outbox workers run). */
+  schedules: { pollMs: number; batchSize: number };
   /** How long delivered lifecycle deliveries, and settled ones (dead, cancelled, failed), are kept (ms). */
   deliveryRetentionMs: number;
   settledDeliveryRetentionMs: number;
@@ -287,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     outbox: { workers: e.OUTBOX_WORKERS, batchSize: e.OUTBOX_BATCH_SIZE, concurrency: e.OUTBOX_CONCURRENCY, pollMs: e.OUTBOX_POLL_MS, leaseMs: e.OUTBOX_LEASE_MS },
+    schedules: { pollMs: e.SCHEDULE_POLL_MS, batchSize: e.SCHEDULE_BATCH_SIZE },
     deliveryRetentionMs: e.DELIVERY_RETENTION_HOURS * 3_600_000,
     settledDeliveryRetentionMs: e.SETTLED_DELIVERY_RETENTION_HOURS * 3_600_000,
     appLogRetentionMs: e.APP_LOG_RETENTION_HOURS * 3_600_000,

@@ -3,10 +3,10 @@
  * Schema pieces every client-API feature uses: bounded visible text, timestamps, ids, pages.
  */
 import { z } from 'zod';
-import { invalidRequest } from '@platform/sdk';
+import { invalidRequest, nameProblem } from '@platform/sdk';
 import { CLIENT_LIMITS } from './client-limits.ts';
 import { stringProblem } from './request-strings.ts';
-import { graphemeLength, hasBidiControl, hasVisibleCharacter } from './text.ts';
+import { graphemeLength, hasVisibleCharacter } from './text.ts';
 
 /**
  * Text a person reads: trimmed, at least one visible character (zero-width and other invisible
@@ -24,13 +24,27 @@ export function visibleText(max: number) {
     .meta({ maxLength: max });
 }
 
+/** How names are judged, as the OpenAPI documents say it (the rule is @platform/sdk's `nameProblem`). */
+const NAME_RULE = `A name of 1 to {max} characters as people see them, stored as sent: no control characters, no space at the start or end, no bidi embeddings, overrides or isolates, no invisible characters but the zero-width joiner and non-joiner between visible characters, variation selectors, a flag's tags and the bidi marks`;
+
 /**
- * A name (of a workspace, member, circle, API key or app): visible text without bidi embeddings,
- * overrides or isolates, which would let one name display as another. Zero-width joiners stay
- * (emoji sequences and several scripts need them); see docs/decisions/hardening.md.
+ * A name (of a workspace, member, circle, API key or app): visible text, at most `max` graphemes and
+ * the byte cap, under the SDK's one rule for the characters of names (`nameProblem`: no control,
+ * format or invisible characters but the joiners, selectors and marks scripts and emoji need, no
+ * space at an edge). Not trimmed: a name is stored as sent or refused; see docs/decisions/hardening.md.
  */
 export function nameText(max: number) {
-  return visibleText(max).refine((s) => !hasBidiControl(s), 'Names may not contain bidi embedding, override or isolate characters (U+202A–U+202E, U+2066–U+2069)');
+  return z
+    .string()
+    .min(1, 'Needs visible text')
+    .refine(hasVisibleCharacter, 'Needs visible text')
+    .superRefine((s, ctx) => {
+      const problem = nameProblem(s);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .refine((s) => graphemeLength(s) <= max, `Keep this to ${max} characters or fewer`)
+    .refine((s) => Buffer.byteLength(s) <= max * CLIENT_LIMITS.bytesPerGrapheme, 'Too many bytes for this field')
+    .meta({ maxLength: max, description: NAME_RULE.replace('{max}', String(max)) });
 }
 
 export const Id = z.string().min(1).max(64);

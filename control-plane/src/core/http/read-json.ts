@@ -1,12 +1,13 @@
 /**
  * @module core/http/read-json
  * Reads a JSON request body under a byte cap and parses it with a zod schema. Every way a body can be
- * wrong (content type, size, encoding, syntax, nesting, shape) ends in a tagged 4xx, never a 5xx.
+ * wrong (content type, size, encoding, syntax, nesting, a key written twice, shape) ends in a tagged 4xx, never a 5xx.
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sdk';
 import { readCapped } from './capped-body.ts';
+import { duplicateKeyPath } from './duplicate-keys.ts';
 import { jsonDepth } from './json.ts';
 import { assertCleanJson } from './request-strings.ts';
 
@@ -70,6 +71,17 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
 }
 
 /**
+ * Throws the 400 naming the first key written twice in one object (core/http/duplicate-keys.ts);
+ * `keys` is the parsed value's key count when the string check has counted it.
+ */
+export function assertUniqueKeys(text: string, keys?: number): void {
+  const path = duplicateKeyPath(text, keys);
+  if (path === null) return;
+  const key = String(path[path.length - 1]);
+  throw invalidRequest([{ path, message: `The field "${key.slice(0, 100)}" appears more than once in one object`, code: 'duplicate_key' }]);
+}
+
+/**
  * @example
  * const body = await readJson(c, CreateCircleBody, { maxBytes: 16 * 1024 });
  */
@@ -102,6 +114,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S, optio
     if (options.tooDeep !== undefined) throw options.tooDeep();
     throw invalidRequest([{ path: [], message: `JSON nests deeper than ${maxDepth} levels`, code: 'too_deep' }]);
   }
-  if (options.keepIllFormedStrings !== true) assertCleanJson(value);
+  const keys = options.keepIllFormedStrings === true ? undefined : assertCleanJson(value);
+  assertUniqueKeys(text, keys);
   return parseWith(schema, value);
 }

@@ -39,10 +39,12 @@ function pathOf(place: Place): Path {
 /**
  * Throws the 400 for the first bad string in a parsed JSON value, keys included. Iterative, and
  * linear in the value's size: a tree may be tens of thousands of levels deep (the tree checker's
- * bodies), so paths are not copied on the way down.
+ * bodies), so paths are not copied on the way down. Returns how many keys the value holds, all
+ * objects together, counted on the same walk for the duplicate-key check (core/http/duplicate-keys.ts).
  * @example assertCleanJson({ name: 'a\u0000b' }) // throws, path ['name']
  */
-export function assertCleanJson(value: unknown): void {
+export function assertCleanJson(value: unknown): number {
+  let keys = 0;
   const root: Place = { parent: null, key: null };
   const stack: Array<{ value: unknown; place: Place }> = [{ value, place: root }];
   while (stack.length > 0) {
@@ -54,6 +56,7 @@ export function assertCleanJson(value: unknown): void {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], place: { parent: place, key: i } });
     } else if (v !== null && typeof v === 'object') {
       const entries = Object.entries(v);
+      keys += entries.length;
       for (const [key] of entries) {
         const problem = stringProblem(key);
         if (problem !== null) refuse(pathOf({ parent: place, key }), problem);
@@ -62,6 +65,7 @@ export function assertCleanJson(value: unknown): void {
       for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], place: { parent: place, key: entries[i]![0] } });
     }
   }
+  return keys;
 }
 
 /** Whether a raw (still percent-encoded) URL component decodes to UTF-8 at all. */

@@ -81,7 +81,7 @@ export async function attemptDelivery(d: ClaimedRow, install: BatchInstall | und
     };
   }
   const error = answer.ok ? `The app answered ${answer.status}` : trim(`${answer.failure}: ${answer.message}`);
-  const next = afterFailure(d.schedule_attempts, done.getTime(), deps.random);
+  const next = afterFailure(d.schedule_attempts, done.getTime(), deps.random, d.max_attempts ?? SCHEDULE.maxAttempts);
   return {
     outcome: next.kind === 'retry'
       ? { ...base, status: 'pending', next_at: next.at, last_status: status, last_error: error, delivered_at: null }

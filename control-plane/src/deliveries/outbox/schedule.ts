@@ -42,8 +42,11 @@ export function retryDelayMs(failedAttempts: number, random: () => number = Math
 
 export type NextStep = { kind: 'retry'; at: Date } | { kind: 'dead' };
 
-/** What follows a failed attempt: another one later, or none (the delivery is dead). */
-export function afterFailure(scheduleAttempts: number, now: number, random: () => number = Math.random): NextStep {
-  if (scheduleAttempts >= SCHEDULE.maxAttempts) return { kind: 'dead' };
+/**
+ * What follows a failed attempt: another one later, or none (the delivery is dead). `maxAttempts`
+ * is the delivery's own bound (a queue's, 1 to 20), never above the schedule's.
+ */
+export function afterFailure(scheduleAttempts: number, now: number, random: () => number = Math.random, maxAttempts: number = SCHEDULE.maxAttempts): NextStep {
+  if (scheduleAttempts >= Math.min(maxAttempts, SCHEDULE.maxAttempts)) return { kind: 'dead' };
   return { kind: 'retry', at: new Date(now + retryDelayMs(scheduleAttempts, random)) };
 }

@@ -19,6 +19,8 @@ export interface ClaimedRow {
   type: string;
   attempts: number;
   schedule_attempts: number;
+  /** Attempts before the delivery is dead (a queue's `maxAttempts`); null: the outbox's 20. */
+  max_attempts: number | null;
   created_at: Date;
   payload: Record<string, unknown>;
   actor: { memberId: string; name: string } | null;
@@ -42,9 +44,9 @@ export async function claimDue(db: Db, input: { now: Date; limit: number; lease:
        update deliveries d
           set attempts = d.attempts + 1, schedule_attempts = d.schedule_attempts + 1, lease = $3, next_attempt_at = $4, last_attempt_at = $1
          from picked where d.id = picked.id
-       returning d.id, d.app_id, d.install_id, d.type, d.event_id, d.attempts, d.schedule_attempts, d.created_at
+       returning d.id, d.app_id, d.install_id, d.type, d.event_id, d.attempts, d.schedule_attempts, d.max_attempts, d.created_at
      )
-     select c.id, c.app_id, c.install_id, c.type, c.attempts, c.schedule_attempts, c.created_at, e.payload, e.actor
+     select c.id, c.app_id, c.install_id, c.type, c.attempts, c.schedule_attempts, c.max_attempts, c.created_at, e.payload, e.actor
        from claimed c join outbox_events e on e.id = c.event_id`,
     [input.now, input.limit, input.lease, input.leaseUntil]);
   return rows;

@@ -1,7 +1,8 @@
 // The demo workspace's example app (`npm start` bundles it with esbuild, uploads it through the
 // tooling endpoint and installs it; control-plane/src/seed/examples.ts). Written with the
 // authoring API the way an app author would, it shows what cards can do in the console:
-// - a `deploy` card: Approve (a button that changes the card), a reject form whose reason is
+// - a `deploy` card: Approve (a button that changes the card, and counts the service's approvals
+//   in the app's storage), a reject form whose reason is
 //   checked (a field error when it is too short), a destructive Cancel behind a confirm;
 // - a `poll` card: a shared choice group with everyone's tallies;
 // - `/deploy` (options: service, environment, reviewer) posting a deploy card, and `/status`
@@ -25,10 +26,19 @@ const deploy = defineBlock({
   description: 'Asks for an approval before a deploy goes out',
   insertable: true,
   props: z.object({ service: z.string().min(1).max(40), version: z.string().min(1).max(20), env: z.enum(['staging', 'production']).default('production') }),
-  state: z.object({ status: z.enum(['waiting', 'approved', 'rejected', 'cancelled']).default('waiting'), by: z.string().default(''), reason: z.string().default('') }),
+  state: z.object({
+    status: z.enum(['waiting', 'approved', 'rejected', 'cancelled']).default('waiting'), by: z.string().default(''), reason: z.string().default(''),
+    approvals: z.number().int().min(0).default(0),
+  }),
   actions: {
     approve: {
-      handler: ({ state, actor }) => ({ state: { ...state, status: 'approved' as const, by: actor?.name ?? 'someone' }, notice: { tone: 'success' as const, text: 'Approved' } }),
+      // The app's storage counts approvals per service across cards; the count commits with this
+      // card's new state (docs/decisions/storage.md), and the handler reads its own write.
+      handler: async ({ state, actor, props, storage }) => {
+        await storage.sum(`approvals/${props.service}`, 1);
+        const approvals = (await storage.get<number>(`approvals/${props.service}`)).value ?? 1;
+        return { state: { ...state, status: 'approved' as const, by: actor?.name ?? 'someone', approvals }, notice: { tone: 'success' as const, text: 'Approved' } };
+      },
     },
     reject: {
       input: z.object({ reason: z.string().trim().min(5, 'Say why in at least 5 characters').max(200, 'Keep it under 200 characters') }),
@@ -49,6 +59,7 @@ const deploy = defineBlock({
         ui.fact({ label: 'Environment', value: props.env }),
         ...(state.by === '' ? [] : [ui.fact({ label: waiting ? 'Asked by' : `${status.label} by`, value: state.by })]),
         ...(state.reason === '' ? [] : [ui.fact({ label: 'Reason', value: state.reason })]),
+        ...(state.approvals === 0 ? [] : [ui.fact({ label: `Approvals of ${props.service}`, value: String(state.approvals) })]),
       ]),
       ...(waiting ? [ui.form([
         ui.textInput({ name: 'reason', label: 'Reason to reject', placeholder: 'What needs to change?' }),

@@ -9,7 +9,7 @@ import { imageCount } from '../rules/counts.ts';
 import { icon } from '../rules/icons.ts';
 import { progressNumbers } from '../rules/numbers.ts';
 import { url } from '../rules/urls.ts';
-import { identifier, isRecord, label, list, number, oneOf, optional, record, required, text } from '../validate/attr-types.ts';
+import { identifier, isRecord, label, list, name, number, oneOf, optional, record, required, text } from '../validate/attr-types.ts';
 import { hasVisibleText } from '../validate/measure.ts';
 import { fail } from '../validate/state.ts';
 import { TONES, ofType, slot } from './groups.ts';
@@ -90,7 +90,7 @@ export const contentSpecs: ComponentSpec[] = [
   {
     type: 'uiFile',
     attrs: {
-      name: required(label(T.fileName)),
+      name: required(name(T.fileName)),
       url: required(url()),
       size: optional(number({ integer: true, min: 0 })),
       mimeType: optional(identifier(/^[a-z]+\/[a-z0-9.+-]{1,100}$/i, 'a media type such as application/pdf')),
@@ -121,7 +121,7 @@ export const contentSpecs: ComponentSpec[] = [
   {
     type: 'uiAvatarStack',
     attrs: {
-      people: required(list(record({ name: required(label(T.personName)), avatarSrc: optional(url()) }), {
+      people: required(list(record({ name: required(name(T.personName)), avatarSrc: optional(url()) }), {
         min: 1,
         max: B.avatarStackPeople,
         count: COUNTS.avatarStack,

@@ -10,7 +10,7 @@ import { uniqueLabels } from '../rules/labels.ts';
 import { checkFormatFit, checkPercent, currencyCode, numberFormat } from '../rules/numbers.ts';
 import { widePlacement } from '../rules/structure.ts';
 import { url } from '../rules/urls.ts';
-import { identifier, label, list, number, oneOf, optional, record, required, sub, text } from '../validate/attr-types.ts';
+import { identifier, label, list, name, number, oneOf, optional, record, required, sub, text } from '../validate/attr-types.ts';
 import { fail } from '../validate/state.ts';
 import { TONES } from './groups.ts';
 import { menuItemFields } from './actions.ts';
@@ -31,7 +31,7 @@ const CELLS: Readonly<Record<ColumnType, AttrCheck>> = {
   status: record({ label: required(label(T.statusCell)), tone: optional(oneOf(TONES)) }),
   badge: record({ label: required(label(T.badgeCell)), tone: optional(oneOf(TONES)) }),
   link: record({ label: required(label(T.linkCellLabel)), href: required(url()) }),
-  person: record({ name: required(label(T.personName)), avatarSrc: optional(url()) }),
+  person: record({ name: required(name(T.personName)), avatarSrc: optional(url()) }),
   date: identifier(ISO_DATE, 'an ISO 8601 date or time'),
 };
 

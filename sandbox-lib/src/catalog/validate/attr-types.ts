@@ -6,6 +6,7 @@
 import { OURS, SPEC, formatCount } from '../messages.ts';
 import type { AttrAt, AttrCheck, AttrSpec } from '../spec/types.ts';
 import type { PathSegment } from '../types.ts';
+import { nameProblem } from '../../names/index.ts';
 import { graphemeLength, hasVisibleText } from './measure.ts';
 import { fail } from './state.ts';
 
@@ -47,6 +48,20 @@ export function text(options: TextOptions): AttrCheck {
 
 /** A label: text with something visible in it. */
 export const label = (max: number): AttrCheck => text({ max, label: true });
+
+/**
+ * A name (a person's, a file's): a label whose characters pass the one rule for names
+ * (`nameProblem`: no control, format or invisible characters but what scripts and emoji need, no
+ * space at an edge), as members take it for who or what it names.
+ */
+export function name(max: number): AttrCheck {
+  const asLabel = label(max);
+  return (value, at) => {
+    asLabel(value, at);
+    const problem = nameProblem(value as string);
+    if (problem !== null) fail(problem, at.path);
+  };
+}
 
 /** An identifier matching `pattern`; `says` describes the format in the message. */
 export function identifier(pattern: RegExp, says: string): AttrCheck {

@@ -52,6 +52,7 @@ export const COUNTED_LISTS: readonly CountedList[] = [
   { reason: 'too-many-env', max: M.envVarsPerEnvironment, what: 'environment variables', lists: top('env') },
   { reason: 'too-many-egress-hosts', max: M.outboundHosts, what: 'outbound hosts', lists: top('egressHosts') },
   { reason: 'too-many-domains', max: M.claimedDomains, what: 'claimed domains', lists: top('domains') },
+  { reason: 'too-many-schedules', max: LIMITS.schedules.perApp, what: 'schedules', lists: (m) => [{ path: ['schedules'], length: m.schedules?.length ?? 0 }] },
 ];
 
 export const countsRule: ManifestRule = (manifest) => {

@@ -30,6 +30,7 @@ const ID_LISTS: readonly IdList[] = [
     lists: (m) => (m.commands ?? []).flatMap((c, i) => c.options.map((o, j) => ({ path: ['commands', i, 'options', j, 'choices'], key: 'value', ids: (o.choices ?? []).map((ch) => ch.value) }))),
   },
   { what: 'environment variable', lists: (m) => [{ path: ['env'], key: 'key', ids: m.env.map((e) => e.key) }] },
+  { what: 'schedule name', lists: (m) => [{ path: ['schedules'], key: 'name', ids: (m.schedules ?? []).map((s) => s.name) }] },
   { what: 'MCP tool name', lists: (m) => [{ path: ['mcp', 'tools'], key: 'name', ids: (m.mcp?.tools ?? []).map((t) => t.name) }] },
 ];
 

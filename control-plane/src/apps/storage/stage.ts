@@ -1,0 +1,51 @@
+/**
+ * @module apps/storage/stage
+ * Storage commits made with a block action's interaction token (docs/decisions/storage.md): staged
+ * in the action's unit of work (core/unit-of-work) and applied in the transaction that applies the
+ * action's result. While staged they are read as if committed (`overlay`), under a provisional
+ * versionstamp; applied, each gets a final one, and a later staged commit's check of a provisional
+ * versionstamp is read as a check of its final one.
+ */
+import type { Clock } from '../../core/clock/clock.ts';
+import type { Db } from '../../core/db/db.ts';
+import type { Applier, UnitItem } from '../../core/unit-of-work/unit-of-work.ts';
+import { applyCommit, foldMutations, type CommitRequest } from './commit.ts';
+import type { EntryRow, StorageSpace } from './store.ts';
+import { parseVersionstamp } from './versionstamp.ts';
+
+export const STAGED_COMMIT = 'storage.commit';
+
+export interface StagedCommit {
+  space: StorageSpace;
+  commit: CommitRequest;
+  /** What the handler was answered, and what staged reads show. */
+  provisional: string;
+}
+
+/** `rows` (live entries by key) with the staged commits folded in, in order; deleted keys are gone. */
+export function overlay(rows: Map<string, EntryRow>, staged: readonly StagedCommit[], now: Date): Map<string, EntryRow> {
+  const out = new Map(rows);
+  for (const s of staged) {
+    for (const [key, final] of foldMutations(s.commit.mutations, out, now)) {
+      if (final === null) out.delete(key);
+      else out.set(key, { key, value: final.value, versionstamp: parseVersionstamp(s.provisional), bytes: 0, expires_at: final.expiresAt });
+    }
+  }
+  return out;
+}
+
+export const stagedCommits = (items: readonly UnitItem[]): StagedCommit[] => items.map((i) => i.payload as StagedCommit);
+
+/** The unit-of-work applier of staged commits; `shared` maps provisional versionstamps to final ones. */
+export function stagedCommitApplier(deps: { clock: Clock; onApplied?: (space: StorageSpace, bytesDelta: number) => void }): Applier {
+  return async (tx: Db, payload, shared) => {
+    const staged = payload as StagedCommit;
+    const checks = (staged.commit.checks ?? []).map((c) => {
+      const final = c.versionstamp === null ? undefined : shared.get(`storage:${c.versionstamp}`);
+      return typeof final === 'string' ? { ...c, versionstamp: final } : c;
+    });
+    const result = await applyCommit(tx, staged.space, { ...staged.commit, checks }, new Date(deps.clock.now()));
+    shared.set(`storage:${staged.provisional}`, result.versionstamp);
+    deps.onApplied?.(staged.space, result.bytesDelta);
+  };
+}

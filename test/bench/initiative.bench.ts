@@ -1,0 +1,195 @@
+/**
+ * Benchmark of schedules and queues (issue 23, item 6) on real Postgres (DATABASE_URL, default the
+ * local test database), through a whole control plane with its loops running, and a self-hosted
+ * receiver on loopback answering `204` at once.
+ *
+ * - Schedules: BENCH_SCHEDULE_INSTALLS installs (default 10,000) of an app with a schedule every
+ *   minute. The control plane's clock is the system clock shifted so that a minute boundary comes
+ *   a few seconds after the rows are read; the figure is the firing lag, from the due time to the
+ *   first attempt's arrival, p99. Target ≤ 2 s.
+ * - Queues: BENCH_QUEUE_MESSAGES messages (default 50,000) sent through `POST /v0/queue/messages`
+ *   in batches of 100 by 8 concurrent senders over 20 installs (the per-install rate limit is
+ *   1,000/s). Figures: messages acknowledged per second, first send to last acknowledgement
+ *   (target ≥ 5,000/s); send (request start) to the first attempt's arrival, p99 (target ≤ 250 ms).
+ *
+ * `BENCH_SCHEDULE_INSTALLS=20 BENCH_QUEUE_MESSAGES=400 npm run bench -- initiative` checks it runs.
+ * A fresh schema is created and dropped.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { generateSigningSecret } from '@platform/sdk';
+import { createControlPlane, createLogger, createMemoryKv, createPgDb, loadConfig, migrate, type Clock, type Db } from '@platform/control-plane';
+import { sealSigningSecret } from '../../control-plane/src/apps/apps/signing.ts';
+import { createSecrets } from '../../control-plane/src/core/crypto/secrets.ts';
+
+interface BenchRow {
+  name: string;
+  value: number;
+  unit: string;
+  target: string;
+  ratio: number | null;
+}
+
+const SCHEDULE_INSTALLS = Number(process.env.BENCH_SCHEDULE_INSTALLS ?? 10_000);
+const QUEUE_MESSAGES = Number(process.env.BENCH_QUEUE_MESSAGES ?? 50_000);
+const QUEUE_INSTALLS = 20;
+const SENDERS = 8;
+const BATCH = 100;
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+/** Counts first arrivals per `webhook-id` (on `clock`), keeping each envelope's data. */
+async function startReceiver(clock: Clock) {
+  const arrived = new Map<string, { at: number; data: any }>();
+  let waiters: Array<() => void> = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      if (!arrived.has(id)) arrived.set(id, { at: clock.now(), data: JSON.parse(Buffer.concat(chunks).toString('utf8')).data });
+      res.writeHead(204).end();
+      for (const w of waiters) w();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/platform`,
+    arrived,
+    until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => done(false), timeoutMs);
+        const check = () => { if (condition()) done(true); };
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          waiters = waiters.filter((w) => w !== check);
+          resolve(ok);
+        };
+        waiters.push(check);
+        check();
+      });
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+/** One app (manifest given) with `count` installs, each in a workspace of its own (one install per app and workspace). */
+async function seedApp(db: Db, masterKey: Buffer, input: { id: string; endpoint: string; manifest: Record<string, unknown>; count: number }): Promise<string[]> {
+  const secrets = createSecrets({ masterKey });
+  const at = new Date();
+  const owner = `mem_${input.id}`;
+  await db.query(`insert into workspaces (id, name, created_at) select 'ws_' || $1 || '_' || g, 'Bench', $2 from generate_series(0, $3 - 1) g`, [input.id, at, input.count]);
+  await db.query(`insert into members (id, workspace_id, name, role, created_at) values ($1, 'ws_' || $2 || '_0', 'Owner', 'owner', $3)`, [owner, input.id, at]);
+  await db.query(
+    `insert into apps (id, workspace_id, owner_member_id, slug, name, hosting, endpoint_url, client_id, client_secret_hash, signing_secret_enc, created_at)
+     values ($1, 'ws_' || $1 || '_0', $2, $3, 'Bench', 'self', $4, $5, 'unused', $6, $7)`,
+    [input.id, owner, input.manifest.slug, input.endpoint, `cli_${input.id}`, sealSigningSecret(secrets, input.id, generateSigningSecret()), at]);
+  await db.query(`insert into app_versions (app_id, version, target, manifest, manifest_hash, created_at) values ($1, 1, 'production', $2, 'x', $3)`, [input.id, JSON.stringify(input.manifest), at]);
+  await db.query(
+    `insert into installs (id, app_id, workspace_id, kind, version, approved_scopes, status, created_at, updated_at)
+     select 'ins_' || $1 || '_' || g, $1, 'ws_' || $1 || '_' || g, 'workspace', 1, '[]', 'active', $2, $2 from generate_series(0, $3 - 1) g`,
+    [input.id, at, input.count]);
+  return Array.from({ length: input.count }, (_, g) => `ins_${input.id}_${g}`);
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  try {
+    await admin.connect();
+  } catch (err) {
+    process.stdout.write(`  initiative: no Postgres at ${url} (${(err as Error).message}); skipped\n`);
+    return [];
+  }
+  await admin.query(`create schema "${schema}"`);
+  const db = createPgDb({ connectionString: url, schema, max: 12 });
+  // Shifted just before the control plane starts, so that a minute boundary comes 8 s later.
+  let offset = 0;
+  const clock: Clock = { now: () => Date.now() + offset };
+  const receiver = await startReceiver(clock);
+  const dataDir = `/tmp/platform-bench-${schema}`;
+  try {
+    await migrate(db);
+    const config = loadConfig({
+      NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, DATABASE_URL: url,
+      MASTER_KEY: randomBytes(32).toString('base64'), RUNTIME_SECRET: randomBytes(24).toString('base64url'), OPERATOR_TOKEN: randomBytes(24).toString('base64url'),
+      OUTBOX_WORKERS: '3', OUTBOX_BATCH_SIZE: '200', OUTBOX_CONCURRENCY: '100', OUTBOX_POLL_MS: '1000', SCHEDULE_POLL_MS: '250', SCHEDULE_BATCH_SIZE: '2000',
+    });
+    const base = { schemaVersion: 1, name: 'Bench', hosting: 'self', endpoint: { url: receiver.url }, events: [] };
+    await seedApp(db, config.masterKey, { id: 'app_sched', endpoint: receiver.url, count: SCHEDULE_INSTALLS, manifest: { ...base, slug: 'bench-schedules', schedules: [{ name: 'tick', cron: '* * * * *', timeZone: 'UTC' }] } });
+    const queueInstalls = await seedApp(db, config.masterKey, { id: 'app_queue', endpoint: receiver.url, count: QUEUE_INSTALLS, manifest: { ...base, slug: 'bench-queue', queue: { maxAttempts: 5 } } });
+    const now = Date.now();
+    offset = Math.ceil(now / 60_000) * 60_000 - 8_000 - now;
+    const controlPlane = createControlPlane({ config, logger: createLogger(config), db, kv: createMemoryKv({ clock }), clock });
+    const { url: serviceUrl } = await controlPlane.start();
+    try {
+      // Schedules: the first minute boundary after every install's schedule was read (large sizes
+      // take several passes to read) is due for all of them.
+      for (;;) {
+        const { rows } = await db.query<{ n: number }>('select count(*)::int as n from install_schedules');
+        if (rows[0]!.n >= SCHEDULE_INSTALLS) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const due = Math.ceil(clock.now() / 60_000) * 60_000;
+      const dueIso = new Date(due).toISOString();
+      const firings = () => [...receiver.arrived.values()].filter((a) => a.data?.schedule?.dueAt === dueIso);
+      const allFired = await receiver.until(() => firings().length >= SCHEDULE_INSTALLS, Math.max(30_000, due - clock.now() + 120_000));
+      const lags = firings().map((a) => a.at - due);
+      const scheduleRows: BenchRow[] = [
+        { name: `schedule firing lag p99 (${SCHEDULE_INSTALLS} installs, every minute${allFired ? '' : `, only ${lags.length} fired in time`})`, value: percentile(lags, 99), unit: 'ms', target: '≤ 2000 ms', ratio: 2000 / percentile(lags, 99) },
+        { name: 'schedule firing lag p50', value: percentile(lags, 50), unit: 'ms', target: '(informative)', ratio: null },
+      ];
+      receiver.arrived.clear();
+
+      // Queues: tokens per install, then senders in parallel.
+      const tokens = await Promise.all(queueInstalls.map(async (installId, i) => (await controlPlane.tokens.mint('install', { installId, appId: 'app_queue', workspaceId: `ws_app_queue_${i}` })).token));
+      const sentAt = new Map<string, number>();
+      let next = 0;
+      const started = clock.now();
+      const sender = async (k: number) => {
+        while (next < QUEUE_MESSAGES) {
+          const count = Math.min(BATCH, QUEUE_MESSAGES - next);
+          next += count;
+          const token = tokens[(k + next / BATCH) % tokens.length | 0]!;
+          const at = clock.now();
+          const res = await fetch(`${serviceUrl}/v0/queue/messages`, {
+            method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ messages: Array.from({ length: count }, (_, i) => ({ body: { n: i } })) }),
+          });
+          const body = await res.json() as { messages?: Array<{ id: string }> };
+          if (!res.ok || !body.messages) throw new Error(`send answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+          for (const m of body.messages) sentAt.set(m.id, at);
+        }
+      };
+      await Promise.all(Array.from({ length: SENDERS }, (_, k) => sender(k)));
+      await receiver.until(() => receiver.arrived.size >= QUEUE_MESSAGES, 300_000);
+      const last = Math.max(...[...receiver.arrived.values()].map((a) => a.at));
+      const throughput = receiver.arrived.size / ((last - started) / 1000);
+      const latencies = [...receiver.arrived].flatMap(([id, a]) => (sentAt.has(id) ? [a.at - sentAt.get(id)!] : []));
+      return [
+        ...scheduleRows,
+        { name: `queue send → self-hosted ack (${QUEUE_MESSAGES} messages, ${QUEUE_INSTALLS} installs)`, value: throughput, unit: '/s', target: '≥ 5000/s', ratio: throughput / 5000 },
+        { name: 'queue send → first attempt p99', value: percentile(latencies, 99), unit: 'ms', target: '≤ 250 ms', ratio: 250 / percentile(latencies, 99) },
+        { name: 'queue send → first attempt p50', value: percentile(latencies, 50), unit: 'ms', target: '(informative)', ratio: null },
+      ];
+    } finally {
+      await controlPlane.stop();
+    }
+  } finally {
+    await receiver.close();
+    await db.close();
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+    await admin.end();
+    const { rm } = await import('node:fs/promises');
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * App storage through the SDK, end to end over real HTTP and real Postgres (issue 22, item 1):
+ * - a hosted app (test/fixtures/storage/hosted-app.ts, bundled with esbuild, run in an isolate by a
+ *   runtime node) uses every operation through `ctx.storage`, the install token added by the
+ *   runtime's egress;
+ * - a self-hosted app's code does the same with the SDK's checked client (`createPlatformClient`) and
+ *   an install token minted with its client credentials, as a self-hosted server does.
+ * Both run test/fixtures/storage/exercise.ts; each sees only its own space.
+ */
+import { build } from 'esbuild';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPlatformClient } from '@platform/sdk';
+import { createRuntimeNode, loadConfig, type RuntimeNode } from '@platform/runtime';
+import { click, view } from '../control-plane/blocks/setup.ts';
+import { startStack, type CreatedWorkspace, type Stack } from '../helpers/stack.ts';
+import { createApp, install, selfManifest, sync } from '../control-plane/apps/helpers.ts';
+import { exercise } from '../fixtures/storage/exercise.ts';
+
+const SLUG = 'e2e-storage';
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const cleanups: Array<() => Promise<unknown>> = [];
+let stack: Stack;
+let node: RuntimeNode;
+let ws: CreatedWorkspace;
+let controlPlaneUrl: string;
+let hosted: { appId: string; installToken: string };
+let circleId: string;
+
+async function mintToken(clientId: string, clientSecret: string, installId: string): Promise<string> {
+  const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+  const minted = await stack.v0().request('POST', `/apps/installs/${installId}/access-tokens`, { body: {}, headers: { authorization: `Basic ${basic}` } });
+  expect(minted.status, JSON.stringify(minted.body)).toBe(201);
+  return minted.body.token as string;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  controlPlaneUrl = `http://127.0.0.1:${port}`;
+  const runtimeSecret = randomBytes(24).toString('base64url');
+  const dataDir = await mkdtemp(join(tmpdir(), 'e2e-storage-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  node = createRuntimeNode({
+    config: loadConfig({
+      RUNTIME_SECRET: runtimeSecret, RUNTIME_PORT: '0', RUNTIME_METRICS_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1',
+      CONTROL_PLANE_URL: controlPlaneUrl, RUNTIME_STARTUP_CPU_MS: '500', LOG_LEVEL: 'silent',
+    }),
+    logger: pino({ level: 'silent' }),
+  });
+  const runtimeUrl = (await node.start()).url;
+  cleanups.push(() => node.stop());
+  stack = await startStack({ env: { PORT: String(port), PUBLIC_URL: controlPlaneUrl, RUNTIME_URL: runtimeUrl, RUNTIME_SECRET: runtimeSecret } });
+  cleanups.push(() => stack.stop());
+
+  ws = await stack.createWorkspace();
+  const circle = await ws.client.post('/circles', { name: 'General', visibility: 'public', chat: true });
+  circleId = circle.body.circle.id;
+  const created = await ws.client.post('/apps', { name: 'Storage end to end', slug: SLUG, hosting: 'platform' });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('../fixtures/storage/hosted-app.ts', import.meta.url))],
+    bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', conditions: ['source'], logLevel: 'silent',
+  });
+  const uploaded = await stack.v0(ws.apiKey).request('POST', `/apps/${created.body.app.id}/versions?target=production`, {
+    rawBody: bundled.outputFiles[0]!.contents, headers: { 'content-type': 'application/javascript' },
+  });
+  expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+  const consent = await ws.client.get(`/apps/${created.body.app.id}/consent`);
+  const installed = await ws.client.post(`/apps/${created.body.app.id}/installs`, { version: consent.body.consent.version });
+  expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+  hosted = { appId: created.body.app.id, installToken: await mintToken(created.body.clientId, created.body.clientSecret, installed.body.install.id) };
+}, 90_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+});
+
+/** What exercise() answers for keys under `p` (versionstamps are checked for form and order). */
+function expectReport(report: any, p: string) {
+  const stamp = expect.stringMatching(/^[0-9a-f]{20}$/);
+  expect(report.got).toEqual({ key: `${p}a`, value: { n: 1 }, versionstamp: report.setStamp });
+  expect(report.many).toEqual([
+    { key: `${p}a`, value: { n: 1 }, versionstamp: report.setStamp },
+    { key: `${p}b`, value: 'two', versionstamp: stamp },
+    { key: `${p}none`, value: null, versionstamp: null },
+  ]);
+  expect(report.page1).toEqual({ keys: [`${p}a`], more: true });
+  expect(report.page2).toEqual({ keys: [`${p}b`], more: false });
+  expect(report.reversed).toEqual([`${p}b`, `${p}a`]);
+  expect(report.committed).toEqual({ ok: true, versionstamp: stamp });
+  expect(report.conflicted).toEqual({ ok: false, checkIndex: 0, key: `${p}a` });
+  expect(report.summedStamp > report.committed.versionstamp).toBe(true);
+  expect(report.after).toEqual([
+    { key: `${p}b`, value: null }, { key: `${p}count`, value: 3 }, { key: `${p}never`, value: null }, { key: `${p}c`, value: [1, 2] },
+  ]);
+}
+
+describe('storage through the SDK', () => {
+  it('a hosted app uses every operation through ctx.storage, in an isolate, with the token the runtime adds', async () => {
+    const api = stack.v0(hosted.installToken);
+    const inserted = await api.post('/blocks', { type: 'keeper', props: { title: 'Keep' }, circleId });
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(201);
+    expect(await stack.controlPlane.lifecycle.worker.drain()).toBeGreaterThanOrEqual(1);
+    const { state } = (await api.get(`/blocks/${inserted.body.id}`)).body as { state: { report: string } };
+    expect(state.report, 'the block.created handler ran').not.toBe('');
+    expectReport(JSON.parse(state.report), 'hosted/');
+    // What the app wrote is in its own space, read back with its install token.
+    const read = await api.post('/storage/get', { keys: ['hosted/count'] });
+    expect(read.body.entries[0].value).toBe(3);
+  });
+
+  it('a self-hosted app does the same with the SDK client and its own install token; the two apps share nothing', async () => {
+    const app = await createApp(ws.client, { name: 'Self keeper' });
+    await sync(stack, ws.apiKey, app.app.id, selfManifest(app.app.slug, { name: 'Self keeper', scopes: [], blocks: [] }), 'production');
+    const ins = await install(ws, app.app.id);
+    const token = await mintToken(app.clientId, app.clientSecret, ins.id);
+    const client = createPlatformClient({ baseUrl: controlPlaneUrl, token });
+    expectReport(await exercise(client.storage, 'self/'), 'self/');
+    expect((await client.storage.get('hosted/count')).value).toBeNull();
+    expect((await client.storage.list({ prefix: 'hosted/' })).entries).toEqual([]);
+  });
+});
+
+describe('storage atomic with the card (a block action\'s writes commit with its result)', () => {
+  let blockId: string;
+  const value = async (key: string) => (await stack.v0(hosted.installToken).post('/storage/get', { keys: [key] })).body.entries[0].value;
+  const state = async () => (await stack.v0(hosted.installToken).get(`/blocks/${blockId}`)).body as { state: { clicks: number }; version: number };
+
+  beforeAll(async () => {
+    const inserted = await stack.v0(hosted.installToken).post('/blocks', { type: 'keeper', props: { title: 'Card' }, circleId });
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(201);
+    blockId = inserted.body.id;
+    await stack.controlPlane.lifecycle.worker.drain();
+  });
+
+  it('the handler reads its own staged write, and the write commits with the new state', async () => {
+    const out = await click(ws.client, blockId, 'Bump');
+    expect(out.outcome).toBe('applied');
+    expect((await state()).state.clicks).toBe(1);
+    expect(await value('hosted/clicks')).toBe(1);
+    await click(ws.client, blockId, 'Bump');
+    expect((await state()).state.clicks).toBe(2);
+    expect(await value('hosted/clicks')).toBe(2);
+    const { rows } = await stack.db.query<{ n: number }>('select count(*)::int as n from units_of_work');
+    expect(rows[0]!.n, 'no unit stays open after its result').toBe(0);
+  });
+
+  it('a staged check that fails when the result is applied leaves the block and storage as they were, and the member sees a failed action', async () => {
+    const before = await state();
+    const out = await click(ws.client, blockId, 'Conflict');
+    expect(out.outcome).toBe('failed');
+    expect(out.error.message).toMatch(/stored data changed/);
+    const after = await state();
+    expect(after.state).toEqual(before.state);
+    expect(after.version).toBe(before.version);
+    expect(await value('hosted/guarded')).toBeNull();
+    // The direct write (install token) was not part of the action: it committed.
+    expect(await value('hosted/guard')).toBe('changed after true');
+    expect((await view(ws.client, blockId)).summary).toContain('2 clicks');
+  });
+
+  it('a result refused for an invalid state leaves storage untouched', async () => {
+    const before = await state();
+    const out = await click(ws.client, blockId, 'Invalid');
+    expect(out.outcome).toBe('failed');
+    expect(await value('hosted/invalid')).toBeNull();
+    expect((await state()).state).toEqual(before.state);
+  });
+});
