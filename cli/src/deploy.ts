@@ -86,6 +86,9 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
   // With --json stdout carries the record alone; the report goes to stderr.
   const say = flags.json ? note : print;
   const session = await resolveSession({ url: flags.url, key: flags.key });
+  const service = createServiceClient({ url: session.url, apiKey: session.apiKey });
+  // The key first: a wrong one is refused now, not after the build and the upload.
+  await reportingFailures(() => service.whoami(), hintFor(target));
 
   let manifest: Record<string, unknown>;
   let code: Uint8Array | null = null;
@@ -109,13 +112,19 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
   const identity = identityOf(manifest);
 
   const record = await reportingFailures(async () => {
-    const service = createServiceClient({ url: session.url, apiKey: session.apiKey });
-    const app = await resolveApp({ cwd, session, service, app: flags.app, identity, create: flags.create });
     const icon = await uploadAppIcon({ dir: cwd, manifest, upload: service.uploadAsset, say });
     if (icon !== null) manifest = { ...manifest, icon };
-    if (identity.hosting === 'platform' && code !== null) {
-      // The source map goes with the bundle, so stacks in logs, load errors and profiles name the app's files.
-      const { bytes, contentType } = uploadBody(code, sourceMap);
+    // The source map goes with the bundle, so stacks in logs, load errors and profiles name the app's files.
+    const upload = identity.hosting === 'platform' && code !== null ? uploadBody(code, sourceMap) : null;
+    // Before --create makes an app, the service checks the bundle as the upload will (it loads, its
+    // manifest is valid): a bundle it would refuse leaves no app behind.
+    const beforeCreate = upload === null ? undefined : async () => {
+      await service.checkBundle(upload.bytes as Uint8Array<ArrayBuffer>, upload.contentType, icon);
+      say('Checked the bundle with the service: it loads and its manifest is valid');
+    };
+    const app = await resolveApp({ cwd, session, service, app: flags.app, identity, create: flags.create, beforeCreate });
+    if (upload !== null) {
+      const { bytes, contentType } = upload;
       const bar = createProgressBar({ label: `Uploading to ${target}`, total: bytes.byteLength });
       const body = countingStream(bytes, (sent) => bar.update(sent));
       return await service.uploadBundle(app.appId, target, body, bytes.byteLength, contentType, icon).finally(() => bar.done());

@@ -6,19 +6,21 @@
  * allow-list of the manifest, the environment of the development app's preview target plus
  * `.dev.vars`). esbuild watches the sources; each build is read in the sandbox (its manifest),
  * synced as the development app's preview (`PUT /v0/apps/dev`) and served from then on; a build
- * that fails keeps the previous one serving. Routes are served on a local port; the dev install's
+ * that fails keeps the previous one serving; an edit of `.dev.vars` serves the current build again
+ * with the new environment. Routes are served on a local port; the dev install's
  * deliveries come through the development relay and run in the same sandbox, with the install
  * token added to the app's own `/v0` calls. Console output of the app is printed as it comes.
  *
  * The runtime is imported only here, on first use: it needs Node 24 with `--no-node-snapshot`
  * (the `platform` bin runs with it), while every other command works on any Node.
  */
+import { watch } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { context, type BuildResult, type Plugin } from 'esbuild';
 import { LIMITS, createPlatformClient, relayPath, type RelayDelivery } from '@platform/sdk';
 import type { DevRuntime } from '@platform/runtime/dev';
 import { DEFAULT_OUTFILE, esbuildOptions, formatMessage, uploadedSourceMap } from './bundle.ts';
-import { devEnvironment } from './dev-env.ts';
+import { DEV_VARS_FILE, devEnvironment } from './dev-env.ts';
 import { errorLines } from './logs-output.ts';
 import { describeManifestError } from './manifest-summary.ts';
 import { CommandError, formatBytes } from './output.ts';
@@ -87,8 +89,9 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
   if (Number(process.versions.node.split('.')[0]) < 24) {
     throw new CommandError(`platform dev runs a hosted app in the runtime's sandbox, which needs Node 24 (this is ${process.version}): run it with npx from the repository, whose node_modules has Node 24`);
   }
-  const { startDevRuntime } = await import('@platform/runtime/dev');
+  const { startDevRuntime, APPROXIMATE_CPU_NOTE } = await import('@platform/runtime/dev');
   const runtime = await startDevRuntime({ port: o.port, dataDir: join(o.cwd, '.platform', 'dev-runtime'), ...o.runtime });
+  if (runtime.cpuBudget === 'approximate') print(`Note: ${APPROXIMATE_CPU_NOTE}`);
 
   /** Reads, syncs and serves one build; answers null (and says why) when it cannot. */
   const serve = async (code: Uint8Array, sourceMap: Uint8Array | undefined): Promise<Synced | null> => {
@@ -114,6 +117,8 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
   };
 
   let current: Synced | null = null;
+  /** The build being served, so a `.dev.vars` edit can serve it again with the new environment. */
+  let built: { code: Uint8Array; sourceMap: Uint8Array | undefined } | null = null;
   let first: { resolve(s: Synced | null): void } | null = null;
   const firstServed = new Promise<Synced | null>((r) => { first = { resolve: r }; });
   let chain = Promise.resolve();
@@ -123,7 +128,11 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
       const map = result.outputFiles?.find((f) => f.path === `${outfile}.map`)?.text;
       let served: Synced | null = null;
       if (result.errors.length > 0 || code === undefined) print(`Build failed:\n${result.errors.map(formatMessage).join('\n')}`);
-      else served = await serve(code, map === undefined ? undefined : uploadedSourceMap(map, { cwd: o.cwd, outfile }));
+      else {
+        const sourceMap = map === undefined ? undefined : uploadedSourceMap(map, { cwd: o.cwd, outfile });
+        served = await serve(code, sourceMap);
+        if (served !== null) built = { code, sourceMap };
+      }
       if (served !== null) {
         if (current !== null) print(`Reloaded ${entry}: version ${served.version} (${formatBytes(code!.byteLength)})`);
         current = served;
@@ -132,11 +141,28 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
       first = null;
     });
   };
+  // An editor's save can be several events; one reload queued at a time covers them all.
+  let envReloadQueued = false;
+  const onDevVarsChanged = () => {
+    if (envReloadQueued) return;
+    envReloadQueued = true;
+    chain = chain.then(async () => {
+      envReloadQueued = false;
+      if (built === null) return;
+      const served = await serve(built.code, built.sourceMap);
+      if (served === null) return;
+      current = served;
+      print(`Reloaded ${DEV_VARS_FILE}: version ${served.version} serves with the new environment`);
+    });
+  };
+  // The folder is watched, not the file: .dev.vars may not exist yet, and editors replace files on save.
+  const devVarsWatcher = watch(o.cwd, (_event, name) => { if (name === DEV_VARS_FILE) onDevVarsChanged(); });
   const reloader: Plugin = { name: 'platform-dev-reload', setup: (b) => { b.onEnd(onBuilt); } };
   const watcher = await context({ ...esbuildOptions({ cwd: o.cwd, entry, outfile, minify: o.minify !== false }), plugins: [reloader] });
   await watcher.watch();
   const served = await firstServed;
   if (served === null) {
+    devVarsWatcher.close();
     await watcher.dispose();
     await runtime.stop();
     throw new Error('The app did not build or load; fix it and run platform dev again');
@@ -160,6 +186,7 @@ export async function startHostedDev(o: HostedDevOptions): Promise<HostedDevSess
   let relay: RelayClient | null = null;
   const stop = async () => {
     clearInterval(logTimer);
+    devVarsWatcher.close();
     await relay?.stop();
     await watcher.dispose();
     await chain;

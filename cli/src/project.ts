@@ -75,6 +75,8 @@ export interface ResolveAppOptions {
   /** The manifest's identity (deploy); without it, only `--app` and platform.json can answer. */
   identity?: AppIdentity | undefined;
   create?: boolean | undefined;
+  /** Runs before the app is created, and may refuse (deploy checks its bundle here): nothing is created then. */
+  beforeCreate?: (() => Promise<void>) | undefined;
 }
 
 export interface ResolvedApp {
@@ -139,6 +141,7 @@ export async function resolveApp(options: ResolveAppOptions): Promise<ResolvedAp
   if (options.create !== true) {
     throw new CommandError(`None of your apps on ${session.url} has the slug "${identity.slug}". Add --create to create it, or give --app <app id>`);
   }
+  await options.beforeCreate?.();
   const created = await options.service.createApp({
     name: identity.name, slug: identity.slug, hosting: identity.hosting,
     ...(identity.endpoint === undefined ? {} : { endpoint: { url: identity.endpoint.url } }),

@@ -11,6 +11,7 @@
  */
 import { parseCommandArgs, SERVICE_OPTIONS, UsageError } from './args.ts';
 import { resolveSession } from './config-store.ts';
+import { diffLines, jsonDiff } from './json-diff.ts';
 import { deliveryLines } from './logs-client.ts';
 import { colourWanted, createPrinter, type LogLine } from './logs-output.ts';
 import { note, print, reportingFailures } from './output.ts';
@@ -46,14 +47,40 @@ function answerLines(label: string, a: ReplayAnswer, extra: string): string[] {
   return lines;
 }
 
-/** The lines describing a replay: what it ran, then the recorded answer and the new one. */
+/** Differences listed under two answers that differ; the rest are counted. */
+const SHOWN_DIFFERENCES = 20;
+
+const parsedJson = (text: string | null): { ok: true; value: unknown } | { ok: false } => {
+  if (text === null || text === '') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+};
+
+/** Where two answers differ: the status, then each JSON path (or, for text, the first character that differs). */
+export function answerDifferences(recorded: ReplayAnswer, replayed: ReplayAnswer): string[] {
+  const lines: string[] = [];
+  if (recorded.status !== replayed.status) lines.push(`status: ${recorded.status ?? 'failed'} → ${replayed.status ?? 'failed'}`);
+  if (recorded.response === replayed.response) return lines;
+  const [a, b] = [parsedJson(recorded.response), parsedJson(replayed.response)];
+  if (a.ok && b.ok) return [...lines, ...diffLines(jsonDiff(a.value, b.value, SHOWN_DIFFERENCES))];
+  const [x, y] = [recorded.response ?? '', replayed.response ?? ''];
+  let at = 0;
+  while (at < x.length && at < y.length && x[at] === y[at]) at++;
+  const around = (text: string) => JSON.stringify(text.slice(at, at + 40));
+  return [...lines, `body: from character ${at + 1}: ${around(x)} → ${around(y)}`];
+}
+
+/** The lines describing a replay: what it ran, the recorded answer and the new one, and where they differ. */
 export function describeReplay(r: ReplayResult): string[] {
-  const same = r.recorded.status === r.replayed.status && r.recorded.response === r.replayed.response;
+  const differences = answerDifferences(r.recorded, r.replayed);
   return [
     `Replayed ${r.deliveryId} (${r.class} ${r.type}, install ${r.installId}) against version ${r.version} as ${r.replayId}, read-only`,
     ...answerLines('recorded', r.recorded, `${r.recorded.version === null ? '' : `  (version ${r.recorded.version})`}${r.recorded.attempt === null ? '' : `  attempt ${r.recorded.attempt}`}`),
     ...answerLines('replayed', r.replayed, `  (version ${r.version}, ${r.replayed.durationMs} ms)`),
-    same ? 'The answers are the same.' : 'The answers differ.',
+    ...(differences.length === 0 ? ['The answers are the same.'] : ['The answers differ (recorded → replayed):', ...differences.map((d) => `  ${d}`)]),
   ];
 }
 

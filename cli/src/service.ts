@@ -164,6 +164,11 @@ export function createServiceClient(options: ServiceOptions) {
         method: 'POST', path: `${app(appId)}/versions?target=${target}${icon === null ? '' : `&icon=${icon}`}`, body,
         headers: { 'content-type': contentType, 'content-length': String(bytes) },
       }),
+    /** `POST /v0/apps/check/bundles`: the bundle checked as an upload would, before its app exists. */
+    checkBundle: (bytes: Uint8Array<ArrayBuffer>, contentType = 'application/javascript', icon: string | null = null) =>
+      call<{ sha256: string; manifest: Record<string, unknown> }>({
+        method: 'POST', path: `/v0/apps/check/bundles${icon === null ? '' : `?icon=${icon}`}`, body: bytes, headers: { 'content-type': contentType },
+      }),
     listEnv: (appId: string, target: Target) => call<{ target: Target; items: EnvVar[] }>({ method: 'GET', path: `${app(appId)}/env/${target}` }),
     setEnv: (appId: string, target: Target, key: string, input: { value: string; secret?: boolean }) =>
       call<EnvVar>({ method: 'PUT', path: `${app(appId)}/env/${target}/${encodeURIComponent(key)}`, json: input }),

@@ -10,7 +10,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { Clock } from './core/clock/clock.ts';
-import type { Config } from './core/config/config.ts';
+import { logFormatOf, type Config } from './core/config/config.ts';
 import { operatorAuthScheme } from './core/http/operator-auth.ts';
 import { createSecrets, type Secrets } from './core/crypto/secrets.ts';
 import type { Db } from './core/db/db.ts';
@@ -21,7 +21,7 @@ import { createClientApi, type ClientApi } from './core/http/client-api.ts';
 import type { AppEnv } from './core/http/env.ts';
 import { notFound, onError } from './core/http/errors.ts';
 import { registerHealthRoutes } from './core/http/health.ts';
-import { createMetricsServer } from '@platform/runtime/metrics-server';
+import { createMetricsServer, listenError } from '@platform/runtime/metrics-server';
 import { createHttpMetrics } from './core/http/metrics.ts';
 import { requestContext } from './core/http/request-context.ts';
 import { onClientError, uriLimit } from './core/http/transport-limits.ts';
@@ -130,7 +130,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const v0Api = createV0Api({ resolver: apps.resolver });
   registerV0Routes(v0Api, { db, apps, deliveries: lifecycle, messaging, blocks });
   const app = new Hono<AppEnv>();
-  app.use('*', requestContext({ logger, clock }));
+  app.use('*', requestContext({ logger, clock, accessLevel: logFormatOf(config) === 'pretty' ? 'debug' : 'info' }));
   app.use('*', metrics.middleware);
   app.use('*', uriLimit);
   app.use('*', retryAfterHeader);
@@ -138,7 +138,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   app.notFound(notFound);
   app.get('/', (c) => c.json({ service: 'control-plane', clientApi: `${clientApi.basePath}/openapi.json`, appApi: `${v0Api.basePath}/openapi.json`, health: '/healthz', console: CONSOLE_BASE }));
   registerHealthRoutes(app, { db });
-  const metricsServer = createMetricsServer({ registry: metrics.registry, host: config.metricsHost, port: config.metricsPort, logger });
+  const metricsServer = createMetricsServer({ registry: metrics.registry, host: config.metricsHost, port: config.metricsPort, logger, variable: 'METRICS_PORT' });
   app.route(clientApi.basePath, clientApi.router);
   app.route(v0Api.basePath, v0Api.router);
   registerTokenWellKnownRoutes(app, apps.tokens);
@@ -171,7 +171,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
           logger.info({ port: info.port, host: info.address }, 'control plane listening');
           resolve({ port: info.port, url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${info.port}` });
         });
-        s.once('error', reject);
+        s.once('error', (err) => reject(listenError(err, { variable: 'PORT', host: config.host, port: config.port })));
         onClientError(s as HttpServer, logger);
         // The development relay's WebSocket (`/v0/apps/{app_id}/relay`); no other path upgrades.
         s.on('upgrade', (req, socket, head) => {
@@ -179,7 +179,17 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
         });
         server = s;
       });
-      const operator = await metricsServer.start();
+      let operator: { url: string };
+      try {
+        operator = await metricsServer.start();
+      } catch (err) {
+        // The operator port is taken (or refused): the API port is let go too, so nothing half-started stays.
+        // (`server` was set inside the listen callback above, which the type checker does not follow.)
+        const s = server as ServerType | undefined;
+        server = undefined;
+        await new Promise<void>((resolve) => (s === undefined ? resolve() : s.close(() => resolve())));
+        throw err;
+      }
       await runtimeNodes.ready();
       await lifecycle.start();
       apps.bundleCollector.start();

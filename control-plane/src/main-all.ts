@@ -86,6 +86,9 @@ function banner(c: Credentials, created: boolean, consoleLink: string, metricsUr
     `  runtime node    ${c.runtimeUrl}   (health ${c.runtimeUrl}/healthz)`,
     `  metrics         ${metricsUrl}   (operator port, METRICS_PORT)`,
     ...(config.hostedAppDomain === null ? [] : [`  hosted apps     ${c.runtimeUrl}/apps/{slug}/ and http://{slug}.${config.hostedAppDomain}:${new URL(c.runtimeUrl).port}/`]),
+    // Node's and Python's resolvers do not send *.localhost to loopback (curl and browsers do): the
+    // path form is the address every MCP client reaches.
+    `  MCP servers     ${c.runtimeUrl}/apps/{slug}/mcp   (any MCP client)`,
     `  client API      ${c.clientApi}   (OpenAPI ${c.openapi})`,
     `  database        ${config.embedded ? `PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}; redis ${config.redisUrl === null ? 'in-process stand-in' : 'REDIS_URL'}`,
     `  demo workspace  ${c.workspace.name} (${c.workspace.id})${created ? ', just created' : ''}`,

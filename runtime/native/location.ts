@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The isolated-vm release the patch applies to (package.json pins it exactly). */
@@ -24,4 +26,13 @@ export function buildKey(): string {
 /** The built addon for this Node and patch (it may not exist yet). */
 export function addonPath(key: string = buildKey()): string {
   return `${BUILD_ROOT}${key}/isolated_vm.node`;
+}
+
+/**
+ * The build shared by every clone on this machine (`$XDG_CACHE_HOME/platform/isolated-vm/<key>/`,
+ * else `~/.cache/…`): a clone whose key matches copies it instead of compiling for minutes.
+ */
+export function cachedAddonPath(key: string = buildKey(), env: NodeJS.ProcessEnv = process.env): string {
+  const root = env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(root, 'platform', 'isolated-vm', key, 'isolated_vm.node');
 }

@@ -104,6 +104,8 @@ const EnvSchema = z.object({
 });
 
 /** Limits of one sandbox worker process; sent to each worker when it starts. */
+import type { IsolatedVmBuild } from './sandbox/ivm-build.ts';
+
 export interface WorkerLimits {
   isolateMemoryMb: number;
   isolateBudgetMb: number;
@@ -111,6 +113,13 @@ export interface WorkerLimits {
   isolateIdleMs: number;
   startupCpuMs: number;
   allowWasm: boolean;
+  /**
+   * Which isolated-vm the workers load: `patched` (runtime/native: exact CPU budgets), always on a
+   * runtime node; `stock` (the package's prebuilt binary) only in `platform dev`'s sandbox where the
+   * patched build is absent, its budgets then wall-clock per call (sandbox/ivm-build.ts). Not an
+   * environment variable: only `createRuntimeNode({ sandbox: 'development' })` can choose it.
+   */
+  isolatedVm: IsolatedVmBuild;
 }
 
 export interface RuntimeConfig {
@@ -188,6 +197,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
       isolateIdleMs: e.RUNTIME_ISOLATE_IDLE_MS,
       startupCpuMs: e.RUNTIME_STARTUP_CPU_MS,
       allowWasm: e.RUNTIME_ALLOW_WASM,
+      isolatedVm: 'patched',
     },
     cpuMs: { request: e.RUNTIME_CPU_MS, mcp: e.RUNTIME_MCP_CPU_MS },
     deadlinesMs: { route: e.RUNTIME_ROUTE_DEADLINE_MS, mcp: e.RUNTIME_MCP_DEADLINE_MS },

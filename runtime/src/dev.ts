@@ -12,7 +12,8 @@
  *   with the install token added to the app's own `/v0` calls, as a runtime node does.
  *
  * The process must run with `--no-node-snapshot` on Node 24 (the preflight of every process that
- * loads isolated-vm says so otherwise).
+ * loads isolated-vm says so otherwise). Where the patched isolated-vm build is absent (no compiler
+ * when it was installed), it runs on the stock binary and `cpuBudget` says `approximate`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
@@ -21,6 +22,7 @@ import { loadConfig } from './config.ts';
 import { createMemoryAppDirectory } from './ingress/directory.ts';
 import type { AppLogEntry } from './logs/app-log.ts';
 import { createRuntimeNode } from './node.ts';
+export { APPROXIMATE_CPU_NOTE } from './sandbox/ivm-build.ts';
 
 export interface DevRuntimeOptions {
   /** Port of the local server (0: any free port). */
@@ -60,6 +62,8 @@ export interface DevDelivery {
 export interface DevRuntime {
   /** The local origin (`http://127.0.0.1:8787`). */
   readonly url: string;
+  /** `approximate` where the patched isolated-vm is absent and the stock binary runs the app (APPROXIMATE_CPU_NOTE says what that means). */
+  readonly cpuBudget: 'exact' | 'approximate';
   /** Makes `app` the version its slug serves; answers the bundle's sha256. */
   load(app: DevApp): Promise<string>;
   /** Evaluates `code` in a fresh isolate under the startup CPU budget and answers the manifest it computes (a load failure names the line through `sourceMap`). */
@@ -87,7 +91,8 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     ...(options.testLoopbackHosts === undefined ? {} : { RUNTIME_EGRESS_TEST_LOOPBACK_HOSTS: options.testLoopbackHosts.join(',') }),
   });
   const directory = createMemoryAppDirectory();
-  const node = createRuntimeNode({ config, logger: options.logger ?? pino({ level: 'silent' }), directory });
+  // The development sandbox: without the patched isolated-vm it runs on the stock binary (approximate CPU budgets).
+  const node = createRuntimeNode({ config, logger: options.logger ?? pino({ level: 'silent' }), directory, sandbox: 'development' });
   const { url } = await node.start();
   const client = createRuntimeClient({ url, secret });
   let current: (DevApp & { sha256: string; sourceMapSha256: string | null }) | null = null;
@@ -95,6 +100,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
 
   return {
     url,
+    cpuBudget: node.isolatedVm === 'patched' ? 'exact' : 'approximate',
     async load(app) {
       const sha256 = sha256Of(app.code);
       await client.putBundle(sha256, app.code);

@@ -12,7 +12,7 @@ import { createRuntimeNode } from './node.ts';
 const config = loadConfig(process.env);
 const options = { level: config.logLevel, base: { service: 'runtime' } };
 const logger = config.logFormat === 'pretty'
-  ? pino(options, PinoPretty({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }))
+  ? pino(options, PinoPretty({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }))
   : pino(options);
 const node = createRuntimeNode({ config, logger });
 const { url, metricsUrl } = await node.start();

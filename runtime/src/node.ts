@@ -25,8 +25,9 @@ import { createRunService } from './runs/service.ts';
 import { buildGuestSource } from './sandbox/guest-source.ts';
 import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
 import { workerEntry } from './supervisor/worker-entry.ts';
-import { createMetricsServer } from './ops/metrics-server.ts';
+import { createMetricsServer, listenError } from './ops/metrics-server.ts';
 import { assertSafeToolchain } from './preflight.ts';
+import type { IsolatedVmBuild, SandboxKind } from './sandbox/ivm-build.ts';
 import { openRegistration } from './fleet/open.ts';
 import type { Registration } from './fleet/registration.ts';
 
@@ -40,6 +41,8 @@ export interface RuntimeNodeDeps {
   lookup?: Lookup;
   /** fetch for calls to the control plane (tests); default: global fetch. */
   fetch?: typeof fetch;
+  /** `development`: `platform dev`'s sandbox, which may run on the stock isolated-vm (default: `production`). */
+  sandbox?: SandboxKind;
 }
 
 export interface RuntimeNode {
@@ -57,11 +60,16 @@ export interface RuntimeNode {
   readonly appLog: AppLog;
   /** The supervisor, once started (load and worker pids, for operators and tests). */
   readonly supervisor: Supervisor | null;
+  /** The isolated-vm its workers run: `stock` only in the development sandbox without the patched build. */
+  readonly isolatedVm: IsolatedVmBuild;
 }
 
 export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
-  assertSafeToolchain();
-  const { config, logger } = deps;
+  // A runtime node refuses to start without the patched isolated-vm; the development sandbox of
+  // `platform dev` runs on the stock binary then (approximate CPU budgets, sandbox/ivm-build.ts).
+  const isolatedVm = assertSafeToolchain(deps.sandbox ?? 'production');
+  const config: RuntimeConfig = { ...deps.config, worker: { ...deps.config.worker, isolatedVm } };
+  const { logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createMetrics();
   const appLog = createAppLog({ linesPerApp: config.appLogLines });
@@ -87,7 +95,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
 
   let supervisor: Supervisor | null = null;
   let server: Server | null = null;
-  const operator = createMetricsServer({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, logger });
+  const operator = createMetricsServer({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, logger, variable: 'RUNTIME_METRICS_PORT' });
   let registration: Registration | null = null;
   let draining = false;
   const inFlight = (): number => supervisor?.load().reduce((n, w) => n + w.inFlight, 0) ?? 0;
@@ -96,6 +104,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
     metrics,
     appLog,
     get supervisor() { return supervisor; },
+    isolatedVm,
     async start() {
       // Two esbuild builds at start: side by side, not one after the other.
       const [entry, guestSource] = await Promise.all([workerEntry(config.dataDir), buildGuestSource()]);
@@ -123,7 +132,14 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
         draining: () => draining,
       });
       server = http;
-      const port = await new Promise<number>((resolve) => http.listen(config.port, config.host, () => resolve((http.address() as AddressInfo).port)));
+      const port = await new Promise<number>((resolve, reject) => {
+        const refused = (err: Error) => reject(listenError(err, { variable: 'RUNTIME_PORT', host: config.host, port: config.port }));
+        http.once('error', refused);
+        http.listen(config.port, config.host, () => {
+          http.off('error', refused);
+          resolve((http.address() as AddressInfo).port);
+        });
+      });
       // Port 0 (tests): the public URL gets the port actually bound.
       if (config.port === 0) publicUrl = publicUrl.replace(/:0$/, `:${port}`);
       const internalUrl = config.port === 0 ? config.internalUrl.replace(/:0$/, `:${port}`) : config.internalUrl;

@@ -6,6 +6,7 @@
  * Every process that loads isolated-vm calls this first.
  */
 import { createRequire } from 'node:module';
+import { selectIsolatedVm, type IsolatedVmBuild, type SandboxKind } from './sandbox/ivm-build.ts';
 import { patchedAddonProblem } from './sandbox/ivm.ts';
 
 export const MIN_NODE_MAJOR = 24;
@@ -50,12 +51,17 @@ function installedIsolatedVmVersion(): string | null {
   }
 }
 
-/** Throws with every reason when the running process may not load guest code. */
-export function assertSafeToolchain(): void {
+/**
+ * Throws with every reason when the running process may not load guest code; answers which
+ * isolated-vm it runs on. A runtime node (`production`, the default) needs the patched build; the
+ * development sandbox falls back to the stock binary without it (sandbox/ivm-build.ts).
+ */
+export function assertSafeToolchain(sandbox: SandboxKind = 'production'): IsolatedVmBuild {
   const problems = toolchainProblems(process.version, installedIsolatedVmVersion(), process.execArgv);
-  const addon = patchedAddonProblem();
-  if (addon !== null) problems.push(addon);
-  if (problems.length > 0) {
+  const choice = selectIsolatedVm({ sandbox, patchedProblem: patchedAddonProblem() });
+  if ('refused' in choice) problems.push(choice.refused);
+  if (problems.length > 0 || 'refused' in choice) {
     throw new Error(`Refusing to start: ${problems.join('; ')}`);
   }
+  return choice.build;
 }

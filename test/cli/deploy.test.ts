@@ -163,6 +163,30 @@ describe('platform deploy (self-hosted)', () => {
     expect(recorded.body).toMatchObject({ version: 2, target: 'production', manifest: { hosting: 'self', blocks: [{ type: 'note' }] } });
   });
 
+  it('with --create, checks the bundle first: code the service cannot load creates no app', async () => {
+    // Loads under Node (where `platform build` reads the manifest) but not in the runtime's
+    // isolate, which has no `process`: only the service can tell.
+    const broken = await tempProject();
+    projects.push(broken);
+    const source = (await readFile(join(hello.dir, 'app.ts'), 'utf8')).replace("slug: 'hello'", "slug: 'no-isolate'")
+      .replace("name: 'Hello'", "name: 'No isolate'");
+    await writeFile(join(broken.dir, 'app.ts'), `${source}\nconst nodeOnly: string = (globalThis as { process?: { versions: { node: string } } }).process!.versions.node;\nexport { nodeOnly };\n`);
+    const run = await cli(['deploy', '--create'], broken.dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('PlatformAppBundleInvalidError: ');
+    expect(run.stdout).not.toContain('Created app');
+    const apps = await stack.client(ws.apiKey).get('/apps');
+    expect(apps.body.items.map((a: { slug: string }) => a.slug)).not.toContain('no-isolate');
+    await expect(stat(join(broken.dir, 'platform.json'))).rejects.toThrow();
+  });
+
+  it('refuses a wrong key before building or uploading anything', async () => {
+    const run = await cli(['deploy'], hello.dir, { PLATFORM_URL: stack.url, PLATFORM_API_KEY: 'platkey_not-a-real-key' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('PlatformAppTokenInvalidError: ');
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/Built|Uploading/);
+  });
+
   it('prints the tag, message, path and fields of a refusal', async () => {
     // The hosted sample's bundle sent to the self-hosted app: the service refuses it (422).
     const { appId } = await projectFile(self.dir);

@@ -123,6 +123,19 @@ describe('platform dev (hosted app)', () => {
     expect(await (await fetch(`${local}/apps/${slug}/hello/ada`)).json()).toEqual({ message: 'Edited: ada' });
   });
 
+  it('serves the new environment after an edit of .dev.vars, without a change of the source', async () => {
+    const from = lines.length;
+    const source = join(project.dir, 'app.ts');
+    // The previous test's edit took GREETING out of the route: put it back first.
+    await writeFile(source, (await readFile(source, 'utf8')).replace('`Edited: ${ctx.params.name}`', '`${String(ctx.env.GREETING)}, ${ctx.params.name}!`'));
+    await line(/^Reloaded app\.ts: version \d+ /, from);
+    expect(await (await fetch(`${local}/apps/${slug}/hello/ada`)).json()).toEqual({ message: 'Howdy, ada!' });
+    const edited = lines.length;
+    await writeFile(join(project.dir, '.dev.vars'), 'GREETING=Ahoy\n');
+    await line(/^Reloaded \.dev\.vars: version \d+ serves with the new environment$/, edited);
+    expect(await (await fetch(`${local}/apps/${slug}/hello/ada`)).json()).toEqual({ message: 'Ahoy, ada!' });
+  });
+
   it('prints the stack of a route that throws with app.ts, the line and the function (mapped through the build\'s own map)', async () => {
     const from = lines.length;
     expect((await fetch(`${local}/apps/${slug}/boom`)).status).toBe(500);

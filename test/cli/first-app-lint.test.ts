@@ -5,7 +5,7 @@
  * Built here the same way, in a throwaway folder at the repository root; the control lints the
  * bundle with ignores off and must find problems, so the test can tell the two apart.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,21 @@ describe('lint after the README first-app steps', () => {
     const results = await eslint.lintFiles([dir]);
     expect(results.map((r) => r.filePath)).toEqual([join(dir, 'app.ts')]);
     expect(results.flatMap((r) => r.messages)).toEqual([]);
+  });
+
+  it("lets the author's own console.log be (no-console holds for the platform's product code only)", async () => {
+    const app = join(dir, 'app.ts');
+    const source = await readFile(app, 'utf8');
+    await writeFile(app, `${source}\nconsole.log('hello from my app');\n`);
+    try {
+      const [result] = await new ESLint({ cwd: REPO }).lintFiles([app]);
+      expect(result!.messages).toEqual([]);
+      // The control: the same line in the control plane's code is refused.
+      const [product] = await new ESLint({ cwd: REPO }).lintText("console.log('x');\n", { filePath: join(REPO, 'control-plane/src/core/x.ts') });
+      expect(product!.messages.map((m) => m.ruleId)).toContain('no-console');
+    } finally {
+      await writeFile(app, source);
+    }
   });
 
   it('would fail on the bundle if it were linted (the control)', async () => {

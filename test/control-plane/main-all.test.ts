@@ -154,6 +154,14 @@ describe('main-all (npm start)', () => {
         expect(deployed.code, deployed.stderr).toBe(0);
         const call = await mcpCall(runtimePort, `hello.apps.localhost:${runtimePort}`, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { name: 'ada' } } });
         expect(call).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Hello, ada!' }] } } });
+        // The address the banner gives MCP clients: a path of the runtime origin, which Node's fetch
+        // (like Python's clients) resolves, where `hello.apps.localhost` would not.
+        expect(seen.out).toContain(`http://localhost:${runtimePort}/apps/{slug}/mcp   (any MCP client)`);
+        const byPath = await fetch(`${rt}/apps/hello/mcp`, {
+          method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { name: 'bo' } } }),
+        });
+        expect({ status: byPath.status, json: await byPath.json() }).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'Hello, bo!' }] } } });
       } finally {
         await project.remove();
       }

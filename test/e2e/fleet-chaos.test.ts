@@ -30,8 +30,10 @@ import { startPrivatePostgres, postgresBin, type PrivatePostgres } from '../help
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy.ts';
 import { apiClient, type ApiClient } from '../helpers/stack.ts';
+import { nameNeeding, redisUrl } from '../helpers/services.ts';
 
-const REDIS_URL = process.env.REDIS_URL;
+// REDIS_URL, or the run's private Redis (helpers/services.global.ts).
+const REDIS_URL = redisUrl() ?? undefined;
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? 5_000);
 /**
  * The long run (scripts/fleet-chaos-long.sh): a kill -9 every this many ms, taking turns over the
@@ -214,7 +216,7 @@ async function homeOfHostedApp(): Promise<FleetProcess> {
   }
 }
 
-describe.skipIf(REDIS_URL === undefined || postgresBin() === null)('fleet chaos', () => {
+describe.skipIf(REDIS_URL === undefined || postgresBin() === null)(nameNeeding('fleet chaos', { redis: REDIS_URL, postgres: postgresBin() }), () => {
   it(`${EVENTS} events, clicks and routes through a kill -9 of a node and of a control plane and a database restart`, { timeout: KILL_EVERY_MS > 0 ? 3_600_000 : 600_000 }, async () => {
     const key = memberKey;
     const began = Date.now();

@@ -29,8 +29,10 @@ import { rendezvousOrder } from '../../control-plane/src/core/runtime-node/rende
 import { createRuntimeTarget } from '../../control-plane/src/deliveries/targets/runtime.ts';
 import type { DeliveryTarget, OutgoingDelivery } from '../../control-plane/src/deliveries/targets/target.ts';
 import { SECRET, sha256, signedHeaders } from '../runtime/support/runtime.ts';
+import { nameNeeding, redisUrl } from '../helpers/services.ts';
 
-const REDIS_URL = process.env.REDIS_URL;
+// REDIS_URL, or the run's private Redis (helpers/services.global.ts).
+const REDIS_URL = redisUrl() ?? undefined;
 const PREFIX = `test-fleet-${randomBytes(4).toString('hex')}:`;
 const ENTRY = fileURLToPath(new URL('../../runtime/src/main.ts', import.meta.url));
 const BUNDLE = readFileSync(new URL('../fixtures/fleet/bundle-fleet.js', import.meta.url), 'utf8');
@@ -89,7 +91,7 @@ function delivery(data: Record<string, unknown> = {}): OutgoingDelivery {
   };
 }
 
-describe.skipIf(REDIS_URL === undefined)('runtime nodes as a fleet', () => {
+describe.skipIf(REDIS_URL === undefined)(nameNeeding('runtime nodes as a fleet', { redis: REDIS_URL }), () => {
   const nodes: Node[] = [];
   let fleet: RuntimeNodes;
   let target: DeliveryTarget;

@@ -37,7 +37,8 @@ export function postgresBin(): string | null {
   return versions.length === 0 ? null : join(root, versions[0]!, 'bin');
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the kernel's pick, released at once). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

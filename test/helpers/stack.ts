@@ -17,12 +17,13 @@ import {
   createControlPlane, createLogger, createManualClock, createMemoryKv, createPgliteDb, createRedisKv, loadConfig, migrate,
   type Config, type ControlPlane, type ControlPlaneDeps, type Db, type Kv, type ManualClock,
 } from '@platform/control-plane';
-import { dropRedisPrefix, freshPgSchema, runId } from './services.ts';
+import { absentReason, dropRedisPrefix, freshPgSchema, postgresUrl, redisUrl, runId } from './services.ts';
 
 export interface StackOptions {
-  /** Default: `postgres` when DATABASE_URL is set, else `pglite` (in memory). */
+  /** Default: `postgres` when DATABASE_URL is set, else `pglite` (in memory). `postgres` without
+   * DATABASE_URL uses the run's private server (helpers/services.global.ts). */
   db?: 'pglite' | 'postgres';
-  /** Default: `redis` when REDIS_URL is set, else `memory`. */
+  /** Default: `redis` when REDIS_URL is set, else `memory`; `redis` without it, the run's private one. */
   kv?: 'memory' | 'redis';
   /** Extra environment for the config (wins over the stack's own). */
   env?: Record<string, string>;
@@ -91,8 +92,10 @@ export interface Stack {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dbKind = options.db ?? (process.env.DATABASE_URL ? 'postgres' : 'pglite');
   const kvKind = options.kv ?? (process.env.REDIS_URL ? 'redis' : 'memory');
-  if (dbKind === 'postgres' && !process.env.DATABASE_URL) throw new Error('startStack({ db: "postgres" }) needs DATABASE_URL');
-  if (kvKind === 'redis' && !process.env.REDIS_URL) throw new Error('startStack({ kv: "redis" }) needs REDIS_URL');
+  const pgUrl = dbKind === 'postgres' ? postgresUrl() : null;
+  const kvUrl = kvKind === 'redis' ? redisUrl() : null;
+  if (dbKind === 'postgres' && pgUrl === null) throw new Error(`startStack({ db: "postgres" }): ${absentReason('postgres')}`);
+  if (kvKind === 'redis' && kvUrl === null) throw new Error(`startStack({ kv: "redis" }): ${absentReason('redis')}`);
 
   const operatorToken = randomBytes(24).toString('base64url');
   // A directory of its own (bundles are stored under it), removed by stop().
@@ -113,8 +116,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       // No background delivery loops: suites drive them (`controlPlane.lifecycle.worker.drain()`)
       // with the manual clock; a suite that wants them running sets OUTBOX_WORKERS.
       OUTBOX_WORKERS: '0',
-      ...(dbKind === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL!, OPERATOR_TOKEN: operatorToken } : {}),
-      ...(kvKind === 'redis' ? { REDIS_URL: process.env.REDIS_URL! } : {}),
+      ...(pgUrl !== null ? { DATABASE_URL: pgUrl, OPERATOR_TOKEN: operatorToken } : {}),
+      ...(kvUrl !== null ? { REDIS_URL: kvUrl } : {}),
       ...options.env,
     });
   } catch (err) {
@@ -127,8 +130,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   try {
     let db: Db;
-    if (dbKind === 'postgres') {
-      const fresh = await freshPgSchema(process.env.DATABASE_URL!);
+    if (pgUrl !== null) {
+      const fresh = await freshPgSchema(pgUrl);
       db = fresh.db;
       cleanups.push(fresh.drop);
     } else {
@@ -139,13 +142,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     let kv: Kv;
     let kvPrefix: string | null = null;
-    if (kvKind === 'redis') {
+    if (kvUrl !== null) {
       const prefix = `test:${runId()}:`;
       kvPrefix = prefix;
-      kv = await createRedisKv({ url: process.env.REDIS_URL!, clock, prefix });
+      kv = await createRedisKv({ url: kvUrl, clock, prefix });
       cleanups.push(async () => {
         await kv.close();
-        await dropRedisPrefix(process.env.REDIS_URL!, prefix);
+        await dropRedisPrefix(kvUrl, prefix);
       });
     } else {
       kv = createMemoryKv({ clock });

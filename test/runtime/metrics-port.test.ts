@@ -1,7 +1,10 @@
 // The runtime node's /metrics is served on its operator port only: the ingress port (public hosted
 // apps) answers 404 for it, the operator port answers nothing else, and control planes read the same
 // text at /internal/v1/metrics with the node secret (401 without it).
+import { createServer } from 'node:net';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetricsServer } from '@platform/runtime/metrics-server';
 import { SECRET, startRuntime, type TestRuntime } from './support/runtime.ts';
 
 const TRIVIAL = 'export default { fetch() { return new Response("ok"); } };';
@@ -38,5 +41,21 @@ describe('the runtime node\'s metrics', () => {
     expect(anonymous.status).toBe(401);
     const wrong = await fetch(`${rt.url}/internal/v1/metrics`, { headers: { authorization: `Bearer ${SECRET}x` } });
     expect(wrong.status).toBe(401);
+  });
+});
+
+describe('a port already taken', () => {
+  it('is named with its variable and port, not a bare EADDRINUSE', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const logger = { info() {}, error() {} };
+      const metrics = createMetricsServer({ registry: new Registry(), host: '127.0.0.1', port, logger, variable: 'RUNTIME_METRICS_PORT' });
+      await expect(metrics.start()).rejects.toThrow(
+        `Port ${port} is already in use on 127.0.0.1:${port} (RUNTIME_METRICS_PORT): stop what listens there, or set RUNTIME_METRICS_PORT to a free port (0 picks one)`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });

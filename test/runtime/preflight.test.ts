@@ -15,7 +15,8 @@ describe('toolchain preflight', () => {
     const problems = toolchainProblems(node, ivm, argv);
     expect(problems.join('\n')).toMatch(reason);
   });
-  it('passes in the test processes themselves', () => {
-    expect(() => assertSafeToolchain()).not.toThrow();
+  it('passes in the test processes themselves, on the patched build (a runtime node and the dev sandbox alike)', () => {
+    expect(assertSafeToolchain()).toBe('patched');
+    expect(assertSafeToolchain('development')).toBe('patched');
   });
 });

@@ -33,7 +33,7 @@ interface Worker {
   stop(): void;
 }
 
-const LIMITS: WorkerLimits = { isolateMemoryMb: 64, isolateBudgetMb: 256, poolMax: 2, isolateIdleMs: 60_000, startupCpuMs: 200, allowWasm: false };
+const LIMITS: WorkerLimits = { isolateMemoryMb: 64, isolateBudgetMb: 256, poolMax: 2, isolateIdleMs: 60_000, startupCpuMs: 200, allowWasm: false, isolatedVm: 'patched' };
 
 async function startWorker(): Promise<Worker> {
   const dir = mkdtempSync(join(tmpdir(), 'script-start-'));

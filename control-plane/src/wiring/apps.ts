@@ -25,6 +25,7 @@ import { createBundleStore, type BundleStore } from '../apps/bundles/service.ts'
 import { createImageCopier, type FetchImage, type ImageCopier } from '../apps/assets/copy.ts';
 import { createAssetService, type AssetService } from '../apps/assets/service.ts';
 import { createAssetUploads, type AssetUploads } from '../apps/assets/upload.ts';
+import { createBundleChecker, type BundleChecker } from '../apps/check-bundles/service.ts';
 import { createTreeChecker, type TreeChecker } from '../apps/check-trees/service.ts';
 import { createOidcVerifier } from '../apps/ci-identities/oidc.ts';
 import { createCiIdentitiesService, type CiIdentitiesService } from '../apps/ci-identities/service.ts';
@@ -94,6 +95,8 @@ export interface AppsArea {
   resolver: CallerResolverService;
   accessTokens: AccessTokenService;
   treeChecker: TreeChecker;
+  /** A hosted bundle checked as an upload would, before its app exists (`platform deploy --create`). */
+  bundleChecker: BundleChecker;
   /** Images stored by content: copies of trees' images, uploaded icons. */
   assets: AssetService;
   /** Copies the images a tree (or a message) names before it is stored. */
@@ -159,10 +162,8 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const reader = options.manifestReader ?? createRuntimeManifestReader({ client: { manifest: (input) => deps.runtimeNodes.run('manifests', undefined, (c) => c.manifest(input)) } });
   const validators = createSchemaValidatorCache({ db });
   const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ invalidation: deps.invalidation, clock, logger: deps.logger }) });
-  const versions = createVersionsService({
-    db, clock, bundles, sourceMaps, reader, validators, assets,
-    domains: { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain },
-  });
+  const domains = { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain };
+  const versions = createVersionsService({ db, clock, bundles, sourceMaps, reader, validators, assets, domains });
   const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
   const tokens = createTokenService({ ring, clock, issuer: config.publicUrl });
   // Each needs the other: errors are recorded as log batches are stored, and a group's examples are log lines.
@@ -197,6 +198,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     resolver: createCallerResolver({ db, tokens, apiKeys: deps.apiKeys }),
     accessTokens: createAccessTokenService({ db, tokens }),
     treeChecker: createTreeChecker({ kv: deps.kv, images }),
+    bundleChecker: createBundleChecker({ reader, assets, domains }),
     assets,
     images,
     assetUploads: createAssetUploads({ assets, kv: deps.kv, publicUrl: config.publicUrl }),

@@ -6,6 +6,7 @@
 import type { Db } from '../core/db/db.ts';
 import type { V0Api } from '../core/http/v0-api.ts';
 import { registerAssetV0Routes } from '../apps/assets/v0-routes.ts';
+import { registerCheckBundlesV0Routes } from '../apps/check-bundles/v0-routes.ts';
 import { registerCheckTreesV0Routes } from '../apps/check-trees/v0-routes.ts';
 import { registerCiIdentityV0Routes } from '../apps/ci-identities/v0-routes.ts';
 import { registerCredentialV0Routes } from '../apps/credentials/v0-routes.ts';
@@ -33,7 +34,7 @@ import type { MessagingArea } from './messaging.ts';
 export interface V0RouteParts {
   /** The database, for the tooling guards of routes that take it (storage). */
   db: Db;
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'errors' | 'storage'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'errors' | 'storage'>;
   deliveries: Pick<DeliveriesArea, 'replays' | 'queues' | 'initiative'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
@@ -48,6 +49,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerCredentialV0Routes(api, p.apps.accessTokens);
   registerCiIdentityV0Routes(api, p.apps.ciIdentities);
   registerCheckTreesV0Routes(api, p.apps.treeChecker);
+  registerCheckBundlesV0Routes(api, p.apps.bundleChecker);
   registerAssetV0Routes(api, p.apps.assetUploads);
   registerDevAppV0Routes(api, p.apps.devApps);
   registerPublishV0Routes(api, p.apps.versions, p.apps.versionHistory);

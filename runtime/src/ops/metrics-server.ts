@@ -24,14 +24,29 @@ export interface MetricsServer {
   stop(): Promise<void>;
 }
 
+/**
+ * A listen failure that names the setting behind the port: a bare `EADDRINUSE` says nothing of which
+ * of a process's ports (API, ingress, operator) was taken or how to choose another.
+ * @example s.once('error', (err) => reject(listenError(err, { variable: 'METRICS_PORT', host, port })));
+ */
+export function listenError(err: unknown, where: { variable: string; host: string; port: number }): Error {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const at = `${where.host}:${where.port} (${where.variable})`;
+  if (code === 'EADDRINUSE') {
+    return new Error(`Port ${where.port} is already in use on ${at}: stop what listens there, or set ${where.variable} to a free port (0 picks one)`, { cause: err });
+  }
+  if (code === 'EACCES') return new Error(`Not allowed to listen on ${at}: choose a port above 1023 with ${where.variable}`, { cause: err });
+  return new Error(`Could not listen on ${at}: ${(err as Error).message}`, { cause: err });
+}
+
 const notFound = JSON.stringify(new PlatformError('PlatformApiNotFoundError', 'The operator port serves GET /metrics only').toBody());
 
 /**
  * @example
- * const metrics = createMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort, logger });
+ * const metrics = createMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort, logger, variable: 'METRICS_PORT' });
  * const { url } = await metrics.start(); // http://127.0.0.1:9464/metrics
  */
-export function createMetricsServer(deps: { registry: Registry; host: string; port: number; logger: OpsLogger }): MetricsServer {
+export function createMetricsServer(deps: { registry: Registry; host: string; port: number; logger: OpsLogger; variable: string }): MetricsServer {
   let server: Server | undefined;
   return {
     async start() {
@@ -50,7 +65,7 @@ export function createMetricsServer(deps: { registry: Registry; host: string; po
       });
       server = s;
       await new Promise<void>((resolve, reject) => {
-        s.once('error', reject);
+        s.once('error', (err) => reject(listenError(err, { variable: deps.variable, host: deps.host, port: deps.port })));
         s.listen(deps.port, deps.host, () => resolve());
       });
       const info = s.address() as AddressInfo;

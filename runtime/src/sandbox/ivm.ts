@@ -1,14 +1,16 @@
 /**
  * @module sandbox/ivm
  * Loads isolated-vm (a native CommonJS addon) into a sandbox worker process: the build with our
- * CPU-limit patch (runtime/native), never the package's prebuilt binary, which has neither the
- * limit nor a CPU clock (its `cpuTime` counts wall time on Linux). Only worker processes load it;
+ * CPU-limit patch (runtime/native). The package's prebuilt binary has neither the limit nor a CPU
+ * clock (its `cpuTime` counts wall time on Linux): only `platform dev`'s sandbox falls back to it
+ * where the patched build is absent (sandbox/ivm-build.ts). Only worker processes load it;
  * the supervisor never does, so a V8 fault in an isolate cannot take the HTTP front down.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type IvmModule from 'isolated-vm';
 import { addonPath } from '../../native/location.ts';
+import type { IsolatedVmBuild } from './ivm-build.ts';
 
 declare module 'isolated-vm' {
   interface Isolate {
@@ -36,9 +38,10 @@ export function patchedAddonProblem(): string | null {
   return existsSync(path) ? null : `isolated-vm with the CPU-limit patch is not built for this Node (expected ${path}): run \`npm run build:native\` (npm ci does it)`;
 }
 
-export function loadIvm(): Ivm {
+export function loadIvm(build: IsolatedVmBuild = 'patched'): Ivm {
+  const require = createRequire(import.meta.url);
+  if (build === 'stock') return require('isolated-vm') as Ivm;
   const problem = patchedAddonProblem();
   if (problem !== null) throw new Error(problem);
-  const require = createRequire(import.meta.url);
   return (require(addonPath()) as { ivm: Ivm }).ivm;
 }

@@ -4,8 +4,12 @@
  * the patched isolated-vm (runtime/native): the isolate's CPU time limit is set to what is left of
  * the budget before the call, and a call that passes it is terminated with the guest's stack.
  * `cpuTime` is the guest thread's own CPU clock, so time spent waiting for a core is not charged.
+ * On the stock binary (`platform dev` without the patched build, sandbox/ivm-build.ts) there is no
+ * CPU limit: the slot's calls into the guest get the rest of the budget as their wall-clock
+ * `timeout` (`stockTimeout`), and its expiry counts as the CPU stop.
  */
 import type { RawError } from '../stacks/map.ts';
+import { STOCK_TIMEOUT_MESSAGE } from './ivm-build.ts';
 import { CPU_LIMIT_MESSAGE, type Isolate } from './ivm.ts';
 
 /** A request's CPU account in nanoseconds: guest time of its slices plus host time charged to it. */
@@ -44,16 +48,32 @@ function thrown(err: unknown): RawError | null {
 
 export function classify(err: unknown): SliceResult {
   const message = err instanceof Error ? err.message : String(err);
-  if (message === CPU_LIMIT_MESSAGE) return { kind: 'cpu', stack: guestStack((err as Error).stack) };
+  if (message === CPU_LIMIT_MESSAGE || message === STOCK_TIMEOUT_MESSAGE) return { kind: 'cpu', stack: guestStack((err as Error).stack) };
   if (message.includes('due to memory limit')) return { kind: 'memory' };
   if (message.startsWith('Isolate was disposed') || message === 'Isolate is disposed') return { kind: 'disposed' };
   return { kind: 'error', message, error: thrown(err) };
 }
 
+/** What is left of the running slice's budget, per isolate on the stock binary (ms, at least 1). */
+const stockBudgetMs = new WeakMap<Isolate, number>();
+
+/**
+ * The options a call into the guest adds on the stock binary: the rest of the slice's budget as
+ * its `timeout`. Empty on the patched build, whose limit is the isolate's own.
+ * @example api.dispatch.applySync(undefined, args, { ...stockTimeout(isolate) });
+ */
+export function stockTimeout(isolate: Isolate): { timeout?: number } {
+  const ms = stockBudgetMs.get(isolate);
+  return ms === undefined ? {} : { timeout: ms };
+}
+
 export function runSlice(isolate: Isolate, account: CpuAccount, enter: () => void): SliceResult {
   if (isolate.isDisposed) return { kind: 'disposed' };
   const before = isolate.cpuTime;
-  isolate.setCpuTimeLimit(before + BigInt(Math.max(0, Math.ceil(account.limitNs - account.usedNs))));
+  const leftNs = Math.max(0, Math.ceil(account.limitNs - account.usedNs));
+  // The patched build has the limit; the stock one (no such method) gets it per call as a timeout.
+  if (typeof isolate.setCpuTimeLimit === 'function') isolate.setCpuTimeLimit(before + BigInt(leftNs));
+  else stockBudgetMs.set(isolate, Math.max(1, Math.ceil(leftNs / 1e6)));
   try {
     enter();
     return { kind: 'ok' };

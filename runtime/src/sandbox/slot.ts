@@ -8,6 +8,7 @@ import type { BodyKind, HeaderBlock, RequestKind } from '../shared/bridge.ts';
 import type { BundleScript } from './bundle-script.ts';
 import { createBridge, type BridgeTarget, type SlotHandler } from './host-bridge.ts';
 import type { Context, ExternalCopy, Isolate, Ivm, Reference } from './ivm.ts';
+import { stockTimeout } from './slice.ts';
 
 /** A compiled bundle: `evaluate` runs its top level, `bind` hands its exports to the guest runtime. */
 export interface LoadedBundle {
@@ -122,11 +123,11 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
         args.push(new ivm.ExternalCopy(r.env).copyInto({ release: true }));
         envId = r.envId;
       }
-      api.dispatch.applySync(undefined, args);
+      api.dispatch.applySync(undefined, args, { ...stockTimeout(isolate) });
     },
-    deliver: (opId, ok, value) => { api.deliver.applySync(undefined, [opId, ok, value], { arguments: { copy: true } }); },
-    readManifest: () => api.readManifest.applySync(undefined, [], { result: { copy: true } }) as ReturnType<Slot['readManifest']>,
-    emptyEntry: () => { context.evalSync('undefined'); },
+    deliver: (opId, ok, value) => { api.deliver.applySync(undefined, [opId, ok, value], { arguments: { copy: true }, ...stockTimeout(isolate) }); },
+    readManifest: () => api.readManifest.applySync(undefined, [], { result: { copy: true }, ...stockTimeout(isolate) }) as ReturnType<Slot['readManifest']>,
+    emptyEntry: () => { context.evalSync('undefined', { ...stockTimeout(isolate) }); },
     compileModule(source) {
       // isolated-vm 7.0.1 compiles modules without V8's code cache, whatever `cachedData` says: none
       // is produced or passed (bundle-script.ts is how bundles get cached code).
@@ -135,8 +136,8 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
         throw new Error(`import "${specifier.slice(0, 200)}" cannot be resolved: hosted bundles must be self-contained`);
       });
       return {
-        evaluate: () => { module.evaluateSync(); },
-        bind: () => api.bindModule.applySync(undefined, [module.namespace.derefInto()], { result: { copy: true } }) as string | null,
+        evaluate: () => { module.evaluateSync({ ...stockTimeout(isolate) }); },
+        bind: () => api.bindModule.applySync(undefined, [module.namespace.derefInto()], { result: { copy: true }, ...stockTimeout(isolate) }) as string | null,
       };
     },
     compileScript(script, cachedData) {
@@ -152,15 +153,15 @@ export function createBlankSlot(ivm: Ivm, guestSource: string, options: SlotOpti
         cachedDataRejected,
         // The call's promise is dropped unhandled on purpose: a rejection during evaluation then
         // fails this call through isolated-vm's unhandled-rejection check, as a module's would.
-        evaluate: () => { (run.applySync(undefined, [], { result: { reference: true } }) as Reference).release(); },
+        evaluate: () => { (run.applySync(undefined, [], { result: { reference: true }, ...stockTimeout(isolate) }) as Reference).release(); },
         // The namespace object stays reachable only from the wrapper's own scope, under a name the
         // bundle does not contain (bundle-script.ts refuses bundles that do), and it holds nothing
         // but getters over the bundle's own bindings: nothing of the host reaches the guest.
         bind: () => {
-          const ns = namespace.applySync(undefined, [], { result: { reference: true } }) as Reference;
+          const ns = namespace.applySync(undefined, [], { result: { reference: true }, ...stockTimeout(isolate) }) as Reference;
           run.release();
           namespace.release();
-          return api.bindModule.applySync(undefined, [ns.derefInto()], { result: { copy: true } }) as string | null;
+          return api.bindModule.applySync(undefined, [ns.derefInto()], { result: { copy: true }, ...stockTimeout(isolate) }) as string | null;
         },
       };
     },

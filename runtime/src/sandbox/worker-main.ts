@@ -57,8 +57,9 @@ function guestBody(body: FrameBody): { text: string | null; kind: 'text' | 'lati
 }
 
 function init(guestSource: string, limits: WorkerLimits): void {
-  assertSafeToolchain();
-  const ivm = loadIvm();
+  // The node chose the build (a runtime node: always the patched one); the worker checks it may.
+  assertSafeToolchain(limits.isolatedVm === 'stock' ? 'development' : 'production');
+  const ivm = loadIvm(limits.isolatedVm);
   const blank = (): Slot => createBlankSlot(ivm, guestSource, { memoryLimitMb: limits.isolateMemoryMb, allowWasm: limits.allowWasm, onCatastrophicError: fatal });
   const pool = createPool(limits, now);
   const background = createBackground({ ivm, isolateMemoryMb: limits.isolateMemoryMb, blank });

@@ -25,6 +25,7 @@ describe('OpenAPI documents of the apps routes', () => {
       'GET /apps/{app_id}/manifest getManifest',
       'GET /apps/{app_id}/versions/{version} getVersion',
       'POST /apps/{app_id}/versions uploadVersion',
+      'POST /apps/check/bundles checkBundle',
       'GET /apps/{app_id}/env/{target} listEnvVars',
       'PUT /apps/{app_id}/env/{target}/{key} setEnvVar',
       'DELETE /apps/{app_id}/env/{target}/{key} deleteEnvVar',

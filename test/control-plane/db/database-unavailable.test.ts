@@ -9,6 +9,7 @@ import { createPgDb } from '../../../control-plane/src/core/db/pg-db.ts';
 import { isDatabaseUnavailable } from '../../../control-plane/src/core/db/unavailable.ts';
 import { postgresBin, startPrivatePostgres, type PrivatePostgres } from '../../helpers/private-postgres.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { nameNeeding } from '../../helpers/services.ts';
 
 describe('isDatabaseUnavailable', () => {
   const coded = (code: string) => Object.assign(new Error('x'), { code });
@@ -28,7 +29,8 @@ describe('isDatabaseUnavailable', () => {
   });
 });
 
-describe.skipIf(postgresBin() === null || process.env.DATABASE_URL === undefined)('a request while the database is down', () => {
+// A server of its own (it is stopped mid-test), whether or not DATABASE_URL names a shared one.
+describe.skipIf(postgresBin() === null)(nameNeeding('a request while the database is down', { postgres: postgresBin() }), () => {
   let database: PrivatePostgres;
   let stack: Stack;
   let key: string;
@@ -45,7 +47,8 @@ describe.skipIf(postgresBin() === null || process.env.DATABASE_URL === undefined
   afterAll(async () => {
     await database.up().catch(() => undefined);
     await stack?.stop();
-    process.env.DATABASE_URL = sharedUrl;
+    if (sharedUrl === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = sharedUrl;
     await database?.stop();
   });
 

@@ -11,13 +11,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fleetKeys, parseFleetNode } from '@platform/runtime/fleet';
 import { createRegistration } from '../../../runtime/src/fleet/registration.ts';
 import { createRedisDirectory, type NodeDirectory } from '../../../control-plane/src/core/runtime-node/directory.ts';
+import { nameNeeding, redisUrl } from '../../helpers/services.ts';
 
-const REDIS_URL = process.env.REDIS_URL;
+// REDIS_URL, or the run's private Redis (helpers/services.global.ts).
+const REDIS_URL = redisUrl() ?? undefined;
 const PREFIX = `test-registry-${randomBytes(4).toString('hex')}:`;
 const keys = fleetKeys(PREFIX);
 const logger = pino({ level: 'silent' });
 
-describe.skipIf(REDIS_URL === undefined)('fleet registry', () => {
+describe.skipIf(REDIS_URL === undefined)(nameNeeding('fleet registry', { redis: REDIS_URL }), () => {
   let redis: Redis;
   let subscriber: Redis;
   let directory: NodeDirectory;

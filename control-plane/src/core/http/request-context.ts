@@ -2,7 +2,9 @@
  * @module core/http/request-context
  * First middleware of every request: picks the request id (the caller's `x-request-id` when it is
  * sane, a fresh one otherwise), puts a child logger carrying it on the context, echoes it in the
- * response header, and writes one access-log line when the request ends.
+ * response header, and writes one access-log line when the request ends: at `info` where logs are
+ * JSON (an operator's access log), at `debug` at a developer's terminal (`npm start`: one line per
+ * request of the console would scroll the sign-in link away; LOG_LEVEL=debug shows them).
  */
 import type { MiddlewareHandler } from 'hono';
 import { newId } from '../ids/ids.ts';
@@ -24,7 +26,8 @@ export function requestIdFrom(header: string | undefined): string {
  * @example
  * app.use('*', requestContext({ logger, clock }));
  */
-export function requestContext(deps: { logger: Logger; clock: Clock }): MiddlewareHandler<AppEnv> {
+export function requestContext(deps: { logger: Logger; clock: Clock; accessLevel?: 'info' | 'debug' }): MiddlewareHandler<AppEnv> {
+  const level = deps.accessLevel ?? 'info';
   return async (c, next) => {
     const requestId = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     const log = deps.logger.child({ requestId });
@@ -38,7 +41,7 @@ export function requestContext(deps: { logger: Logger; clock: Clock }): Middlewa
     try {
       await next();
     } finally {
-      log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: deps.clock.now() - started }, 'request');
+      log[level]({ method: c.req.method, path: c.req.path, status: c.res.status, ms: deps.clock.now() - started }, 'request');
     }
   };
 }

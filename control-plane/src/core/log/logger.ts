@@ -11,6 +11,12 @@ import { logFormatOf, type Config } from '../config/config.ts';
 export type { Logger } from 'pino';
 
 /**
+ * pino-pretty at a developer's terminal: one line per entry (its fields inline), so what `npm start`
+ * prints first (the console's sign-in link) is not pushed away by multi-line objects.
+ */
+export const PRETTY_OPTIONS = { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true } as const;
+
+/**
  * @example
  * const log = createLogger(config);
  * log.info({ port }, 'listening');
@@ -26,5 +32,5 @@ export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Con
   // Readable lines at a developer's terminal (LOG_FORMAT, core/config): written in this thread, so a
   // crash loses no line; JSON everywhere else.
   const pretty = logFormatOf({ logFormat: config.logFormat ?? 'json', dev: config.dev ?? false }) === 'pretty';
-  return pretty ? pino(options, PinoPretty({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' })) : pino(options);
+  return pretty ? pino(options, PinoPretty(PRETTY_OPTIONS)) : pino(options);
 }
