@@ -178,6 +178,19 @@ describe('storage atomic with the card (a block action\'s writes commit with its
     expect((await view(ws.client, blockId)).summary).toContain('2 clicks');
   });
 
+  it('the handler lists its own staged writes (a set and a delete), in key order, with the page cut where it would be', async () => {
+    for (const [key, v] of [['hosted/listed/a', 'stored'], ['hosted/listed/c', 'stored'], ['hosted/listed/d', 'stored']]) {
+      expect((await stack.v0(hosted.installToken).post('/storage/commit', { mutations: [{ type: 'set', key, value: v }] })).status).toBe(200);
+    }
+    const out = await click(ws.client, blockId, 'Listed');
+    expect(out.outcome).toBe('applied');
+    const report = JSON.parse((await state() as unknown as { state: { report: string } }).state.report);
+    expect(report).toEqual({ keys: [['hosted/listed/b', 'staged'], ['hosted/listed/c', 'stored']], more: true });
+    // Applied with the result.
+    expect(await value('hosted/listed/a')).toBeNull();
+    expect(await value('hosted/listed/b')).toBe('staged');
+  });
+
   it('a result refused for an invalid state leaves storage untouched and sends none of its queue messages', async () => {
     const before = await state();
     const sentBefore = await sent();

@@ -15,7 +15,7 @@ import { decodeListCursor, encodeListCursor } from './cursor.ts';
 import { checkCommit, checkGetKeys, checkKey, checkListLimit, KEY_CEILING } from './limits.ts';
 import type { StorageMetrics } from './metrics.ts';
 import { listLive, nextVersionstamp, readLive, type EntryRow, type StorageSpace } from './store.ts';
-import { overlay, STAGED_COMMIT, stagedCommits, type StagedCommit } from './stage.ts';
+import { overlay, overlayPage, STAGED_COMMIT, stagedCommits, stagedKeys, type StagedCommit } from './stage.ts';
 import { checkFailed } from './commit.ts';
 import type { UnitOfWork } from '../../core/unit-of-work/unit-of-work.ts';
 import { spaceOfInstall, type ToolingSpace } from './space.ts';
@@ -122,7 +122,17 @@ export function createStorageService(deps: StorageServiceDeps): StorageService {
       const space = await enter(caller, 'list');
       const atLeast = [body.prefix, body.start].filter((k): k is string => k !== undefined && k !== '');
       const below = [body.end, body.prefix === undefined || body.prefix === '' ? undefined : body.prefix + KEY_CEILING].filter((k): k is string => k !== undefined);
-      const rows = await listLive(deps.db, space, { atLeast, below, after, reverse: body.reverse === true, limit }, new Date(deps.clock.now()));
+      const range = { atLeast, below, after, reverse: body.reverse === true, limit };
+      const now = new Date(deps.clock.now());
+      const staged = await stagedOf(caller);
+      let rows: EntryRow[];
+      if (staged === null || staged.length === 0) rows = await listLive(deps.db, space, range, now);
+      else {
+        // The action lists its own staged writes too, as its gets read them.
+        const keys = stagedKeys(staged);
+        const page = await listLive(deps.db, space, { ...range, limit: limit + keys.length }, now);
+        rows = overlayPage(page, await readLive(deps.db, space, keys, now), staged, range, now);
+      }
       const shown = rows.slice(0, limit);
       const last = shown.at(-1);
       return { entries: shown.map(view), cursor: rows.length > limit && last !== undefined ? encodeListCursor(last.key) : null };

@@ -10,7 +10,7 @@ import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Applier, UnitItem } from '../../core/unit-of-work/unit-of-work.ts';
 import { applyCommit, foldMutations, type CommitRequest } from './commit.ts';
-import type { EntryRow, StorageSpace } from './store.ts';
+import type { EntryRow, ListRange, StorageSpace } from './store.ts';
 import { parseVersionstamp } from './versionstamp.ts';
 
 export const STAGED_COMMIT = 'storage.commit';
@@ -32,6 +32,29 @@ export function overlay(rows: Map<string, EntryRow>, staged: readonly StagedComm
     }
   }
   return out;
+}
+
+/** The keys the staged commits write (set, delete or sum). */
+export const stagedKeys = (staged: readonly StagedCommit[]): string[] => [...new Set(staged.flatMap((s) => s.commit.mutations.map((m) => m.key)))];
+
+/** Keys in the store's order: by their UTF-8 bytes (the column's `C` collation). */
+const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+/**
+ * A list page as the action sees it: the live page (fetched `stagedKeys` longer, so staged deletes
+ * cannot shorten it) and the live entries of the staged keys, with the staged commits folded in,
+ * then the range applied again and cut to `range.limit + 1` (the caller's "more" probe).
+ */
+export function overlayPage(page: readonly EntryRow[], stagedLive: readonly EntryRow[], staged: readonly StagedCommit[], range: ListRange, now: Date): EntryRow[] {
+  const seen = overlay(new Map([...stagedLive, ...page].map((r) => [r.key, r])), staged, now);
+  const inRange = (key: string) => range.atLeast.every((v) => byBytes(key, v) >= 0) && range.below.every((v) => byBytes(key, v) < 0)
+    && (range.after === null || (range.reverse ? byBytes(key, range.after) < 0 : byBytes(key, range.after) > 0));
+  // Past the live page's last key, only the live page's own rows may be missing (it was cut there).
+  const last = page.length > range.limit + stagedKeys(staged).length ? page.at(-1)!.key : null;
+  const beforeCut = (key: string) => last === null || (range.reverse ? byBytes(key, last) >= 0 : byBytes(key, last) <= 0);
+  const rows = [...seen.values()].filter((r) => inRange(r.key) && beforeCut(r.key));
+  rows.sort((a, b) => (range.reverse ? byBytes(b.key, a.key) : byBytes(a.key, b.key)));
+  return rows.slice(0, range.limit + 1);
 }
 
 export const stagedCommits = (items: readonly UnitItem[]): StagedCommit[] => items.map((i) => i.payload as StagedCommit);
