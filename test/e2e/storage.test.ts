@@ -10,7 +10,6 @@
 import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,19 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformClient } from '@platform/sdk';
 import { createRuntimeNode, loadConfig, type RuntimeNode } from '@platform/runtime';
 import { click, view } from '../control-plane/blocks/setup.ts';
+import { freePort } from '../helpers/npm-start.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../helpers/stack.ts';
 import { createApp, install, selfManifest, sync } from '../control-plane/apps/helpers.ts';
 import { exercise } from '../fixtures/storage/exercise.ts';
 
 const SLUG = 'e2e-storage';
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const cleanups: Array<() => Promise<unknown>> = [];
 let stack: Stack;

@@ -4,7 +4,7 @@
  * an IANA name, the expression parses and fires, and two firings are at least a minute apart.
  * Counts and duplicate names are checked with the other lists (counts.ts, duplicates.ts).
  */
-import { checkCron } from '../../schedules/cron.ts';
+import { checkCron } from '../../cron/cron.ts';
 import { manifestInvalid, type ManifestRule } from '../rule.ts';
 
 export const schedulesRule: ManifestRule = (manifest) => {

@@ -1,5 +1,5 @@
 /**
- * @module schedules/cron
+ * @module cron/cron
  * Cron expressions of schedules, read by `croner` (its dialect: five fields, or six with seconds
  * first, plus `L`, `W`, `#` and the `@hourly`-style nicknames; day-of-month and day-of-week are
  * OR-ed as in Vixie cron) and evaluated in an IANA time zone. One module for the SDK's manifest
