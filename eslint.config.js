@@ -7,6 +7,11 @@ import tseslint from 'typescript-eslint';
 
 const ours = ['@platform/*', '**/control-plane/**', '**/runtime/**', '**/sandbox-lib/**', '**/cli/**'];
 const noCli = { group: ['@platform/cli', '@platform/cli/*', '**/cli/**'], message: 'Nothing imports the CLI; it sits on top of the packages.' };
+const runtimePatterns = [
+  { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'runtime never imports the control plane (DESIGN §1).' },
+  { group: ['@platform/sdk/*', '**/sandbox-lib/**', '!@platform/sdk/node'], message: 'Import sandbox-lib through its package entries only (`@platform/sdk`, `@platform/sdk/node`).' },
+  noCli,
+];
 
 export default tseslint.config(
   // `.platform/` is the CLI's build output in an app folder (README, "Your first hosted app", builds
@@ -37,13 +42,17 @@ export default tseslint.config(
   },
   {
     files: ['runtime/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@platform/control-plane', '@platform/control-plane/*', '**/control-plane/**'], message: 'runtime never imports the control plane (DESIGN §1).' },
-        { group: ['@platform/sdk/*', '**/sandbox-lib/**', '!@platform/sdk/node'], message: 'Import sandbox-lib through its package entries only (`@platform/sdk`, `@platform/sdk/node`).' },
-        noCli,
-      ] }],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: runtimePatterns }] },
+  },
+  // The supervisor and its sandbox workers are separate processes: what they share (messages, the
+  // frame channel, the entry journal's wire form) lives in runtime/src/protocol/, so they meet only there.
+  {
+    files: ['runtime/src/supervisor/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...runtimePatterns, { group: ['**/sandbox/**'], message: 'The supervisor and the sandbox meet only in runtime/src/protocol/.' }] }] },
+  },
+  {
+    files: ['runtime/src/sandbox/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...runtimePatterns, { group: ['**/supervisor/**'], message: 'The sandbox and the supervisor meet only in runtime/src/protocol/.' }] }] },
   },
   {
     files: ['control-plane/src/**/*.ts'],

@@ -13,7 +13,7 @@ import type { FromWorker, RunError, RunJob, RunReport, VersionSpec } from '../..
 import { createBackground, type Background, type BundleCounts } from '../../runtime/src/sandbox/background.ts';
 import { buildGuestSource } from '../../runtime/src/sandbox/guest-source.ts';
 import { loadIvm } from '../../runtime/src/sandbox/ivm.ts';
-import { createJournal } from '../../runtime/src/sandbox/journal.ts';
+import { createJournal } from '../../runtime/src/protocol/journal.ts';
 import { createPool } from '../../runtime/src/sandbox/pool.ts';
 import { runRequest } from '../../runtime/src/sandbox/request-run.ts';
 import { createBlankSlot } from '../../runtime/src/sandbox/slot.ts';

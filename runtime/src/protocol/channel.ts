@@ -6,7 +6,7 @@
  * more per message (its serializer and message events) and has no place for raw bytes.
  *
  * Frames sent in the same turn of the event loop are written together. What a worker had finished
- * when it died is read from its entry journal, not from this channel (sandbox/journal.ts).
+ * when it died is read from its entry journal, not from this channel (protocol/journal.ts).
  */
 import type { Duplex } from 'node:stream';
 

@@ -8,7 +8,7 @@ import type { RequestScope } from '../capabilities/types.ts';
 import type { FromWorker, ManifestJob, Outcome, RunError, VersionSpec } from '../protocol/messages.ts';
 import { createLogBuffer } from './log-buffer.ts';
 import type { SlotHandler } from './host-bridge.ts';
-import type { Journal } from './journal.ts';
+import type { Journal } from '../protocol/journal.ts';
 import { compileBundle, failedToStart } from './cold-start.ts';
 import { frameText, type RawError } from '../stacks/map.ts';
 import { stoppedAt, versionStacks } from './stacks.ts';

@@ -15,7 +15,7 @@ import type { FromWorker, Outcome, ResponseHead, RunError, RunJob, VersionSpec }
 import { coldStart, StartupError } from './cold-start.ts';
 import type { Background } from './background.ts';
 import type { SlotHandler } from './host-bridge.ts';
-import type { Journal } from './journal.ts';
+import type { Journal } from '../protocol/journal.ts';
 import { createLogBuffer, type LogBuffer } from './log-buffer.ts';
 import { startRequestProfiler, type RequestProfiler } from './profile.ts';
 import { createRequestIo, type RequestIo } from './request-io.ts';

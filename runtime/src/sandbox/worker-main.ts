@@ -13,7 +13,7 @@ import type { FromWorker, ToWorker, VersionSpec } from '../protocol/messages.ts'
 import { assertSafeToolchain } from '../preflight.ts';
 import { createBackground, type Background } from './background.ts';
 import { loadIvm, type Ivm } from './ivm.ts';
-import { createJournal, JOURNAL_FD } from './journal.ts';
+import { createJournal, JOURNAL_FD } from '../protocol/journal.ts';
 import { runManifest } from './manifest-run.ts';
 import { createPool, type Pool } from './pool.ts';
 import { runRequest, type RunningRequest } from './request-run.ts';

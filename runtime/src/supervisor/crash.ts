@@ -6,7 +6,7 @@
  * and runs again on a healthy worker, transparently. The culprit's version goes to quarantine.
  */
 import type { RunError } from '../protocol/messages.ts';
-import type { JournalEntry } from '../sandbox/journal.ts';
+import type { JournalEntry } from '../protocol/journal.ts';
 import type { Pending } from './pending.ts';
 import type { DeathCause } from './worker-handle.ts';
 

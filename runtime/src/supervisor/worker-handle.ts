@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import type { WorkerLimits } from '../config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, ToWorker } from '../protocol/messages.ts';
-import { readJournal, type JournalEntry } from '../sandbox/journal.ts';
+import { readJournal, type JournalEntry } from '../protocol/journal.ts';
 
 const PAGE_BYTES = 4096;
 

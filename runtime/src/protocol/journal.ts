@@ -1,5 +1,5 @@
 /**
- * @module sandbox/journal
+ * @module protocol/journal
  * The entry journal of a worker: before each entry into guest code (a request's start, a timer or
  * fetch result delivered to it) the worker writes, at offset 0 of a file the supervisor opened for
  * it (fd 4), the highest job `seq` it ever entered and the `seq` it enters now. A write is in the
