@@ -1,6 +1,7 @@
 /**
  * @module logs/shipper
- * Ships the app log's lines to the control plane: `POST {CONTROL_PLANE_URL}/internal/v1/logs` with
+ * Ships the app log's lines to the control plane (the POST: log-post.ts; the per-app rate: rate-window.ts;
+ * the bounded queue and its batches: ship-queue.ts): `POST {CONTROL_PLANE_URL}/internal/v1/logs` with
  * the node's `RUNTIME_SECRET`, in batches (every `flushMs`, sooner when a batch is full), one
  * request at a time. Pushed by the node rather than pulled by the control plane: a fleet's nodes
  * come and go, and each knows its one control-plane address already (bundles, app records).
@@ -14,6 +15,9 @@
  */
 import type { Logger } from 'pino';
 import type { AppLogInput } from './app-log.ts';
+import { createLogPost } from './log-post.ts';
+import { createRateWindows } from './rate-window.ts';
+import { createShipQueue } from './ship-queue.ts';
 
 export interface ShipperOptions {
   url: string;
@@ -33,14 +37,6 @@ export interface ShipperOptions {
 
 export const SHIPPING = { maxLineChars: 8_192, maxBatchLines: 500, maxBatchChars: 4 * 1024 * 1024, maxQueued: 20_000, timeoutMs: 10_000, stopTimeoutMs: 2_000 } as const;
 
-interface Window {
-  second: number;
-  shipped: number;
-  dropped: number;
-  /** The last dropped line: the marker takes its version and kind. */
-  last: AppLogInput | null;
-}
-
 export interface LogShipper {
   append(lines: readonly AppLogInput[]): void;
   /** Sends what is queued now (tests, and on stop). */
@@ -53,118 +49,26 @@ export interface LogShipper {
 export function createLogShipper(options: ShipperOptions): LogShipper {
   const maxLine = options.maxLineChars ?? SHIPPING.maxLineChars;
   const maxBatch = options.maxBatchLines ?? SHIPPING.maxBatchLines;
-  const maxQueued = options.maxQueued ?? SHIPPING.maxQueued;
-  const doFetch = options.fetch ?? globalThis.fetch;
-  const endpoint = `${options.url}/internal/v1/logs`;
-  let queue: AppLogInput[] = [];
-  const windows = new Map<string, Window>();
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let inFlight: Promise<void> | null = null;
-  let failing = false;
-
-  const admit = (line: AppLogInput, second: number): boolean => {
-    let w = windows.get(line.appId);
-    if (w === undefined) {
-      w = { second, shipped: 0, dropped: 0, last: null };
-      windows.set(line.appId, w);
-    } else if (w.second !== second) {
-      w.second = second;
-      w.shipped = 0;
-    }
-    if (w.shipped >= options.linesPerSecond) {
-      w.dropped++;
-      w.last = line;
-      return false;
-    }
-    w.shipped++;
-    return true;
-  };
-
-  /** One `warn` line per app that dropped lines since the last flush. */
-  const markers = (): void => {
-    const at = new Date(options.now()).toISOString();
-    for (const [appId, w] of windows) {
-      if (w.dropped > 0 && w.last !== null) {
-        queue.push({
-          ...w.last, at, appId, requestId: '', deliveryId: null, installId: null, level: 'warn', status: 'ok', profile: undefined,
-          message: `${w.dropped} log lines of this app were dropped on this node (more than ${options.linesPerSecond} lines a second)`,
-          request: undefined, error: undefined,
-        });
-        options.dropped?.('rate', w.dropped);
-        w.dropped = 0;
-        w.last = null;
-      }
-      // Forget apps quiet for a minute (nothing left to report), so the map holds only the recently active.
-      if (w.second < Math.floor(options.now() / 1000) - 60) windows.delete(appId);
-    }
-  };
-
-  const trimQueue = (): void => {
-    if (queue.length <= maxQueued) return;
-    const over = queue.length - maxQueued;
-    queue.splice(0, over);
-    options.dropped?.('queue', over);
-  };
-
-  let stopping = false;
-  const send = async (batch: AppLogInput[]): Promise<boolean> => {
-    try {
-      const res = await doFetch(endpoint, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${options.secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ node: options.nodeId, lines: batch }),
-        // On stop, a control plane that does not answer soon holds the node's exit no longer.
-        signal: AbortSignal.timeout(stopping ? SHIPPING.stopTimeoutMs : SHIPPING.timeoutMs),
-      });
-      await res.body?.cancel();
-      // A batch the control plane refuses as invalid would be refused again: it is dropped.
-      if (res.status === 400 || res.status === 413) {
-        options.logger.error({ status: res.status, lines: batch.length }, 'control plane refused a batch of app log lines; dropped');
-        return true;
-      }
-      if (!res.ok) throw new Error(`answered ${res.status}`);
-      if (failing) options.logger.info('shipping app log lines to the control plane again');
-      failing = false;
-      return true;
-    } catch (err) {
-      if (!failing) options.logger.warn({ err, queued: queue.length + batch.length }, 'could not ship app log lines to the control plane; retrying');
-      failing = true;
-      return false;
-    }
-  };
-
-  /** Lines of the next batch: at most maxBatch of them, and about maxBatchChars of text (profiles are large). */
-  const batchLength = (): number => {
-    let chars = 0;
-    let n = 0;
-    while (n < queue.length && n < maxBatch) {
-      const line = queue[n]!;
-      // An error's frames are about 100 characters of JSON each.
-      chars += line.message.length + (line.profile?.length ?? 0) + (line.error === undefined ? 0 : line.error.message.length + line.error.frames.length * 120);
-      if (n > 0 && chars > SHIPPING.maxBatchChars) break;
-      n++;
-    }
-    return n;
-  };
+  const rate = createRateWindows(options.linesPerSecond, options.now, (n) => options.dropped?.('rate', n));
+  const queue = createShipQueue({ maxQueued: options.maxQueued ?? SHIPPING.maxQueued, maxBatch, maxBatchChars: SHIPPING.maxBatchChars }, (n) => options.dropped?.('queue', n));
+  const post = createLogPost(options);
+  const state = { timer: null as ReturnType<typeof setInterval> | null, inFlight: null as Promise<void> | null, stopping: false };
 
   const flushOnce = async (): Promise<void> => {
-    markers();
+    for (const marker of rate.markers()) queue.push(marker);
     while (queue.length > 0) {
-      const batch = queue.splice(0, batchLength());
-      if (!(await send(batch))) {
-        queue = [...batch, ...queue];
-        trimQueue();
-        return;
-      }
+      const batch = queue.take();
+      // On stop, a control plane that does not answer soon holds the node's exit no longer.
+      if (!(await post.send(batch, queue.length, state.stopping ? SHIPPING.stopTimeoutMs : SHIPPING.timeoutMs))) return queue.putBack(batch);
     }
   };
 
   const flush = (): Promise<void> => {
     // One request at a time; a flush asked for meanwhile waits for it and then runs.
-    const run = (inFlight ?? Promise.resolve()).then(flushOnce).finally(() => {
-      if (inFlight === run) inFlight = null;
+    const run = (state.inFlight ?? Promise.resolve()).then(flushOnce).finally(() => {
+      if (state.inFlight === run) state.inFlight = null;
     });
-    inFlight = run;
+    state.inFlight = run;
     return run;
   };
 
@@ -172,25 +76,25 @@ export function createLogShipper(options: ShipperOptions): LogShipper {
     append(lines) {
       const second = Math.floor(options.now() / 1000);
       for (const line of lines) {
-        if (!admit(line, second)) continue;
+        if (!rate.admit(line, second)) continue;
         queue.push(line.message.length > maxLine ? { ...line, message: `${line.message.slice(0, maxLine)}… (cut at ${maxLine} characters)` } : line);
       }
-      trimQueue();
+      queue.trim();
       // A full batch goes at once, unless shipping is failing: then only the timer retries, so a
       // control plane that is down is not called (and the queue copied) on every request.
-      if (queue.length >= maxBatch && inFlight === null && !failing) void flush();
+      if (queue.length >= maxBatch && state.inFlight === null && !post.failing) void flush();
     },
     flush,
     start() {
-      timer = setInterval(() => {
-        if (inFlight === null && (queue.length > 0 || windows.size > 0)) void flush();
+      state.timer = setInterval(() => {
+        if (state.inFlight === null && (queue.length > 0 || rate.size > 0)) void flush();
       }, options.flushMs);
-      timer.unref();
+      state.timer.unref();
     },
     async stop() {
-      if (timer !== null) clearInterval(timer);
-      timer = null;
-      stopping = true;
+      if (state.timer !== null) clearInterval(state.timer);
+      state.timer = null;
+      state.stopping = true;
       await flush();
     },
   };
