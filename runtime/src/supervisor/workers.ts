@@ -6,40 +6,23 @@
  * the spare takes the place at once and a new spare starts behind it: the recovery path waits for no
  * process start. A dead worker's slot is served first, the quarantine worker second. A worker that ends is replaced (not in a tight loop: one that dies within two
  * seconds of starting waits a second). Each worker as the scheduler sees it: the requests it holds,
- * their expected CPU, and which version specs it has.
+ * their expected CPU, and which version specs it has (supervisor/worker-ref.ts). Where each stands:
+ * supervisor/worker-slots.ts; this module decides which process starts, and when.
  */
 import type { Logger } from 'pino';
 import type { WorkerLimits } from '../config.ts';
 import type { FrameBody } from '../protocol/channel.ts';
 import type { FromWorker } from '../protocol/messages.ts';
-import type { Pending } from './pending.ts';
-import type { Lane } from './scheduler.ts';
-import { spawnWorker, type WorkerHandle } from './worker-handle.ts';
 import type { KillReason } from './crash.ts';
+import { spawnRef, type WorkerRef } from './worker-ref.ts';
+import { createWorkerSlots, nameOf, QUARANTINE_INDEX, SPARE_INDEX } from './worker-slots.ts';
+
+export type { WorkerRef, WorkerRole } from './worker-ref.ts';
+export { QUARANTINE_INDEX } from './worker-slots.ts';
 
 /** Version specs a worker keeps (the worker evicts in the same order: sandbox/worker-main.ts). */
 export const WORKER_MAX_VERSIONS = 4_096;
 const YOUNG_MS = 2_000;
-
-export const QUARANTINE_INDEX = -1;
-const SPARE_INDEX = -2;
-
-export type WorkerRole = 'normal' | 'quarantine' | 'spare';
-
-export interface WorkerRef extends Lane {
-  /** Its slot among the ordinary workers (placement hashes on it); negative for the others. */
-  index: number;
-  name: string;
-  role: WorkerRole;
-  readonly handle: WorkerHandle;
-  readonly jobs: Map<string, Pending>;
-  /** Specs sent to it, in the order sent. */
-  readonly versions: Set<number>;
-  seq: number;
-  killedFor: KillReason;
-  readonly startedAt: number;
-  readonly exited: Promise<void>;
-}
 
 export interface WorkerSetDeps {
   count: number;
@@ -56,33 +39,10 @@ export interface WorkerSetDeps {
   onAvailable: (worker: WorkerRef) => void;
 }
 
-const nameOf = (index: number): string => (index === QUARANTINE_INDEX ? 'quarantine' : index === SPARE_INDEX ? 'spare' : String(index));
-
 export function createWorkerSet(deps: WorkerSetDeps) {
-  const normal: Array<WorkerRef | null> = Array.from({ length: deps.count }, () => null);
-  let quarantine: WorkerRef | null = null;
-  const spares: WorkerRef[] = [];
-  let stopping = false;
-
-  const place = (ref: WorkerRef, index: number): void => {
-    ref.index = index;
-    ref.name = nameOf(index);
-    ref.role = index === QUARANTINE_INDEX ? 'quarantine' : index === SPARE_INDEX ? 'spare' : 'normal';
-    if (ref.role === 'quarantine') quarantine = ref;
-    else if (ref.role === 'spare') spares.push(ref);
-    else normal[index] = ref;
-  };
-
-  /** Takes a spare: a ready one, else one still starting (it is nearer ready than a new process). */
-  const takeSpare = (): WorkerRef | null => {
-    const live = spares.filter((s) => s.killedFor === null);
-    const s = live.find((w) => w.handle.isReady) ?? live[0];
-    if (s === undefined) return null;
-    spares.splice(spares.indexOf(s), 1);
-    return s;
-  };
-
-  const starting = (): boolean => [...normal, quarantine, ...spares].some((w) => w !== null && !w.handle.isReady && w.killedFor === null);
+  const slots = createWorkerSlots(deps.count);
+  const life = { stopping: false };
+  const young = (ref: WorkerRef): number => (deps.now() - ref.startedAt < YOUNG_MS ? 1_000 : 0);
 
   /**
    * Starts a spare when one is missing, one process start at a time: two starting at once on busy
@@ -90,77 +50,62 @@ export function createWorkerSet(deps: WorkerSetDeps) {
    * one a quarantined version or a dead worker's slot waits for is the first.
    */
   const replenish = (): void => {
-    if (stopping || spares.length >= deps.spares || starting()) return;
+    if (life.stopping || slots.spareCount >= deps.spares || slots.starting()) return;
     spawn(SPARE_INDEX);
   };
 
   /** Fills an empty ordinary slot: with a spare (ready, else starting), else with a new worker. */
   const fill = (index: number, delayMs: number): void => {
-    const s = takeSpare();
+    const s = slots.takeSpare();
     if (s !== null) {
-      place(s, index);
+      slots.place(s, index);
       if (s.handle.isReady) deps.onAvailable(s);
       replenish();
       return;
     }
-    setTimeout(() => { if (!stopping && normal[index] === null) spawn(index); }, delayMs).unref();
+    setTimeout(() => { if (!life.stopping && slots.normal[index] === null) spawn(index); }, delayMs).unref();
   };
 
-  const vacate = (ref: WorkerRef): boolean => {
-    if (ref.role === 'quarantine' && quarantine === ref) quarantine = null;
-    else if (ref.role === 'spare' && spares.includes(ref)) spares.splice(spares.indexOf(ref), 1);
-    else if (ref.role === 'normal' && normal[ref.index] === ref) normal[ref.index] = null;
-    else return false;
-    return true;
+  const onReady = (ref: WorkerRef): void => {
+    deps.logger.info({ worker: ref.name, pid: ref.handle.pid, startMs: deps.now() - ref.startedAt }, 'sandbox worker ready');
+    if (ref.role === 'normal') deps.onAvailable(ref);
+    replenish();
+  };
+
+  const onExit = (ref: WorkerRef, code: number | null, signal: NodeJS.Signals | null): void => {
+    const role = ref.role;
+    const held = slots.vacate(ref);
+    // The slot is filled before the death is judged: the requests that run again find it, and
+    // other apps get their capacity back before the culprit gets a quarantine worker.
+    if (!life.stopping && held && role === 'normal') fill(ref.index, young(ref));
+    deps.onDeath(ref, code, signal);
+    // The quarantine worker comes back when a quarantined version next needs it. A spare that
+    // died young is not replaced in a tight loop.
+    if (!life.stopping && held && role === 'spare') setTimeout(replenish, young(ref)).unref();
   };
 
   function spawn(index: number): WorkerRef {
-    let markExited: () => void = () => {};
-    const exited = new Promise<void>((resolve) => { markExited = resolve; });
-    const ref: WorkerRef = {
-      index, name: nameOf(index), role: 'normal', jobs: new Map(), versions: new Set(), seq: 0, queuedMs: 0, killedFor: null,
-      startedAt: deps.now(), exited, handle: null as unknown as WorkerHandle,
-    };
-    place(ref, index);
-    (ref as { handle: WorkerHandle }).handle = spawnWorker({
-      name: ref.name,
-      entry: deps.entry,
-      guestSource: deps.guestSource,
-      limits: deps.limits,
+    const ref = spawnRef(deps, index, nameOf(index), (r) => ({
       onMessage: (msg, body) => {
-        deps.onMessage(ref, msg, body);
-        if (msg.t !== 'ready') return;
-        deps.logger.info({ worker: ref.name, pid: ref.handle.pid, startMs: deps.now() - ref.startedAt }, 'sandbox worker ready');
-        if (ref.role === 'normal') deps.onAvailable(ref);
-        replenish();
+        deps.onMessage(r, msg, body);
+        if (msg.t === 'ready') onReady(r);
       },
-      onStderr: (line) => deps.logger.warn({ worker: ref.name, pid: ref.handle.pid }, line),
-      onExit: (code, signal) => {
-        const role = ref.role;
-        const held = vacate(ref);
-        // The slot is filled before the death is judged: the requests that run again find it, and
-        // other apps get their capacity back before the culprit gets a quarantine worker.
-        if (!stopping && held && role === 'normal') fill(ref.index, deps.now() - ref.startedAt < YOUNG_MS ? 1_000 : 0);
-        markExited();
-        deps.onDeath(ref, code, signal);
-        // The quarantine worker comes back when a quarantined version next needs it. A spare that
-        // died young is not replaced in a tight loop.
-        if (!stopping && held && role === 'spare') setTimeout(replenish, deps.now() - ref.startedAt < YOUNG_MS ? 1_000 : 0).unref();
-      },
-    });
+      onExit: (code, signal) => onExit(r, code, signal),
+    }));
+    slots.place(ref, index);
     return ref;
   }
 
   return {
     async start(): Promise<void> {
       for (let i = 0; i < deps.count; i++) spawn(i);
-      await Promise.all(normal.map((w) => w?.handle.ready));
+      await Promise.all(slots.normal.map((w) => w?.handle.ready));
       replenish();
     },
     /** Ordinary workers ready to take requests. */
     ready(): WorkerRef[] {
       const out: WorkerRef[] = [];
-      for (const w of normal) if (w !== null && w.handle.isReady && w.killedFor === null) out.push(w);
+      for (const w of slots.normal) if (w !== null && w.handle.isReady && w.killedFor === null) out.push(w);
       return out;
     },
     /**
@@ -168,29 +113,27 @@ export function createWorkerSet(deps: WorkerSetDeps) {
      * starting wait in its pipe until it is ready).
      */
     quarantine(): WorkerRef {
-      if (quarantine !== null) return quarantine;
-      const s = takeSpare();
+      if (slots.quarantine !== null) return slots.quarantine;
+      const s = slots.takeSpare();
       if (s === null) return spawn(QUARANTINE_INDEX);
-      place(s, QUARANTINE_INDEX);
+      slots.place(s, QUARANTINE_INDEX);
       replenish();
       return s;
     },
-    all(): WorkerRef[] {
-      return [...normal, quarantine, ...spares].filter((w): w is WorkerRef => w !== null);
-    },
+    all: slots.all,
     kill(worker: WorkerRef, reason: Exclude<KillReason, null>): void {
       if (worker.killedFor !== null) return;
       worker.killedFor = reason;
       worker.handle.kill();
     },
     async stop(): Promise<void> {
-      stopping = true;
-      const live = [...normal, quarantine, ...spares].filter((w): w is WorkerRef => w !== null);
+      life.stopping = true;
+      const live = slots.all();
       for (const w of live) w.handle.kill();
       await Promise.all(live.map((w) => w.exited));
     },
     slots(): Array<WorkerRef | null> {
-      return [...normal];
+      return [...slots.normal];
     },
   };
 }
