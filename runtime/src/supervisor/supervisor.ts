@@ -12,17 +12,17 @@ import type { Logger } from 'pino';
 import type { RuntimeConfig } from '../config.ts';
 import type { Egress, EgressContext } from '../egress/service.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { FrameBody } from '../protocol/channel.ts';
-import type { FromWorker, ManifestJob, RunJob, RunReport, VersionSpec } from '../protocol/messages.ts';
+import type { ManifestJob, RunJob, RunReport, VersionSpec } from '../protocol/messages.ts';
 import { handleDeath } from './deaths.ts';
 import { createDispatcher } from './dispatcher.ts';
-import { abortEgress, relayEgress } from './egress-relay.ts';
-import { toPlatformError, type Pending, type PendingMeta, type RunResult } from './pending.ts';
+import { type Pending, type PendingMeta, type RunResult } from './pending.ts';
 import { createProfileGate } from './profiles.ts';
 import { createQuarantine } from './quarantine.ts';
 import { createReports, type LogSink } from './reports.ts';
 import { createScheduler } from './scheduler.ts';
-import { createWorkerSet, type WorkerRef } from './workers.ts';
+import { sweepWorkers } from './sweep.ts';
+import { workerMessages } from './worker-messages.ts';
+import { createWorkerSet } from './workers.ts';
 
 export type { RunResult } from './pending.ts';
 export type ManifestResult = { manifest: unknown; report: RunReport } | { error: PlatformError; report: RunReport };
@@ -48,9 +48,6 @@ export interface RunSubmission {
   meta: PendingMeta;
 }
 
-/** A request held past its deadline by this much is taken as a hung worker. */
-const BACKSTOP_GRACE_MS = 5_000;
-
 export function createSupervisor(deps: SupervisorDeps) {
   const { config, logger, metrics, now } = deps;
   const reports = createReports({ metrics, sink: deps.logSink, now });
@@ -62,48 +59,7 @@ export function createSupervisor(deps: SupervisorDeps) {
   // The dispatcher asks for the workers only once requests flow (after `start`).
   const dispatcher = createDispatcher({ scheduler, quarantine, workers: () => workers });
 
-  /** A worker's message about one of its requests, or about itself. */
-  const onMessage = (w: WorkerRef, msg: FromWorker, body: FrameBody): void => {
-    switch (msg.t) {
-      case 'response':
-      case 'end': {
-        const p = w.jobs.get(msg.id);
-        if (p === undefined) return;
-        if (msg.t === 'response') dispatcher.answer(p, { kind: 'response', head: msg.response, body, report: msg.report ?? null });
-        if (msg.report === undefined) return;
-        dispatcher.release(w, p);
-        const error = msg.t === 'end' && msg.error !== undefined ? toPlatformError(msg.error) : null;
-        // An end without a response (and no error named) is still an answer the caller must get.
-        if (msg.t === 'end' && p.type === 'run') dispatcher.answer(p, { kind: 'error', error: error ?? new PlatformError('PlatformRuntimeGuestError', 'The app did not answer'), report: msg.report });
-        dispatcher.finish(p, msg.report, error, msg.t === 'end' ? body : null);
-        return;
-      }
-      case 'profile': {
-        const p = w.jobs.get(msg.id);
-        if (p !== undefined && body !== null) p.profile = body.toString('utf8');
-        return;
-      }
-      case 'egress': {
-        const p = w.jobs.get(msg.id);
-        if (p !== undefined) relayEgress({ egress: deps.egress, reports }, p, msg, body, (m, b) => w.handle.send(m, b ?? null));
-        return;
-      }
-      case 'egress-abort': {
-        const p = w.jobs.get(msg.id);
-        if (p !== undefined) abortEgress(p, msg.opId);
-        return;
-      }
-      case 'stats':
-        metrics.isolatesLive.set({ worker: w.name }, msg.isolates);
-        metrics.isolateHeap.set({ worker: w.name }, msg.heapBytes);
-        return;
-      case 'log':
-        logger[msg.level]({ worker: w.name, err: msg.error }, msg.message);
-        return;
-      case 'ready':
-        return;
-    }
-  };
+  const onMessage = workerMessages({ dispatcher, egress: deps.egress, reports, metrics, logger });
 
   const workers = createWorkerSet({
     count: config.workers, spares: config.spareWorkers, entry: deps.workerEntry, limits: config.worker, guestSource: deps.guestSource, logger, now, onMessage,
@@ -111,28 +67,7 @@ export function createSupervisor(deps: SupervisorDeps) {
     onAvailable: () => dispatcher.workerReady(),
   });
 
-  /** Twice a second: requests waiting past their deadline, workers past their memory ceiling or hung. */
-  const sweep = (): void => {
-    const t = now();
-    dispatcher.sweep(t);
-    for (const w of workers.all()) {
-      const rss = w.handle.rssBytes();
-      if (rss !== null) {
-        metrics.workerRss.set({ worker: w.name }, rss);
-        if (rss > config.workerMaxRssMb * 1024 * 1024) {
-          logger.warn({ worker: w.name, rss }, 'sandbox worker passed its memory ceiling; killing it');
-          workers.kill(w, 'memory');
-        }
-      }
-      for (const p of w.jobs.values()) {
-        if (t <= p.deadlineAt + BACKSTOP_GRACE_MS) continue;
-        logger.error({ worker: w.name, requestId: p.job.id }, 'sandbox worker did not end a request after its deadline; killing it');
-        workers.kill(w, 'hung');
-        break;
-      }
-    }
-    metrics.quarantinedVersions.set(quarantine.count());
-  };
+  const sweep = (): void => sweepWorkers({ dispatcher, workers, quarantine, metrics, logger, workerMaxRssMb: config.workerMaxRssMb }, now());
 
   const pending = (job: RunJob | ManifestJob, type: Pending['type'], spec: VersionSpec, body: Buffer | string | null, egress: EgressContext | null, meta: PendingMeta,
     answerTo: (r: RunResult) => void, finish: Pending['finish']): Pending => ({
