@@ -19,7 +19,7 @@ import { createHttpAppDirectory } from './ingress/http-directory.ts';
 import { createIngress } from './ingress/routes.ts';
 import { hostname } from 'node:os';
 import { createAppLog, type AppLog, type AppLogInput } from './logs/app-log.ts';
-import { createLogShipper } from './logs/shipper.ts';
+import { createLogShipper, type LogShipper } from './logs/shipper.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { createRunService } from './runs/service.ts';
 import { buildGuestSource } from './sandbox/guest-source.ts';
@@ -64,6 +64,28 @@ export interface RuntimeNode {
   readonly isolatedVm: IsolatedVmBuild;
 }
 
+/** Binds the node's HTTP server; resolves with the port bound (port 0: the one the system chose). */
+function listen(http: Server, host: string, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const refused = (err: Error) => reject(listenError(err, { variable: 'RUNTIME_PORT', host, port }));
+    http.once('error', refused);
+    http.listen(port, host, () => {
+      http.off('error', refused);
+      resolve((http.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** App log lines stay readable on the node and, with a control plane, are shipped to it. */
+function logShipper(config: RuntimeConfig, deps: { now: () => number; logger: Logger; metrics: Metrics; fetch: typeof fetch | undefined }): LogShipper | null {
+  if (config.controlPlaneUrl === null) return null;
+  return createLogShipper({
+    url: config.controlPlaneUrl, secret: config.secret, nodeId: config.fleet?.nodeId ?? `${hostname()}-${process.pid}`,
+    ...config.logShipping, now: deps.now, logger: deps.logger, ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+    dropped: (reason, n) => deps.metrics.appLogDropped.inc({ reason }, n),
+  });
+}
+
 export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   // A runtime node refuses to start without the patched isolated-vm; the development sandbox of
   // `platform dev` runs on the stock binary then (approximate CPU budgets, sandbox/ivm-build.ts).
@@ -73,12 +95,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   const now = deps.now ?? Date.now;
   const metrics = createMetrics();
   const appLog = createAppLog({ linesPerApp: config.appLogLines });
-  // App log lines stay readable on the node and, with a control plane, are shipped to it.
-  const shipper = config.controlPlaneUrl === null ? null : createLogShipper({
-    url: config.controlPlaneUrl, secret: config.secret, nodeId: config.fleet?.nodeId ?? `${hostname()}-${process.pid}`,
-    ...config.logShipping, now, logger, ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
-    dropped: (reason, n) => metrics.appLogDropped.inc({ reason }, n),
-  });
+  const shipper = logShipper(config, { now, logger, metrics, fetch: deps.fetch });
   const logSink = (lines: AppLogInput[]): void => {
     // Profiles are shipped, not kept in the node's memory.
     appLog.append(lines.some((l) => l.profile !== undefined) ? lines.map(({ profile: _profile, ...line }) => line) : lines);
@@ -132,14 +149,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
         draining: () => draining,
       });
       server = http;
-      const port = await new Promise<number>((resolve, reject) => {
-        const refused = (err: Error) => reject(listenError(err, { variable: 'RUNTIME_PORT', host: config.host, port: config.port }));
-        http.once('error', refused);
-        http.listen(config.port, config.host, () => {
-          http.off('error', refused);
-          resolve((http.address() as AddressInfo).port);
-        });
-      });
+      const port = await listen(http, config.host, config.port);
       // Port 0 (tests): the public URL gets the port actually bound.
       if (config.port === 0) publicUrl = publicUrl.replace(/:0$/, `:${port}`);
       const internalUrl = config.port === 0 ? config.internalUrl.replace(/:0$/, `:${port}`) : config.internalUrl;

@@ -34,3 +34,16 @@ describe('supervisor and sandbox meet only in protocol/', () => {
     expect(found).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('never imports the control plane') })]);
   });
 });
+
+describe('no function over 100 lines in the runtime', () => {
+  const fn = (lines: number) => `export function long(): number {\n  let n = 0;\n${'  n++;\n'.repeat(lines - 4)}  return n;\n}\n`;
+
+  it('passes a function of 100 lines, blank lines and comments not counted', async () => {
+    const withExtras = fn(100).replace('  let n = 0;\n', '  let n = 0;\n\n  // why\n\n');
+    expect(await messages('runtime/src/sandbox/fixture.ts', withExtras)).toEqual([]);
+  });
+
+  it('fails a function of 101 lines', async () => {
+    expect(await messages('runtime/src/sandbox/fixture.ts', fn(101))).toEqual([expect.objectContaining({ ruleId: 'max-lines-per-function' })]);
+  });
+});

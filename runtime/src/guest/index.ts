@@ -72,6 +72,42 @@ interface WasmApi {
   CompileError: new (message: string) => Error;
 }
 
+/**
+ * Refuses a module whose memory section (id 5) defines a shared memory: bit 1 of a memory's limits
+ * flags. The bytes are V8's to judge otherwise; what cannot be read here is refused too. `b` is a
+ * copy made by the caller, and nothing here reads a global a guest could have changed.
+ */
+function refuseSharedMemories(b: Uint8Array, CompileError: WasmApi['CompileError']): void {
+  const unreadable = (): Error => new CompileError('The WebAssembly module could not be read');
+  let i = 8; // magic and version
+  const leb = (maxBytes: number): number => {
+    let value = 0;
+    for (let n = 0; n < maxBytes && i < b.length; n++) {
+      const byte = b[i++]!;
+      value += (byte & 0x7f) * 2 ** (7 * n);
+      if ((byte & 0x80) === 0) return value;
+    }
+    throw unreadable();
+  };
+  while (i < b.length) {
+    const id = b[i++];
+    const size = leb(5);
+    const end = i + size;
+    if (id === 5) {
+      for (let count = leb(5); count > 0; count--) {
+        const flags = leb(5);
+        // Bit 0: a maximum follows; 1: shared; 2: 64-bit limits; 3: a page size follows.
+        if ((flags & 0x2) !== 0) throw new CompileError('WebAssembly modules with shared memory are not available');
+        if (flags > 0xf) throw unreadable();
+        leb(10);
+        if ((flags & 0x1) !== 0) leb(10);
+        if ((flags & 0x8) !== 0) leb(5);
+      }
+    }
+    i = end;
+  }
+}
+
 function refuseSharedWasmMemory(wasm: WasmApi): void {
   // Everything used when a guest calls in is captured now, before any guest code can change it.
   const { Memory: NativeMemory, Module: NativeModule, CompileError } = wasm;
@@ -104,43 +140,10 @@ function refuseSharedWasmMemory(wasm: WasmApi): void {
     return copy;
   };
 
-  // Refuses a module whose memory section (id 5) defines a shared memory: bit 1 of a memory's
-  // limits flags. The bytes are V8's to judge otherwise; what cannot be read here is refused too.
-  const refuseSharedMemories = (b: Uint8Array): void => {
-    const unreadable = (): Error => new CompileError('The WebAssembly module could not be read');
-    let i = 8; // magic and version
-    const leb = (maxBytes: number): number => {
-      let value = 0;
-      for (let n = 0; n < maxBytes && i < b.length; n++) {
-        const byte = b[i++]!;
-        value += (byte & 0x7f) * 2 ** (7 * n);
-        if ((byte & 0x80) === 0) return value;
-      }
-      throw unreadable();
-    };
-    while (i < b.length) {
-      const id = b[i++];
-      const size = leb(5);
-      const end = i + size;
-      if (id === 5) {
-        for (let count = leb(5); count > 0; count--) {
-          const flags = leb(5);
-          // Bit 0: a maximum follows; 1: shared; 2: 64-bit limits; 3: a page size follows.
-          if ((flags & 0x2) !== 0) throw new CompileError('WebAssembly modules with shared memory are not available');
-          if (flags > 0xf) throw unreadable();
-          leb(10);
-          if ((flags & 0x1) !== 0) leb(10);
-          if ((flags & 0x8) !== 0) leb(5);
-        }
-      }
-      i = end;
-    }
-  };
-
   const checked = (source: unknown): unknown => {
     const bytes = bytesOf(source);
     if (bytes === null) return source; // a compiled Module (made here, so checked), or V8 refuses it
-    if (bytes.length >= 8) refuseSharedMemories(bytes);
+    if (bytes.length >= 8) refuseSharedMemories(bytes, CompileError);
     return bytes;
   };
 

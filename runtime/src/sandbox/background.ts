@@ -24,6 +24,23 @@ export interface BundleCounts {
   cacheRejected: number;
 }
 
+/** Converts a bundle started as a module to its script form and produces its code cache (or records why not). */
+async function prepareScript(deps: { ivm: Ivm; isolateMemoryMb: number }, plans: ReturnType<typeof createBundlePlans>, counts: BundleCounts, sha: string, source: string): Promise<void> {
+  const conversion = toClassicScript(source);
+  if (!conversion.ok) {
+    counts.refused++;
+    return plans.set(sha, { mode: 'module', reason: conversion.reason });
+  }
+  try {
+    const cachedData = await produceScriptCache(deps.ivm, conversion.script, deps.isolateMemoryMb);
+    counts.prepared++;
+    plans.set(sha, { mode: 'script', script: conversion.script, cachedData });
+  } catch (err) {
+    counts.refused++;
+    plans.set(sha, { mode: 'module', reason: `its script form does not compile: ${err instanceof Error ? err.message : 'unknown error'}` });
+  }
+}
+
 export function createBackground(deps: { ivm: Ivm; isolateMemoryMb: number; blank: () => Slot }) {
   const plans = createBundlePlans();
   const counts: BundleCounts = { moduleStarts: 0, scriptStarts: 0, prepared: 0, refused: 0, cacheRejected: 0 };
@@ -35,22 +52,6 @@ export function createBackground(deps: { ivm: Ivm; isolateMemoryMb: number; blan
   let scheduled = false;
   let running = false;
   const idleWaiters: Array<() => void> = [];
-
-  const prepare = async (sha: string, source: string): Promise<void> => {
-    const conversion = toClassicScript(source);
-    if (!conversion.ok) {
-      counts.refused++;
-      return plans.set(sha, { mode: 'module', reason: conversion.reason });
-    }
-    try {
-      const cachedData = await produceScriptCache(deps.ivm, conversion.script, deps.isolateMemoryMb);
-      counts.prepared++;
-      plans.set(sha, { mode: 'script', script: conversion.script, cachedData });
-    } catch (err) {
-      counts.refused++;
-      plans.set(sha, { mode: 'module', reason: `its script form does not compile: ${err instanceof Error ? err.message : 'unknown error'}` });
-    }
-  };
 
   const nextTask = (): (() => Promise<void> | void) | null => {
     if (spare === null) return () => { try { spare = deps.blank(); } catch { /* the next cold start makes its own */ } };
@@ -72,7 +73,7 @@ export function createBackground(deps: { ivm: Ivm; isolateMemoryMb: number; blan
     if (first.done !== true) {
       const [sha, source] = first.value;
       toPrepare.delete(sha);
-      return () => prepare(sha, source);
+      return () => prepareScript(deps, plans, counts, sha, source);
     }
     return null;
   };
