@@ -30,7 +30,6 @@ export interface RunningRequest {
   egressResult(opId: number, ok: boolean, value: unknown): void;
 }
 
-
 export function runRequest(deps: RunDeps, spec: VersionSpec, job: RunJob, body: string | null, bodyKind: 'text' | 'latin1', onEnd: () => void): RunningRequest {
   const run = requestContext(deps, spec, job, body, bodyKind, onEnd, (r) => guestHandler(r, () => io(r)));
   acquire(run);
