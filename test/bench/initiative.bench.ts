@@ -18,6 +18,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { generateSigningSecret } from '@platform/sdk';
 import { createControlPlane, createLogger, createMemoryKv, createPgDb, loadConfig, migrate, type Clock, type Db } from '@platform/control-plane';
@@ -37,6 +39,63 @@ const QUEUE_MESSAGES = Number(process.env.BENCH_QUEUE_MESSAGES ?? 50_000);
 const QUEUE_INSTALLS = 20;
 const SENDERS = 8;
 const BATCH = 100;
+
+/** Counts statements (inside transactions too) so a phase can say how many it ran per operation. */
+function countingDb(inner: Db, counter: { n: number }): Db {
+  const wrap = (db: Db): Db => ({
+    query: (sql, params) => {
+      counter.n += 1;
+      return db.query(sql, params);
+    },
+    exec: (sql) => db.exec(sql),
+    transaction: (fn) => {
+      counter.n += 2; // begin and commit
+      return db.transaction((tx) => fn(wrap(tx)));
+    },
+    close: () => db.close(),
+  });
+  return wrap(inner);
+}
+
+/** CPU seconds (user + system) of the Postgres backends serving `applicationName` (local server, /proc). */
+async function postgresCpu(admin: pg.Client, applicationName: string): Promise<number> {
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [applicationName]);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // a backend that ended in between: its time is lost, which only lowers the figure
+    }
+  }
+  return ticks / 100;
+}
+
+/** What one phase cost: this process's CPU (the control plane runs in it), its Postgres backends' CPU, statements. */
+async function phaseCost(admin: pg.Client, applicationName: string, counter: { n: number }) {
+  const cpu0 = process.cpuUsage();
+  const pg0 = await postgresCpu(admin, applicationName);
+  const q0 = counter.n;
+  return async (operations: number) => {
+    const cpu = process.cpuUsage(cpu0);
+    const pgCpu = await postgresCpu(admin, applicationName) - pg0;
+    return {
+      nodeMsPerOp: (cpu.user + cpu.system) / 1000 / operations,
+      pgMsPerOp: (pgCpu * 1000) / operations,
+      queriesPerOp: (counter.n - q0) / operations,
+    };
+  };
+}
+
+/** The load-independent measures of a phase, as informative rows. */
+function costRows(what: string, cost: { nodeMsPerOp: number; pgMsPerOp: number; queriesPerOp: number }): BenchRow[] {
+  return [
+    { name: `control-plane CPU per ${what} (sends, loops, receiver)`, value: cost.nodeMsPerOp, unit: 'ms', target: '(informative)', ratio: null },
+    { name: `Postgres CPU per ${what} (its backends)`, value: cost.pgMsPerOp, unit: 'ms', target: '(informative)', ratio: null },
+    { name: `statements per ${what}`, value: cost.queriesPerOp, unit: '', target: '(informative)', ratio: null },
+  ];
+}
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -111,7 +170,12 @@ export async function run(): Promise<BenchRow[]> {
     return [];
   }
   await admin.query(`create schema "${schema}"`);
-  const db = createPgDb({ connectionString: url, schema, max: 12 });
+  // Named so the Postgres backends serving the control plane can be found (their CPU is measured).
+  const applicationName = `platform-${schema}`;
+  const appUrl = `${url}${url.includes('?') ? '&' : '?'}application_name=${applicationName}`;
+  const counter = { n: 0 };
+  const rawDb = createPgDb({ connectionString: appUrl, schema, max: 12 });
+  const db = countingDb(rawDb, counter);
   // Shifted just before the control plane starts, so that a minute boundary comes 8 s later.
   let offset = 0;
   const clock: Clock = { now: () => Date.now() + offset };
@@ -120,7 +184,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     await migrate(db);
     const config = loadConfig({
-      NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, DATABASE_URL: url,
+      NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, DATABASE_URL: appUrl,
       MASTER_KEY: randomBytes(32).toString('base64'), RUNTIME_SECRET: randomBytes(24).toString('base64url'), OPERATOR_TOKEN: randomBytes(24).toString('base64url'),
       OUTBOX_WORKERS: '3', OUTBOX_BATCH_SIZE: '200', OUTBOX_CONCURRENCY: '100', OUTBOX_POLL_MS: '1000', SCHEDULE_POLL_MS: '250', SCHEDULE_BATCH_SIZE: '2000',
     });
@@ -139,14 +203,17 @@ export async function run(): Promise<BenchRow[]> {
         if (rows[0]!.n >= SCHEDULE_INSTALLS) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
+      const scheduleCost = await phaseCost(admin, applicationName, counter);
       const due = Math.ceil(clock.now() / 60_000) * 60_000;
       const dueIso = new Date(due).toISOString();
       const firings = () => [...receiver.arrived.values()].filter((a) => a.data?.schedule?.dueAt === dueIso);
       const allFired = await receiver.until(() => firings().length >= SCHEDULE_INSTALLS, Math.max(30_000, due - clock.now() + 120_000));
       const lags = firings().map((a) => a.at - due);
+      const perFiring = await scheduleCost(SCHEDULE_INSTALLS);
       const scheduleRows: BenchRow[] = [
         { name: `schedule firing lag p99 (${SCHEDULE_INSTALLS} installs, every minute${allFired ? '' : `, only ${lags.length} fired in time`})`, value: percentile(lags, 99), unit: 'ms', target: '≤ 2000 ms', ratio: 2000 / percentile(lags, 99) },
         { name: 'schedule firing lag p50', value: percentile(lags, 50), unit: 'ms', target: '(informative)', ratio: null },
+        ...costRows('firing', perFiring),
       ];
       receiver.arrived.clear();
 
@@ -154,6 +221,7 @@ export async function run(): Promise<BenchRow[]> {
       const tokens = await Promise.all(queueInstalls.map(async (installId, i) => (await controlPlane.tokens.mint('install', { installId, appId: 'app_queue', workspaceId: `ws_app_queue_${i}` })).token));
       const sentAt = new Map<string, number>();
       let next = 0;
+      const queueCost = await phaseCost(admin, applicationName, counter);
       const started = clock.now();
       const sender = async (k: number) => {
         while (next < QUEUE_MESSAGES) {
@@ -172,6 +240,7 @@ export async function run(): Promise<BenchRow[]> {
       };
       await Promise.all(Array.from({ length: SENDERS }, (_, k) => sender(k)));
       await receiver.until(() => receiver.arrived.size >= QUEUE_MESSAGES, 300_000);
+      const perMessage = await queueCost(QUEUE_MESSAGES);
       const last = Math.max(...[...receiver.arrived.values()].map((a) => a.at));
       const throughput = receiver.arrived.size / ((last - started) / 1000);
       const latencies = [...receiver.arrived].flatMap(([id, a]) => (sentAt.has(id) ? [a.at - sentAt.get(id)!] : []));
@@ -180,6 +249,8 @@ export async function run(): Promise<BenchRow[]> {
         { name: `queue send → self-hosted ack (${QUEUE_MESSAGES} messages, ${QUEUE_INSTALLS} installs)`, value: throughput, unit: '/s', target: '≥ 5000/s', ratio: throughput / 5000 },
         { name: 'queue send → first attempt p99', value: percentile(latencies, 99), unit: 'ms', target: '≤ 250 ms', ratio: 250 / percentile(latencies, 99) },
         { name: 'queue send → first attempt p50', value: percentile(latencies, 50), unit: 'ms', target: '(informative)', ratio: null },
+        ...costRows('message', perMessage),
+        { name: 'load average (1 min) at the end', value: loadavg()[0]!, unit: '', target: '(informative)', ratio: null },
       ];
     } finally {
       await controlPlane.stop();
