@@ -40,12 +40,24 @@ const QUEUE_INSTALLS = 20;
 const SENDERS = 8;
 const BATCH = 100;
 
+/** BENCH_STATEMENTS=1: each statement's count and wall time (waits included), printed at the end; to find the hot ones. */
+const STATEMENT_TIMES = process.env.BENCH_STATEMENTS === '1';
+const statementTimes = new Map<string, { n: number; ms: number }>();
+
 /** Counts statements (inside transactions too) so a phase can say how many it ran per operation. */
 function countingDb(inner: Db, counter: { n: number }): Db {
   const wrap = (db: Db): Db => ({
-    query: (sql, params) => {
+    query: async (sql, params) => {
       counter.n += 1;
-      return db.query(sql, params);
+      if (!STATEMENT_TIMES) return db.query(sql, params);
+      const started = performance.now();
+      try {
+        return await db.query(sql, params);
+      } finally {
+        const key = sql.replace(/\s+/g, ' ').slice(0, 90);
+        const seen = statementTimes.get(key) ?? { n: 0, ms: 0 };
+        statementTimes.set(key, { n: seen.n + 1, ms: seen.ms + performance.now() - started });
+      }
     },
     exec: (sql) => db.exec(sql),
     transaction: (fn) => {
@@ -102,16 +114,26 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
-/** Counts first arrivals per `webhook-id` (on `clock`), keeping each envelope's data. */
+/**
+ * Counts first arrivals per `webhook-id` (on `clock`), keeping each envelope's data, and firings
+ * per due time. The receiver runs in the control plane's process, so what it does per request is
+ * kept O(1): a wait condition that rescanned every arrival made the first bench measure itself.
+ */
 async function startReceiver(clock: Clock) {
   const arrived = new Map<string, { at: number; data: any }>();
+  const firingsByDue = new Map<string, number>();
   let waiters: Array<() => void> = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const id = String(req.headers['webhook-id']);
-      if (!arrived.has(id)) arrived.set(id, { at: clock.now(), data: JSON.parse(Buffer.concat(chunks).toString('utf8')).data });
+      if (!arrived.has(id)) {
+        const data = JSON.parse(Buffer.concat(chunks).toString('utf8')).data;
+        arrived.set(id, { at: clock.now(), data });
+        const dueAt = data?.schedule?.dueAt;
+        if (typeof dueAt === 'string') firingsByDue.set(dueAt, (firingsByDue.get(dueAt) ?? 0) + 1);
+      }
       res.writeHead(204).end();
       for (const w of waiters) w();
     });
@@ -120,6 +142,7 @@ async function startReceiver(clock: Clock) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/platform`,
     arrived,
+    firingsByDue,
     until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
       return new Promise((resolve) => {
         const timer = setTimeout(() => done(false), timeoutMs);
@@ -207,7 +230,7 @@ export async function run(): Promise<BenchRow[]> {
       const due = Math.ceil(clock.now() / 60_000) * 60_000;
       const dueIso = new Date(due).toISOString();
       const firings = () => [...receiver.arrived.values()].filter((a) => a.data?.schedule?.dueAt === dueIso);
-      const allFired = await receiver.until(() => firings().length >= SCHEDULE_INSTALLS, Math.max(30_000, due - clock.now() + 120_000));
+      const allFired = await receiver.until(() => (receiver.firingsByDue.get(dueIso) ?? 0) >= SCHEDULE_INSTALLS, Math.max(30_000, due - clock.now() + 120_000));
       const lags = firings().map((a) => a.at - due);
       const perFiring = await scheduleCost(SCHEDULE_INSTALLS);
       const scheduleRows: BenchRow[] = [
@@ -254,6 +277,11 @@ export async function run(): Promise<BenchRow[]> {
       ];
     } finally {
       await controlPlane.stop();
+      if (STATEMENT_TIMES) {
+        for (const [sql, t] of [...statementTimes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) {
+          process.stdout.write(`  ${t.ms.toFixed(0).padStart(8)} ms ${String(t.n).padStart(7)}× ${sql}\n`);
+        }
+      }
     }
   } finally {
     await receiver.close();

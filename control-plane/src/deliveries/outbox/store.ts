@@ -26,7 +26,25 @@ export interface ClaimedRow {
   actor: { memberId: string; name: string } | null;
 }
 
+/**
+ * Makes the rest of the transaction read due rows through their index in order, stopping at the
+ * limit. Left to itself the planner, with statistics taken before a backlog built up (they lag a
+ * table that grows fast), estimates a few due rows and chooses a bitmap scan of every due row and
+ * a sort: each claim then costs the whole backlog (99 ms of Postgres for 200 of 23,000 pending
+ * rows, measured by the initiative bench), the ordered scan only the rows it takes.
+ */
+export async function preferOrderedScan(tx: Db): Promise<void> {
+  await tx.query(`select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true)`);
+}
+
 export async function claimDue(db: Db, input: { now: Date; limit: number; lease: string; leaseUntil: Date }): Promise<ClaimedRow[]> {
+  return db.transaction(async (tx) => {
+    await preferOrderedScan(tx);
+    return claimDueIn(tx, input);
+  });
+}
+
+async function claimDueIn(db: Db, input: { now: Date; limit: number; lease: string; leaseUntil: Date }): Promise<ClaimedRow[]> {
   const { rows } = await db.query<ClaimedRow>(
     `with picked as (
        select id, lease as prev_lease, attempts as prev_attempts, last_attempt_at as prev_at
