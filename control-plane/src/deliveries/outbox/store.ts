@@ -44,9 +44,8 @@ export async function claimDue(db: Db, input: { now: Date; limit: number; lease:
   });
 }
 
-async function claimDueIn(db: Db, input: { now: Date; limit: number; lease: string; leaseUntil: Date }): Promise<ClaimedRow[]> {
-  const { rows } = await db.query<ClaimedRow>(
-    `with picked as (
+/** The claim: $1 now, $2 limit, $3 lease, $4 lease end (exported for the test of its plan). */
+export const CLAIM_SQL = `with picked as (
        select id, lease as prev_lease, attempts as prev_attempts, last_attempt_at as prev_at
          from deliveries
         where status = 'pending' and next_attempt_at <= $1
@@ -65,8 +64,10 @@ async function claimDueIn(db: Db, input: { now: Date; limit: number; lease: stri
        returning d.id, d.app_id, d.install_id, d.type, d.event_id, d.attempts, d.schedule_attempts, d.max_attempts, d.created_at
      )
      select c.id, c.app_id, c.install_id, c.type, c.attempts, c.schedule_attempts, c.max_attempts, c.created_at, e.payload, e.actor
-       from claimed c join outbox_events e on e.id = c.event_id`,
-    [input.now, input.limit, input.lease, input.leaseUntil]);
+       from claimed c join outbox_events e on e.id = c.event_id`;
+
+async function claimDueIn(db: Db, input: { now: Date; limit: number; lease: string; leaseUntil: Date }): Promise<ClaimedRow[]> {
+  const { rows } = await db.query<ClaimedRow>(CLAIM_SQL, [input.now, input.limit, input.lease, input.leaseUntil]);
   return rows;
 }
 
