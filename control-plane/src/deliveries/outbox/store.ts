@@ -26,9 +26,26 @@ export interface ClaimedRow {
   actor: { memberId: string; name: string } | null;
 }
 
+/**
+ * Makes the rest of the transaction read due rows through their index in order, stopping at the
+ * limit. Left to itself the planner, with statistics taken before a backlog built up (they lag a
+ * table that grows fast), estimates a few due rows and chooses a bitmap scan of every due row and
+ * a sort: each claim then costs the whole backlog (99 ms of Postgres for 200 of 23,000 pending
+ * rows, measured by the initiative bench), the ordered scan only the rows it takes.
+ */
+export async function preferOrderedScan(tx: Db): Promise<void> {
+  await tx.query(`select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true)`);
+}
+
 export async function claimDue(db: Db, input: { now: Date; limit: number; lease: string; leaseUntil: Date }): Promise<ClaimedRow[]> {
-  const { rows } = await db.query<ClaimedRow>(
-    `with picked as (
+  return db.transaction(async (tx) => {
+    await preferOrderedScan(tx);
+    return claimDueIn(tx, input);
+  });
+}
+
+/** The claim: $1 now, $2 limit, $3 lease, $4 lease end (exported for the test of its plan). */
+export const CLAIM_SQL = `with picked as (
        select id, lease as prev_lease, attempts as prev_attempts, last_attempt_at as prev_at
          from deliveries
         where status = 'pending' and next_attempt_at <= $1
@@ -47,8 +64,10 @@ export async function claimDue(db: Db, input: { now: Date; limit: number; lease:
        returning d.id, d.app_id, d.install_id, d.type, d.event_id, d.attempts, d.schedule_attempts, d.max_attempts, d.created_at
      )
      select c.id, c.app_id, c.install_id, c.type, c.attempts, c.schedule_attempts, c.max_attempts, c.created_at, e.payload, e.actor
-       from claimed c join outbox_events e on e.id = c.event_id`,
-    [input.now, input.limit, input.lease, input.leaseUntil]);
+       from claimed c join outbox_events e on e.id = c.event_id`;
+
+async function claimDueIn(db: Db, input: { now: Date; limit: number; lease: string; leaseUntil: Date }): Promise<ClaimedRow[]> {
+  const { rows } = await db.query<ClaimedRow>(CLAIM_SQL, [input.now, input.limit, input.lease, input.leaseUntil]);
   return rows;
 }
 

@@ -55,6 +55,8 @@ export async function insertMessages(tx: Db, installId: string, rows: readonly M
      select r.id, $2, 'queue.message', r.payload, null, $3, r.deliver_at, r.bytes
        from jsonb_to_recordset($1::jsonb) as r(id text, payload jsonb, bytes int, deliver_at timestamptz)`,
     [json, installId, now]);
+  // Most sends carry no key: no statement for them (one round trip less per request).
+  if (rows.every((r) => r.key === null)) return;
   await tx.query(
     `insert into queue_keys (install_id, key, message_id, deliver_at, expires_at)
      select $2, r.key, r.id, r.deliver_at, $3 from jsonb_to_recordset($1::jsonb) as r(id text, key text, deliver_at timestamptz) where r.key is not null

@@ -6,6 +6,7 @@
  * whose `firing_key` is unique per install: a second insert of the same due time does nothing.
  */
 import type { Db } from '../../core/db/db.ts';
+import { preferOrderedScan } from '../outbox/store.ts';
 
 /** An install whose schedule rows differ from its version's manifest (or that has none yet). */
 export interface StaleInstall {
@@ -83,6 +84,8 @@ export interface DueRow {
  * Call inside a transaction: the row locks last until it commits.
  */
 export async function claimDueSchedules(tx: Db, input: { now: Date; limit: number }): Promise<DueRow[]> {
+  // As the delivery claim: read due rows in index order up to the limit, not all of them and sort.
+  await preferOrderedScan(tx);
   const { rows } = await tx.query<DueRow>(
     `select s.install_id, s.name, s.app_id, a.slug as app_slug, s.cron, s.time_zone, s.next_due_at,
             i.status as install_status, i.deliveries_paused_at is not null as deliveries_paused
