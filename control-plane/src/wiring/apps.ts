@@ -173,6 +173,8 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const storageMetrics = createStorageMetrics(deps.registry);
   // Each kind of staged effect registers its applier here: storage commits and queue sends.
   const unitOfWork = createUnitOfWork({
+    kv: deps.kv,
+    clock,
     appliers: {
       [STAGED_COMMIT]: stagedCommitApplier({ clock, onApplied: (space, delta) => storageMetrics.bytes(space.appId, delta) }),
       [STAGED_SEND]: stagedSendApplier({ clock }),

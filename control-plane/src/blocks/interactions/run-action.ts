@@ -93,8 +93,8 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     deps.tokens.mint('interaction', { installId: row.install_id, appId: row.app_id, workspaceId: row.workspace_id, blockId: row.id, invocationId: null }),
     readInputs(deps.db, row.id, type.definition.inputs ?? {}, memberId, run.counted),
   ]);
+  // The unit of work opens when the handler first stages something (core/unit-of-work): most stage nothing.
   const unit = unitKeyOf(token.token);
-  await deps.unitOfWork.open(deps.db, unit, new Date(token.expiresAt));
   let prepared: PreparedResult | undefined;
   const outcome = await deps.engine.deliver({
     type: 'block.action', target: targetFromRow(row), actor: run.anonymous === true ? null : { memberId, name: actor.name },
@@ -127,7 +127,7 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
   } else if (outcome.kind === 'failed' || prepared === undefined) {
     result = 'failed';
     // A refused result takes what its handler staged with it.
-    await deps.unitOfWork.discard(deps.db, unit);
+    if ((await deps.unitOfWork.close(unit)) === 'staged') await deps.unitOfWork.discard(deps.db, unit);
     const message = memberText(outcome.kind === 'failed' ? outcome.reason : 'response-invalid');
     answer.error = { message };
     written = await writeFailure(deps.db, row.id, { memberId, message, at: at.toISOString() }, at);
@@ -164,15 +164,15 @@ export const STORAGE_CHANGED = 'The app\'s stored data changed while it worked o
 class ClosedMeanwhile extends Error {}
 
 /**
- * The result's write and what its handler staged, both or neither. Without staged items the write
- * goes through the group commit as always; with some, in one transaction of its own: the staged
- * items first (a failed check or a quota throws and rolls everything back), then the block.
+ * The result's write and what its handler staged, both or neither. Without staged items (the unit
+ * closes without a statement) the write goes through the group commit as always; with some, in one
+ * transaction of its own: the staged items first (a failed check or a quota throws and rolls
+ * everything back), then the block. A unit the handler staged in but which holds nothing any more
+ * (its stage lost the race with the close) takes this path too: rare, and still correct.
  */
 async function applyWithUnit(deps: RunDeps, unit: string, row: BlockWithTarget, write: ResultWrite | null):
   Promise<{ kind: 'written'; written: BlockWithTarget | undefined } | { kind: 'refused'; message: string }> {
-  const staged = await deps.unitOfWork.items(deps.db, unit);
-  if (staged === null || staged.length === 0) {
-    await deps.unitOfWork.discard(deps.db, unit);
+  if ((await deps.unitOfWork.close(unit)) === 'empty') {
     return { kind: 'written', written: write === null ? row : await deps.results.write(row, write) };
   }
   try {
@@ -198,6 +198,7 @@ async function applyWithUnit(deps: RunDeps, unit: string, row: BlockWithTarget, 
  * drops those writes (logged): the app finishes the action itself, with its interaction token.
  */
 async function applyDeferredUnit(deps: RunDeps, unit: string): Promise<void> {
+  if ((await deps.unitOfWork.close(unit)) === 'empty') return;
   try {
     await deps.db.transaction((tx) => deps.unitOfWork.apply(tx, unit));
   } catch (err) {

@@ -2,18 +2,37 @@
  * @module core/unit-of-work/unit-of-work
  * A unit of work: effects a handler asks for while a block action runs, staged under the action's
  * interaction token and applied in the one transaction that applies the action's result, or
- * dropped when the result is refused. Each kind of effect (`storage.commit` now; queue messages
- * next) registers an applier; the unit applies its items in the order they were staged.
+ * dropped when the result is refused. Each kind of effect (`storage.commit`, `queue.send`)
+ * registers an applier; the unit applies its items in the order they were staged.
  *
  * Rows, not memory: the handler's `/v0` calls may reach another control plane than the one waiting
  * for the delivery's answer. The key is the token's SHA-256, which both sides compute from the
  * token itself (the resolver from the `authorization` header, the action from what it minted).
+ *
+ * Opened lazily: most actions stage nothing, so a unit's rows are written only when a handler
+ * first stages. Whether a unit is still open is a marker in the key-value store, decided by one
+ * atomic set-if-absent: the first stage sets it `open`, the end of an action that staged nothing
+ * sets it `closed` (one Redis round trip, no statement). Whichever comes first wins: a stage that
+ * finds `closed` commits directly (the action is over), an action that finds `open` applies or
+ * discards the rows. From there a transaction-scoped advisory lock on the key serializes the
+ * stagers' inserts with the apply or discard, which leaves a second marker (`closed:`) while it
+ * holds the lock, so a stage after it commits directly too.
  */
 import { createHash } from 'node:crypto';
+import { LIMITS } from '@platform/sdk';
+import type { Clock } from '../clock/clock.ts';
 import type { Db } from '../db/db.ts';
 import { isForeignKeyViolation } from '../db/db.ts';
+import type { Kv } from '../kv/kv.ts';
 
 export const unitKeyOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** A marker outlives every token that could stage under it (the resolver refuses expired tokens). */
+const MARKER_TTL_MS = LIMITS.tokens.interactionTokenSeconds * 1000;
+const OPEN = 'open';
+const CLOSED = 'closed';
+const markerOf = (key: string) => `uow:${key}`;
+const closedMarkerOf = (key: string) => `uow-closed:${key}`;
 
 export interface UnitItem {
   id: number;
@@ -25,15 +44,20 @@ export interface UnitItem {
 export type Applier = (tx: Db, payload: unknown, shared: Map<string, unknown>) => Promise<void>;
 
 export interface UnitOfWork {
-  /** Opens the unit of `key` until `expiresAt`; nothing staged reaches the database outside it. */
+  /** Opens the unit of `key` until `expiresAt` at once (staging opens it too, lazily). */
   open(db: Db, key: string, expiresAt: Date): Promise<void>;
-  /** The staged items of an open unit (of one kind, if given), oldest first; null when no unit is open. */
+  /** The staged items of a unit not closed yet (of one kind, if given), oldest first; null when it is closed. */
   items(db: Db, key: string, kind?: string): Promise<UnitItem[] | null>;
-  /** Stages an item; false when the unit is not open (closed meanwhile, or never opened). */
+  /** Stages an item, opening the unit if needed; false when the unit is closed (its action is over). */
   stage(db: Db, key: string, kind: string, payload: unknown): Promise<boolean>;
   /**
-   * Within `tx`: locks the unit (so nothing more is staged in it), applies its items in order and
-   * closes it. Answers how many items it applied.
+   * Ends the action of `key`: `empty` when nothing was staged (the unit is closed, no statement
+   * was run), `staged` when a handler staged something: the caller then applies or discards it.
+   */
+  close(key: string): Promise<'empty' | 'staged'>;
+  /**
+   * Within `tx`: closes the unit (nothing more is staged in it), applies its items in order and
+   * removes them. Answers how many items it applied.
    */
   apply(tx: Db, key: string): Promise<number>;
   /** Closes the unit without applying anything. */
@@ -44,43 +68,60 @@ export interface UnitOfWork {
 
 /**
  * @example
- * const uow = createUnitOfWork({ appliers: { 'storage.commit': applyStagedCommit } });
- * await uow.open(db, unitKeyOf(token), expiresAt);
- * await db.transaction(async (tx) => { await uow.apply(tx, key); await writeResult(tx, …); });
+ * const uow = createUnitOfWork({ kv, clock, appliers: { 'storage.commit': applyStagedCommit } });
+ * if ((await uow.close(key)) === 'staged') await db.transaction(async (tx) => { await uow.apply(tx, key); await writeResult(tx, …); });
  */
-export function createUnitOfWork(deps: { appliers: Record<string, Applier> }): UnitOfWork {
-  const items = async (db: Db, key: string, kind?: string): Promise<UnitItem[] | null> => {
-    const { rows } = await db.query<{ id: number | null; kind: string | null; payload: unknown }>(
-      `select i.id, i.kind, i.payload from units_of_work u left join unit_of_work_items i on i.unit_key = u.key and ($2::text is null or i.kind = $2)
-       where u.key = $1 order by i.id`,
+export function createUnitOfWork(deps: { kv: Kv; clock: Clock; appliers: Record<string, Applier> }): UnitOfWork {
+  const { kv } = deps;
+  const expiry = () => new Date(deps.clock.now() + MARKER_TTL_MS);
+  /** Holds the key's advisory lock until `tx` ends: stagers and the closing apply or discard take turns. */
+  const lockKey = (tx: Db, key: string) => tx.query('select pg_advisory_xact_lock(hashtext($1))', [key]);
+  /** Under the key's lock: from here on, stages commit directly. */
+  const markClosed = (key: string) => kv.setIfAbsent(closedMarkerOf(key), CLOSED, MARKER_TTL_MS);
+  const readItems = async (db: Db, key: string, kind?: string): Promise<UnitItem[]> => {
+    const { rows } = await db.query<{ id: number; kind: string; payload: unknown }>(
+      'select id, kind, payload from unit_of_work_items where unit_key = $1 and ($2::text is null or kind = $2) order by id',
       [key, kind ?? null],
     );
-    if (rows.length === 0) return null;
-    return rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, kind: r.kind!, payload: r.payload }));
+    return rows;
   };
+
   return {
     async open(db, key, expiresAt) {
-      // Not worth an fsync of its own: a unit lost in a crash only fails an action that failed anyway.
-      await db.transaction(async (tx) => {
-        await tx.query('set local synchronous_commit = off');
-        await tx.query('insert into units_of_work (key, expires_at) values ($1, $2) on conflict (key) do nothing', [key, expiresAt]);
-      });
+      await kv.setIfAbsent(markerOf(key), OPEN, MARKER_TTL_MS);
+      await db.query('insert into units_of_work (key, expires_at) values ($1, $2) on conflict (key) do nothing', [key, expiresAt]);
     },
-    items,
+    async items(db, key, kind) {
+      const marker = await kv.get(markerOf(key));
+      if (marker === CLOSED) return null;
+      // Nothing staged yet: no rows to read.
+      if (marker === null) return [];
+      if ((await kv.get(closedMarkerOf(key))) !== null) return null;
+      return readItems(db, key, kind);
+    },
     async stage(db, key, kind, payload) {
+      if (!(await kv.setIfAbsent(markerOf(key), OPEN, MARKER_TTL_MS)) && (await kv.get(markerOf(key))) === CLOSED) return false;
       try {
-        await db.query('insert into unit_of_work_items (unit_key, kind, payload) values ($1, $2, $3::jsonb)', [key, kind, JSON.stringify(payload)]);
-        return true;
+        return await db.transaction(async (tx) => {
+          await lockKey(tx, key);
+          if ((await kv.get(closedMarkerOf(key))) !== null) return false;
+          // The unit's row rides in the transaction of its first item: one commit for both.
+          await tx.query('insert into units_of_work (key, expires_at) values ($1, $2) on conflict (key) do nothing', [key, expiry()]);
+          await tx.query('insert into unit_of_work_items (unit_key, kind, payload) values ($1, $2, $3::jsonb)', [key, kind, JSON.stringify(payload)]);
+          return true;
+        });
       } catch (err) {
         if (isForeignKeyViolation(err)) return false;
         throw err;
       }
     },
+    async close(key) {
+      return (await kv.setIfAbsent(markerOf(key), CLOSED, MARKER_TTL_MS)) ? 'empty' : 'staged';
+    },
     async apply(tx, key) {
-      // FOR UPDATE conflicts with the key-share lock a staging insert takes: once held, nothing joins the unit.
-      const locked = await tx.query('select key from units_of_work where key = $1 for update', [key]);
-      if (locked.rowCount === 0) return 0;
-      const staged = (await items(tx, key)) ?? [];
+      await lockKey(tx, key);
+      await markClosed(key);
+      const staged = await readItems(tx, key);
       const shared = new Map<string, unknown>();
       for (const item of staged) {
         const applier = deps.appliers[item.kind];
@@ -91,10 +132,17 @@ export function createUnitOfWork(deps: { appliers: Record<string, Applier> }): U
       return staged.length;
     },
     async discard(db, key) {
-      await db.query('delete from units_of_work where key = $1', [key]);
+      await db.transaction(async (tx) => {
+        await lockKey(tx, key);
+        await markClosed(key);
+        await tx.query('delete from units_of_work where key = $1', [key]);
+      });
     },
     async sweep(db, now) {
-      return (await db.query('delete from units_of_work where expires_at <= $1', [now])).rowCount;
+      const { rows } = await db.query<{ key: string }>('delete from units_of_work where expires_at <= $1 returning key', [now]);
+      // A swept unit is closed: a late stage under it commits directly.
+      for (const { key } of rows) await markClosed(key);
+      return rows.length;
     },
   };
 }
