@@ -56,10 +56,10 @@ const toAsset = (row: AssetRow): Asset => ({ id: row.id, contentType: row.conten
 
 /**
  * @example
- * const assets = createAssetService({ db, clock, objects: null, prefix: 'assets/' });
+ * const assets = createAssetsService({ db, clock, objects: null, prefix: 'assets/' });
  * const stored = await assets.store(bytes); // { ok: true, asset: { id: 'ast_…', contentType: 'image/png', … } }
  */
-export function createAssetService(deps: AssetServiceDeps): AssetService {
+export function createAssetsService(deps: AssetServiceDeps): AssetService {
   const keyOf = (sha256: string) => `${deps.prefix}${sha256}`;
   return {
     async store(bytes) {

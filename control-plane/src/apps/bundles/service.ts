@@ -5,7 +5,7 @@
  * (BUNDLE_STORE=s3), which then keeps them under `{prefix}{sha256}.js`. No replica keeps a bundle on
  * its own disk. Bytes read back are hashed again: what does not match its address is refused, not
  * served to a runtime node. The source maps uploaded with bundles are kept the same way, in the
- * `source_maps` table (objects `{prefix}{sha256}.map`): `createBundleStore({ …, table: 'source_maps' })`.
+ * `source_maps` table (objects `{prefix}{sha256}.map`): `createBundlesService({ …, table: 'source_maps' })`.
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.ts';
@@ -46,10 +46,10 @@ export function objectKey(prefix: string, sha256: string, table: BlobTable = 'bu
 
 /**
  * @example
- * const bundles = createBundleStore({ db, clock, objects: null });
+ * const bundles = createBundlesService({ db, clock, objects: null });
  * await bundles.put(sha256Hex(bytes), bytes);
  */
-export function createBundleStore(deps: BundleStoreDeps): BundleStore {
+export function createBundlesService(deps: BundleStoreDeps): BundleStore {
   const prefix = deps.prefix ?? '';
   const table = deps.table ?? 'bundles';
   const key = (sha256: string) => objectKey(prefix, sha256, table);

@@ -17,7 +17,7 @@ import { bearerToken, tokenInvalid } from '../../core/http/bearer.ts';
 import type { AppEnv } from '../../core/http/env.ts';
 import { readJson } from '../../core/http/read-json.ts';
 import { INGEST_LIMITS, LogBatchSchema } from '../logs/schemas.ts';
-import type { AppLogsService } from '../logs/service.ts';
+import type { LogsService } from '../logs/service.ts';
 import { SHA256_HEX, type BundleStore } from '../bundles/service.ts';
 import type { ProductionResolver } from './production.ts';
 
@@ -29,7 +29,7 @@ const notFound = (what: string) => new PlatformError('PlatformApiNotFoundError',
  * @example
  * app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles, production, logs }));
  */
-export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundleStore; sourceMaps: BundleStore; production: ProductionResolver; logs: AppLogsService }): Hono<AppEnv> {
+export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundleStore; sourceMaps: BundleStore; production: ProductionResolver; logs: LogsService }): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   router.use('*', async (c, next) => {
     if (!secretsEqual(bearerToken(c), deps.runtimeSecret)) throw tokenInvalid();
