@@ -21,7 +21,7 @@ import { signingSecretsFor } from '../apps/apps/signing.ts';
 import { listApps, type AppRow } from '../apps/apps/store.ts';
 import { createBundleCollector, type BundleCollector } from '../apps/bundles/collector.ts';
 import { importDiskBundles, type DiskImport } from '../apps/bundles/import-disk.ts';
-import { createBundlesService, type BundleStore } from '../apps/bundles/service.ts';
+import { createBundlesService, type BundlesService } from '../apps/bundles/service.ts';
 import { createImageCopier, type FetchImage, type ImageCopier } from '../apps/assets/copy.ts';
 import { createAssetsService, type AssetService } from '../apps/assets/service.ts';
 import { createAssetUploads, type AssetUploads } from '../apps/assets/upload.ts';
@@ -47,7 +47,7 @@ import { createOperatorMetricsService, type OperatorMetricsService } from '../ap
 import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
 import { createVersionHistoryService, type VersionHistoryService } from '../apps/publish/history.ts';
-import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
+import { createPublishService, type PublishService } from '../apps/publish/service.ts';
 import { createStorageMetrics } from '../apps/storage/metrics.ts';
 import { createStorageService, type StorageService } from '../apps/storage/service.ts';
 import { createStorageAdmin, type StorageAdmin } from '../apps/storage/admin.ts';
@@ -76,15 +76,15 @@ export interface AppsArea {
   apps: AppsService;
   domains: DomainsService;
   envVars: EnvVarsService;
-  versions: VersionsService;
+  versions: PublishService;
   /** The version list and rollback. */
   versionHistory: VersionHistoryService;
   devApps: DevAppsService;
   installs: InstallsService;
   production: ProductionResolver;
-  bundles: BundleStore;
+  bundles: BundlesService;
   /** The source maps uploaded with bundles (served to runtime nodes beside them). */
-  sourceMaps: BundleStore;
+  sourceMaps: BundlesService;
   /** Collects bundles no version refers to (started and stopped with the control plane). */
   bundleCollector: BundleCollector;
   /** Imports the bundles of DATA_DIR/bundles that are not stored yet (run at start). */
@@ -163,7 +163,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const validators = createSchemaValidatorCache({ db });
   const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ invalidation: deps.invalidation, clock, logger: deps.logger }) });
   const domains = { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain };
-  const versions = createVersionsService({ db, clock, bundles, sourceMaps, reader, validators, assets, domains });
+  const versions = createPublishService({ db, clock, bundles, sourceMaps, reader, validators, assets, domains });
   const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
   const tokens = createTokensService({ ring, clock, issuer: config.publicUrl });
   // Each needs the other: errors are recorded as log batches are stored, and a group's examples are log lines.

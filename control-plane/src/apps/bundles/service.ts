@@ -13,7 +13,7 @@ import type { Db } from '../../core/db/db.ts';
 import type { ObjectStore } from '../../core/object-store/object-store.ts';
 import { bundleExists, findBundle, touchStoredBundle, upsertBundleContent, upsertBundleIndex, type BlobTable } from './store.ts';
 
-export interface BundleStore {
+export interface BundlesService {
   /** Stores the bytes under their sha256 (only refreshing its upload time when they are already there). */
   put(sha256: string, bytes: Uint8Array): Promise<void>;
   /** The bytes, or null when no bundle has that hash. */
@@ -25,7 +25,7 @@ export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-export interface BundleStoreDeps {
+export interface BundlesServiceDeps {
   db: Db;
   clock: Clock;
   /** Where the bytes go instead of the database (BUNDLE_STORE=s3); null: the database. */
@@ -49,7 +49,7 @@ export function objectKey(prefix: string, sha256: string, table: BlobTable = 'bu
  * const bundles = createBundlesService({ db, clock, objects: null });
  * await bundles.put(sha256Hex(bytes), bytes);
  */
-export function createBundlesService(deps: BundleStoreDeps): BundleStore {
+export function createBundlesService(deps: BundlesServiceDeps): BundlesService {
   const prefix = deps.prefix ?? '';
   const table = deps.table ?? 'bundles';
   const key = (sha256: string) => objectKey(prefix, sha256, table);
