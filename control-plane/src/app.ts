@@ -55,7 +55,7 @@ export interface ControlPlaneDeps {
   /** Replacements for the apps area's seams (manifest reader, DNS resolver). */
   apps?: AppsOptions;
   /** Replacements for the deliveries area's seams (hosted delivery target, mail transport, jitter). */
-  lifecycle?: DeliveriesOptions;
+  deliveries?: DeliveriesOptions;
   /** The runtime nodes (default: from config, the node at RUNTIME_URL or the fleet registry). */
   runtimeNodes?: RuntimeNodes;
   /** Where `npm start` writes the demo's API keys; the console's sign-in page names it. */
@@ -64,14 +64,14 @@ export interface ControlPlaneDeps {
 
 export interface ControlPlane {
   app: Hono<AppEnv>;
-  /** The workspace area's services. */
-  services: WorkspaceArea;
+  /** The workspace area: workspaces, members and their API keys, circles, conversations, messages. */
+  workspace: WorkspaceArea;
   clientApi: ClientApi;
   v0Api: V0Api;
   tokens: TokenService;
   apps: AppsArea;
   /** The deliveries area: the outbox loops, the relay, the delivery targets, the interactive engine, the Deliveries page, mail. */
-  lifecycle: DeliveriesArea;
+  deliveries: DeliveriesArea;
   messaging: MessagingArea;
   /** The blocks area: the blocks API, the member's side, rendering, commands and message actions. */
   blocks: BlocksArea;
@@ -95,9 +95,9 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const runtimeFetch = createRuntimeFetch();
   const metrics = createHttpMetrics({ clock, ...(deps.registry === undefined ? {} : { registry: deps.registry }) });
   // Services record events in their transactions, then wake the delivery loops (created below).
-  const events = createEventProducer({ wake: () => lifecycle.wake() });
+  const events = createEventProducer({ wake: () => deliveries.wake() });
   const invalidation = createInvalidation({ kv, logger });
-  const services = createWorkspaceArea({ db, clock, events, removeCarried: removeCarriedBlocks(events), invalidation, logger });
+  const workspace = createWorkspaceArea({ db, clock, events, removeCarried: removeCarriedBlocks(events), invalidation, logger });
   const secrets = createSecrets({ masterKey: config.masterKey });
   const runtimeNodes = deps.runtimeNodes ?? openRuntimeNodes({
     config, logger, clock,
@@ -105,10 +105,10 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     makeClient: async (url) => (await import('@platform/runtime')).createRuntimeClient({ url, secret: config.runtimeSecret, fetch: runtimeFetch }),
   });
   const apps = createAppsArea({
-    config, db, clock, secrets, kv, invalidation, logger, apiKeys: services.apiKeys, runtimeNodes, registry: metrics.registry,
+    config, db, clock, secrets, kv, invalidation, logger, apiKeys: workspace.apiKeys, runtimeNodes, registry: metrics.registry,
     fetchImage: imageFetchFor(config), ...(deps.apps === undefined ? {} : { options: deps.apps }),
   });
-  const lifecycle = createDeliveriesArea({
+  const deliveries = createDeliveriesArea({
     config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
     secrets, runtimeNodes, resolveCaller: (header) => apps.resolver.resolveValue(header),
     environmentFor: (appId, target) => apps.envVars.environmentFor(appId, target),
@@ -116,19 +116,19 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     pruneErrorGroups: () => apps.errors.prune(config.errorGroupRetentionMs),
     errors: apps.errors,
     unitOfWork: apps.unitOfWork,
-    ...(deps.lifecycle === undefined ? {} : { options: deps.lifecycle }),
+    ...(deps.deliveries === undefined ? {} : { options: deps.deliveries }),
   });
   const messaging = createMessagingArea({
-    db, kv, clock, logger, events, publicUrl: config.publicUrl, engine: lifecycle.interactive.engine, messages: services.messages, images: apps.images,
+    db, kv, clock, logger, events, publicUrl: config.publicUrl, engine: deliveries.interactive.engine, messages: workspace.messages, images: apps.images,
   });
   const blocks = createBlocksArea({
-    db, kv, clock, logger, tokens: apps.tokens, events, interactive: lifecycle.interactive, schemaValidators: apps.schemaValidators, links: messaging.links,
+    db, kv, clock, logger, tokens: apps.tokens, events, interactive: deliveries.interactive, schemaValidators: apps.schemaValidators, links: messaging.links,
     images: apps.images, unitOfWork: apps.unitOfWork,
   });
-  const clientApi = createClientApi({ member: memberAuthScheme(services.apiKeys), operator: operatorAuthScheme(config) });
-  registerClientRoutes(clientApi, { workspace: services, apps, deliveries: lifecycle, messaging, blocks });
+  const clientApi = createClientApi({ member: memberAuthScheme(workspace.apiKeys), operator: operatorAuthScheme(config) });
+  registerClientRoutes(clientApi, { workspace, apps, deliveries, messaging, blocks });
   const v0Api = createV0Api({ resolver: apps.resolver });
-  registerV0Routes(v0Api, { db, apps, deliveries: lifecycle, messaging, blocks });
+  registerV0Routes(v0Api, { db, apps, deliveries, messaging, blocks });
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger, clock, accessLevel: logFormatOf(config) === 'pretty' ? 'debug' : 'info' }));
   app.use('*', metrics.middleware);
@@ -150,12 +150,12 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   let server: ServerType | undefined;
   return {
     app,
-    services,
+    workspace,
     clientApi,
     v0Api,
     tokens: apps.tokens,
     apps,
-    lifecycle,
+    deliveries,
     messaging,
     blocks,
     secrets,
@@ -175,7 +175,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
         onClientError(s as HttpServer, logger);
         // The development relay's WebSocket (`/v0/apps/{app_id}/relay`); no other path upgrades.
         s.on('upgrade', (req, socket, head) => {
-          if (!lifecycle.relay.server.handleUpgrade(req, socket, head)) socket.destroy();
+          if (!deliveries.relay.server.handleUpgrade(req, socket, head)) socket.destroy();
         });
         server = s;
       });
@@ -191,7 +191,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
         throw err;
       }
       await runtimeNodes.ready();
-      await lifecycle.start();
+      await deliveries.start();
       apps.bundleCollector.start();
       apps.storageSweeper.start();
       return { ...listening, metricsUrl: operator.url };
@@ -205,7 +205,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       await metricsServer.stop();
       await apps.bundleCollector.stop();
       await apps.storageSweeper.stop();
-      await lifecycle.stop();
+      await deliveries.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           if ('closeAllConnections' in s) s.closeAllConnections();

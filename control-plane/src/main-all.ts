@@ -60,7 +60,7 @@ try {
   const credentials = await writeCredentials({
     dataDir: config.dataDir,
     seed,
-    apiKeys: booted.controlPlane.services.apiKeys,
+    apiKeys: booted.controlPlane.workspace.apiKeys,
     urls: { controlPlane: config.publicUrl, runtime: config.runtimeUrl },
     operatorToken: config.workspaceCreation === 'open' ? null : config.operatorToken,
   });

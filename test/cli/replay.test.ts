@@ -49,7 +49,7 @@ beforeAll(async () => {
   const ref = /"ref":"([^"]+)"/.exec(JSON.stringify(view.tree))![1];
   const clicked = await ws.client.post(`/blocks/${blockId}/click`, { revision: view.revision, ref });
   expect(clicked.status, JSON.stringify(clicked.body)).toBe(200);
-  await stack.controlPlane.lifecycle.interactive.flush();
+  await stack.controlPlane.deliveries.interactive.flush();
   const listed = await ws.client.get(`/apps/${appId}/deliveries?type=block.action`);
   deliveryId = listed.body.items[0].id;
 
@@ -95,7 +95,7 @@ describe('platform replay', () => {
     // Nothing in the workspace changed, and the replay is no delivery of the app.
     expect(await memories()).toBe(before.memories);
     expect(await blockState()).toEqual({ count: 1, read: 'ok', wrote: 'ok' });
-    await stack.controlPlane.lifecycle.interactive.flush();
+    await stack.controlPlane.deliveries.interactive.flush();
     expect(await deliveries()).toBe(before.deliveries);
   });
 
@@ -115,7 +115,7 @@ describe('platform replay', () => {
     // The first message of a new conversation: a `post.created`.
     const fresh = (await ws.client.post(`/circles/${circleId}/conversations`, { title: 'News' })).body.conversation.id as string;
     expect((await ws.client.post(`/conversations/${fresh}/messages`, { markdown: 'hello there' })).status).toBe(201);
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(1);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBe(1);
     expect(await memories()).toBe(before + 1);
     const posted = (await ws.client.get(`/apps/${appId}/deliveries?type=post.created`)).body.items[0].id as string;
     const run = await cli(['replay', posted]);

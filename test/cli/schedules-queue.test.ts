@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   appId = app.id;
   installId = await seedInstall(stack, { appId, workspaceId: ws.workspace.id, kind: 'dev' });
-  await stack.controlPlane.lifecycle.schedules.runOnce();
+  await stack.controlPlane.deliveries.schedules.runOnce();
 });
 afterAll(async () => {
   await stack?.stop();
@@ -68,7 +68,7 @@ describe('platform queue', () => {
 
     // The development app's endpoint is a closed port: one attempt (maxAttempts 1) and it is dead.
     stack.clock.advance(3_600_000);
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
     const dead = await cli(['queue', 'dead']);
     expect(dead.code, dead.stderr).toBe(0);
     expect(dead.stdout).toMatch(new RegExp(`^evt_\\w+  ${installId}  sent 2026-01-01T00:00:00.000Z, 1 attempts: `, 'm'));

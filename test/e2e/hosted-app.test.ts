@@ -160,7 +160,7 @@ describe('a hosted app uploaded through the tooling endpoint', () => {
     expect((await view(ws.client, blockId)).summary).toBe('E2E: not asked');
 
     // block.created goes out as a lifecycle delivery; its handler writes through ctx.api (no token).
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBeGreaterThanOrEqual(1);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBeGreaterThanOrEqual(1);
     expect((await api.get(`/blocks/${blockId}`)).body.state).toMatchObject({ lifecycle: 'seen probe' });
 
     // A member's click: a signed block.action delivery; the SDK verified it, the handler ran.

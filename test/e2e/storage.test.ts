@@ -106,7 +106,7 @@ describe('storage through the SDK', () => {
     const api = stack.v0(hosted.installToken);
     const inserted = await api.post('/blocks', { type: 'keeper', props: { title: 'Keep' }, circleId });
     expect(inserted.status, JSON.stringify(inserted.body)).toBe(201);
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBeGreaterThanOrEqual(1);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBeGreaterThanOrEqual(1);
     const { state } = (await api.get(`/blocks/${inserted.body.id}`)).body as { state: { report: string } };
     expect(state.report, 'the block.created handler ran').not.toBe('');
     expectReport(JSON.parse(state.report), 'hosted/');
@@ -139,7 +139,7 @@ describe('storage atomic with the card (a block action\'s writes commit with its
     const inserted = await stack.v0(hosted.installToken).post('/blocks', { type: 'keeper', props: { title: 'Card' }, circleId });
     expect(inserted.status, JSON.stringify(inserted.body)).toBe(201);
     blockId = inserted.body.id;
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
   });
 
   it('the handler reads its own staged write, and the write commits with the new state', async () => {

@@ -24,7 +24,7 @@ export interface Twin {
 
 export interface TwinOptions {
   clock?: ManualClock;
-  lifecycle?: ControlPlaneDeps['lifecycle'];
+  deliveries?: ControlPlaneDeps['deliveries'];
   /** Fills the twin's data directory before it starts (an old data directory, say). */
   prepareDataDir?: (dir: string) => Promise<void>;
 }
@@ -35,7 +35,7 @@ export async function startTwin(stack: Stack, options: TwinOptions = {}): Promis
   await options.prepareDataDir?.(dataDir);
   const config = { ...stack.config, dataDir };
   const kv = stack.kvPrefix === null ? stack.kv : await createRedisKv({ url: stack.config.redisUrl!, clock, prefix: stack.kvPrefix });
-  const controlPlane = createControlPlane({ config, logger: stack.logger, db: stack.db, kv, clock, ...(options.lifecycle === undefined ? {} : { lifecycle: options.lifecycle }) });
+  const controlPlane = createControlPlane({ config, logger: stack.logger, db: stack.db, kv, clock, ...(options.deliveries === undefined ? {} : { deliveries: options.deliveries }) });
   try {
     const { url } = await controlPlane.start();
     return {

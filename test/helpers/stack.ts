@@ -32,8 +32,8 @@ export interface StackOptions {
   logLevel?: Config['logLevel'];
   /** Replacements for the apps features' seams (manifest reader, DNS resolver, dev slug suffixes). */
   apps?: ControlPlaneDeps['apps'];
-  /** Replacements for the lifecycle features' seams (hosted delivery target, mail transport, jitter). */
-  lifecycle?: ControlPlaneDeps['lifecycle'];
+  /** Replacements for the deliveries area's seams (hosted delivery target, mail transport, jitter). */
+  deliveries?: ControlPlaneDeps['deliveries'];
 }
 
 export interface ApiResponse<T = any> {
@@ -113,7 +113,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       DATA_DIR: dataDir,
       MASTER_KEY: randomBytes(32).toString('base64'),
       RUNTIME_SECRET: randomBytes(24).toString('base64url'),
-      // No background delivery loops: suites drive them (`controlPlane.lifecycle.worker.drain()`)
+      // No background delivery loops: suites drive them (`controlPlane.deliveries.worker.drain()`)
       // with the manual clock; a suite that wants them running sets OUTBOX_WORKERS.
       OUTBOX_WORKERS: '0',
       ...(pgUrl !== null ? { DATABASE_URL: pgUrl, OPERATOR_TOKEN: operatorToken } : {}),
@@ -158,7 +158,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const controlPlane = createControlPlane({
       config, logger, db, kv, clock,
       ...(options.apps === undefined ? {} : { apps: options.apps }),
-      ...(options.lifecycle === undefined ? {} : { lifecycle: options.lifecycle }),
+      ...(options.deliveries === undefined ? {} : { deliveries: options.deliveries }),
     });
     const { url, metricsUrl } = await controlPlane.start();
     cleanups.push(() => controlPlane.stop(1_000));

@@ -21,16 +21,16 @@ import { signingSecretsFor } from '../apps/apps/signing.ts';
 import { listApps, type AppRow } from '../apps/apps/store.ts';
 import { createBundleCollector, type BundleCollector } from '../apps/bundles/collector.ts';
 import { importDiskBundles, type DiskImport } from '../apps/bundles/import-disk.ts';
-import { createBundleStore, type BundleStore } from '../apps/bundles/service.ts';
+import { createBundlesService, type BundlesService } from '../apps/bundles/service.ts';
 import { createImageCopier, type FetchImage, type ImageCopier } from '../apps/assets/copy.ts';
-import { createAssetService, type AssetService } from '../apps/assets/service.ts';
+import { createAssetsService, type AssetService } from '../apps/assets/service.ts';
 import { createAssetUploads, type AssetUploads } from '../apps/assets/upload.ts';
-import { createBundleChecker, type BundleChecker } from '../apps/check-bundles/service.ts';
-import { createTreeChecker, type TreeChecker } from '../apps/check-trees/service.ts';
+import { createCheckBundlesService, type CheckBundlesService } from '../apps/check-bundles/service.ts';
+import { createCheckTreesService, type CheckTreesService } from '../apps/check-trees/service.ts';
 import { createOidcVerifier } from '../apps/ci-identities/oidc.ts';
 import { createCiIdentitiesService, type CiIdentitiesService } from '../apps/ci-identities/service.ts';
 import { createCallerResolver, type CallerResolverService } from '../apps/credentials/resolve.ts';
-import { createAccessTokenService, type AccessTokenService } from '../apps/credentials/service.ts';
+import { createCredentialsService, type CredentialsService } from '../apps/credentials/service.ts';
 import { createDevAppsService, type DevAppsService } from '../apps/dev-apps/service.ts';
 import { createTxtResolver, type TxtResolver } from '../apps/domains/dns.ts';
 import { createDomainsService, type DomainsService } from '../apps/domains/service.ts';
@@ -41,13 +41,13 @@ import { createInstallsService, type InstallsService } from '../apps/installs/se
 import type { InstallRow } from '../apps/installs/store.ts';
 import { createProductionResolver, type ProductionResolver } from '../apps/internal/production.ts';
 import { createLogFeed } from '../apps/logs/feed.ts';
-import { createAppLogsService, type AppLogsService } from '../apps/logs/service.ts';
-import { createAppErrorsService, type AppErrorsService } from '../apps/errors/service.ts';
+import { createLogsService, type LogsService } from '../apps/logs/service.ts';
+import { createErrorsService, type ErrorsService } from '../apps/errors/service.ts';
 import { createOperatorMetricsService, type OperatorMetricsService } from '../apps/operator-metrics/service.ts';
 import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
 import { createVersionHistoryService, type VersionHistoryService } from '../apps/publish/history.ts';
-import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
+import { createPublishService, type PublishService } from '../apps/publish/service.ts';
 import { createStorageMetrics } from '../apps/storage/metrics.ts';
 import { createStorageService, type StorageService } from '../apps/storage/service.ts';
 import { createStorageAdmin, type StorageAdmin } from '../apps/storage/admin.ts';
@@ -56,7 +56,7 @@ import { STAGED_COMMIT, stagedCommitApplier } from '../apps/storage/stage.ts';
 import { createUnitOfWork, type UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
 import { STAGED_SEND, stagedSendApplier } from '../deliveries/queues/service.ts';
 import { createKeyRing } from '../apps/tokens/keyring.ts';
-import { createTokenService, type TokenService } from '../apps/tokens/service.ts';
+import { createTokensService, type TokenService } from '../apps/tokens/service.ts';
 import { createSchemaValidatorCache, type VersionValidators } from '../apps/versions/validators.ts';
 import type { ApiKeysService } from '../workspace/api-keys/service.ts';
 
@@ -76,15 +76,15 @@ export interface AppsArea {
   apps: AppsService;
   domains: DomainsService;
   envVars: EnvVarsService;
-  versions: VersionsService;
+  versions: PublishService;
   /** The version list and rollback. */
   versionHistory: VersionHistoryService;
   devApps: DevAppsService;
   installs: InstallsService;
   production: ProductionResolver;
-  bundles: BundleStore;
+  bundles: BundlesService;
   /** The source maps uploaded with bundles (served to runtime nodes beside them). */
-  sourceMaps: BundleStore;
+  sourceMaps: BundlesService;
   /** Collects bundles no version refers to (started and stopped with the control plane). */
   bundleCollector: BundleCollector;
   /** Imports the bundles of DATA_DIR/bundles that are not stored yet (run at start). */
@@ -93,10 +93,10 @@ export interface AppsArea {
   ciIdentities: CiIdentitiesService;
   /** The one place an `authorization` header becomes a `Caller` (the `/v0` schemes and the relay use it). */
   resolver: CallerResolverService;
-  accessTokens: AccessTokenService;
-  treeChecker: TreeChecker;
+  accessTokens: CredentialsService;
+  treeChecker: CheckTreesService;
   /** A hosted bundle checked as an upload would, before its app exists (`platform deploy --create`). */
-  bundleChecker: BundleChecker;
+  bundleChecker: CheckBundlesService;
   /** Images stored by content: copies of trees' images, uploaded icons. */
   assets: AssetService;
   /** Copies the images a tree (or a message) names before it is stored. */
@@ -104,8 +104,8 @@ export interface AppsArea {
   /** `POST /v0/assets`: tooling's uploads (app icons). */
   assetUploads: AssetUploads;
   /** Hosted apps' log lines: stored from the nodes' batches, read and streamed by tooling. */
-  logs: AppLogsService;
-  errors: AppErrorsService;
+  logs: LogsService;
+  errors: ErrorsService;
   /** Each app's figures from the processes' metrics (the console's operator page). */
   operatorMetrics: OperatorMetricsService;
   /** App storage: each install's key-value space (`/v0/storage/…`). */
@@ -154,21 +154,21 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const options = deps.options ?? {};
   const objects = config.bundleStore.kind === 's3' ? createS3ObjectStore(config.bundleStore.s3) : null;
   const prefix = config.bundleStore.kind === 's3' ? config.bundleStore.s3.prefix : '';
-  const bundles = createBundleStore({ db, clock, objects, prefix });
-  const sourceMaps = createBundleStore({ db, clock, objects, prefix, table: 'source_maps' });
-  const assets = createAssetService({ db, clock, objects, prefix: config.assetPrefix });
+  const bundles = createBundlesService({ db, clock, objects, prefix });
+  const sourceMaps = createBundlesService({ db, clock, objects, prefix, table: 'source_maps' });
+  const assets = createAssetsService({ db, clock, objects, prefix: config.assetPrefix });
   const images = createImageCopier({ db, clock, assets, fetchImage: deps.fetchImage, reuseMs: config.imageCopy.reuseMs });
   // Any node reads a manifest; keyed by nothing in particular, so one node reads them all while it is up.
   const reader = options.manifestReader ?? createRuntimeManifestReader({ client: { manifest: (input) => deps.runtimeNodes.run('manifests', undefined, (c) => c.manifest(input)) } });
   const validators = createSchemaValidatorCache({ db });
   const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ invalidation: deps.invalidation, clock, logger: deps.logger }) });
   const domains = { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain };
-  const versions = createVersionsService({ db, clock, bundles, sourceMaps, reader, validators, assets, domains });
+  const versions = createPublishService({ db, clock, bundles, sourceMaps, reader, validators, assets, domains });
   const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
-  const tokens = createTokenService({ ring, clock, issuer: config.publicUrl });
+  const tokens = createTokensService({ ring, clock, issuer: config.publicUrl });
   // Each needs the other: errors are recorded as log batches are stored, and a group's examples are log lines.
-  const errors = createAppErrorsService({ db, clock, logger: deps.logger, readLines: (appId, ids) => logs.linesByIds(appId, ids) });
-  const logs = createAppLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors });
+  const errors = createErrorsService({ db, clock, logger: deps.logger, readLines: (appId, ids) => logs.linesByIds(appId, ids) });
+  const logs = createLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   const storageMetrics = createStorageMetrics(deps.registry);
   // Each kind of staged effect registers its applier here: storage commits and queue sends.
@@ -198,9 +198,9 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     tokens,
     ciIdentities: createCiIdentitiesService({ db, clock, tokens, allowHttpIssuers, oidc: createOidcVerifier({ clock, allowHttp: allowHttpIssuers }) }),
     resolver: createCallerResolver({ db, tokens, apiKeys: deps.apiKeys }),
-    accessTokens: createAccessTokenService({ db, tokens }),
-    treeChecker: createTreeChecker({ kv: deps.kv, images }),
-    bundleChecker: createBundleChecker({ reader, assets, domains }),
+    accessTokens: createCredentialsService({ db, tokens }),
+    treeChecker: createCheckTreesService({ kv: deps.kv, images }),
+    bundleChecker: createCheckBundlesService({ reader, assets, domains }),
     assets,
     images,
     assetUploads: createAssetUploads({ assets, kv: deps.kv, publicUrl: config.publicUrl }),

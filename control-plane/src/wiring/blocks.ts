@@ -14,7 +14,7 @@ import { createReachGuard } from '../apps/guards/index.ts';
 import type { ImageCopier } from '../apps/assets/copy.ts';
 import type { TokenService } from '../apps/tokens/service.ts';
 import type { VersionValidators } from '../apps/versions/validators.ts';
-import { createBlocksService, type BlocksService } from '../blocks/app-api/service.ts';
+import { createAppApiService, type BlocksService } from '../blocks/app-api/service.ts';
 import { createBlockDefinitions } from '../blocks/definitions/definitions.ts';
 import { createMemberBlocks, type MemberBlocks } from '../blocks/interactions/member-insert.ts';
 import { createInteractionsService, type InteractionsService } from '../blocks/interactions/service.ts';
@@ -81,7 +81,7 @@ export function createBlocksArea(deps: BlocksAreaDeps): BlocksArea {
   const results = createResultWriter({ db });
   const interactions = createInteractionsService({ db, kv: deps.kv, clock, logger, tokens: deps.tokens, engine, renderer, definitions, results, links: deps.links, images, unitOfWork: deps.unitOfWork });
   return {
-    blocks: createBlocksService({ ...insertDeps, renderer }),
+    blocks: createAppApiService({ ...insertDeps, renderer }),
     interactions,
     members: createMemberBlocks(insertDeps, interactions),
     playground: createPlaygroundBlocks(insertDeps, interactions),

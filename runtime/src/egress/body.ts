@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { readCapped } from '@platform/sdk';
 
 export class BodyTooLargeError extends Error {}
 
@@ -19,24 +20,20 @@ function decoder(encoding: string): Transform | null {
 }
 
 /** The body's bytes, and whether they were decoded (then content-encoding no longer applies). */
-export async function readCapped(body: Readable, contentEncoding: string | null, maxBytes: number): Promise<{ bytes: Uint8Array; decoded: boolean }> {
+export async function readDecoded(body: Readable, contentEncoding: string | null, maxBytes: number): Promise<{ bytes: Uint8Array; decoded: boolean }> {
   const codec = contentEncoding === null ? null : decoder(contentEncoding);
   const source: Readable = codec === null ? body : body.pipe(codec);
   body.on('error', (err) => codec?.destroy(err));
-  const chunks: Buffer[] = [];
-  let total = 0;
+  let bytes: Uint8Array | null;
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      total += chunk.byteLength;
-      if (total > maxBytes) throw new BodyTooLargeError(`The response body is larger than ${maxBytes} bytes`);
-      chunks.push(chunk);
-    }
+    // The packages' one capped reader counts the decompressed bytes.
+    bytes = await readCapped(source as AsyncIterable<Uint8Array>, maxBytes);
   } finally {
     // Stop reading early (cap reached or error) without leaving an unheard error behind.
     source.on('error', () => {});
     source.destroy();
     body.destroy();
   }
-  const all = Buffer.concat(chunks, total);
-  return { bytes: new Uint8Array(all.buffer, all.byteOffset, all.byteLength), decoded: codec !== null };
+  if (bytes === null) throw new BodyTooLargeError(`The response body is larger than ${maxBytes} bytes`);
+  return { bytes, decoded: codec !== null };
 }

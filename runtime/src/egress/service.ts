@@ -11,7 +11,7 @@ import { LIMITS } from '@platform/sdk';
 import { Agent, request } from 'undici';
 import type { GuestFetchInit, GuestFetchResult } from '../shared/bridge.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { BodyTooLargeError, readCapped } from './body.ts';
+import { BodyTooLargeError, readDecoded } from './body.ts';
 import { BlockedAddressError, createGuardedAgent, type Lookup } from './connector.ts';
 import { STRIPPED_RESPONSE_HEADERS, guestRequestHeaders } from './headers.ts';
 import { EgressDenied, OTHER_HOST, routeFor, type Route } from './policy.ts';
@@ -119,7 +119,7 @@ export function createEgress(deps: EgressDeps) {
       }
       let read: { bytes: Uint8Array; decoded: boolean };
       try {
-        read = await readCapped(res.body, headerValue(res.headers['content-encoding']), deps.maxResponseBytes);
+        read = await readDecoded(res.body, headerValue(res.headers['content-encoding']), deps.maxResponseBytes);
       } catch (err) {
         if (err instanceof BodyTooLargeError) return deny(ctx, new EgressDenied('response-too-large', route.hostLabel, err.message));
         throw new Error(`fetch failed while reading the body: ${describe(err)}`);

@@ -1,64 +1,33 @@
 /**
  * @module http/body
  * Reads a request body with a byte cap (413 past it), counting bytes as they arrive rather than
- * trusting content-length, straight from the Node request (building a Web stream for every body
- * costs more than the rest of a delivery's HTTP handling). Hono routes reach the Node request
- * through @hono/node-server's `incoming`.
+ * trusting content-length, straight from the Node request by its events (`readCappedEvents` of
+ * @platform/sdk: building a Web stream for every body costs more than the rest of a delivery's HTTP
+ * handling). Hono routes reach the Node request through @hono/node-server's `incoming`.
  */
 import type { IncomingMessage } from 'node:http';
-import { PlatformError } from '@platform/sdk';
+import { PlatformError, declaredOver, readCappedEvents } from '@platform/sdk';
 import type { Context } from 'hono';
 
 function tooLarge(maxBytes: number): PlatformError {
   return new PlatformError('PlatformApiPayloadTooLargeError', `The body is larger than ${maxBytes} bytes`, { fields: { limit: maxBytes } });
 }
 
-function clientAborted(): PlatformError {
-  return new PlatformError('PlatformApiInvalidRequestError', 'The client closed the connection before the request body was complete', { fields: { issues: [] } });
-}
-
-/** The body, or a 413 (the rest is drained and dropped). */
-export function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(incoming.headers['content-length'] ?? '0');
-  if (declared > maxBytes) {
+/**
+ * The body, or a 413 (the rest is drained and dropped); a client that hangs up mid-body gets its
+ * 400. The count is sandbox-lib's one capped reader, by events on the Node request.
+ */
+export async function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (declaredOver(incoming.headers['content-length'], maxBytes)) {
     incoming.resume();
-    return Promise.reject(tooLarge(maxBytes));
+    throw tooLarge(maxBytes);
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer): void => {
-      total += chunk.byteLength;
-      if (total > maxBytes) {
-        cleanup();
-        incoming.resume();
-        reject(tooLarge(maxBytes));
-      } else chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    };
-    // A body that stops before its end (the client hung up) is the client's abort, not our fault.
-    const onError = (err: Error): void => {
-      cleanup();
-      reject(incoming.complete ? err : clientAborted());
-    };
-    const onClose = (): void => {
-      cleanup();
-      if (!incoming.complete) reject(clientAborted());
-    };
-    const cleanup = (): void => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onError);
-      incoming.off('close', onClose);
-    };
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('error', onError);
-    incoming.on('close', onClose);
-  });
+  const bytes = await readCappedEvents(incoming, maxBytes);
+  if (bytes === null) {
+    incoming.resume();
+    throw tooLarge(maxBytes);
+  }
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export function parseJson(bytes: Buffer): unknown {

@@ -3,42 +3,24 @@
  * Small Web-standard HTTP helpers: reading a body under a byte cap (declared length first, then
  * while streaming, so an oversized body is never buffered whole) and JSON answers.
  */
+import { declaredOver, readCapped } from '../net/capped-body.ts';
 
 export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too-large' };
 
 /**
- * The raw body of `request`, or `too-large` past `maxBytes`.
+ * The raw body of `request`, or `too-large` past `maxBytes` (net/capped-body.ts counts it).
  * @example const body = await readBody(request, 1024 * 1024); if (!body.ok) return new Response(null, { status: 413 });
  */
 export async function readBody(request: Request, maxBytes: number): Promise<BodyRead> {
-  const declared = Number(request.headers.get('content-length') ?? '');
-  if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: 'too-large' };
+  if (declaredOver(request.headers.get('content-length'), maxBytes)) return { ok: false, reason: 'too-large' };
   if (!request.body || typeof request.body.getReader !== 'function') {
     // Hosts with a minimal Request (the hosted runtime's guest) have no body stream but do read
     // whole bodies; there the host has already capped the size, and the cap is checked again here.
     const bytes = new Uint8Array(await request.arrayBuffer());
     return bytes.byteLength > maxBytes ? { ok: false, reason: 'too-large' } : { ok: true, bytes };
   }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return { ok: false, reason: 'too-large' };
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { ok: true, bytes };
+  const bytes = await readCapped(request.body, maxBytes);
+  return bytes === null ? { ok: false, reason: 'too-large' } : { ok: true, bytes };
 }
 
 /**

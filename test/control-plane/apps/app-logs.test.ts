@@ -326,7 +326,7 @@ describe('retention and documentation', () => {
     await ship([line({ appId: scratch.app.id, message: 'old' })]);
     stack.clock.advance(stack.config.appLogRetentionMs + 1);
     await ship([line({ appId: scratch.app.id, message: 'new' })]);
-    const removed = await stack.controlPlane.lifecycle.prune();
+    const removed = await stack.controlPlane.deliveries.prune();
     expect(removed.appLogs).toBeGreaterThanOrEqual(1);
     expect((await logsOf(scratch.app.id)).body.items.map((l: { message: string }) => l.message)).toEqual(['new']);
   });

@@ -44,7 +44,7 @@ let ws: CreatedWorkspace;
 let other: CreatedWorkspace;
 
 beforeAll(async () => {
-  stack = await startStack({ lifecycle: { random: () => 0 } });
+  stack = await startStack({ deliveries: { random: () => 0 } });
   ws = await stack.createWorkspace();
   other = await stack.createWorkspace({ name: 'Other' });
 });
@@ -195,11 +195,11 @@ describe('failed deliveries of any app', () => {
     receiver.respond = () => 500;
     await post('one');
     await post('two');
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
     stack.clock.advance(1_000);
     receiver.respond = () => 404;
     await post('three');
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
     const items = (await stack.v0(setup.ws.apiKey).get(`/apps/${app.id}/errors?level=delivery`)).body.items;
     expect(items.map((g: any) => [g.name, g.message, g.count, g.installs])).toEqual([
       ['post.created (HTTP 404)', 'The app answered <n>', 1, 1],

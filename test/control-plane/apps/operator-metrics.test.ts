@@ -92,7 +92,7 @@ describe('operator apps metrics', () => {
     expect((await ws.client.post(`/conversations/${conversation.body.conversation.id}/messages`, { markdown: 'Hello sink' })).status).toBe(201);
     // The stack runs no delivery loop: the suite drives one. The endpoint's host does not resolve,
     // so the attempt fails and will be retried.
-    await env.stack.controlPlane.lifecycle.worker.drain();
+    await env.stack.controlPlane.deliveries.worker.drain();
     const sink = appIn((await read()).body, appId);
     expect(sink.lifecycle).toEqual({ pending: 1 });
     expect(sink.requests).toEqual({});

@@ -104,7 +104,7 @@ describeWithService('two control planes on one Postgres and one Redis', both, ()
       })));
       b.clock.set(a.clock.now());
 
-      const [byA, byB] = await Promise.all([a.controlPlane.lifecycle.worker.drain(), b.controlPlane.lifecycle.worker.drain()]);
+      const [byA, byB] = await Promise.all([a.controlPlane.deliveries.worker.drain(), b.controlPlane.deliveries.worker.drain()]);
       expect(byA + byB).toBe(EVENTS);
       // Both took part: each claimed batches the other skipped.
       expect(byA).toBeGreaterThan(0);

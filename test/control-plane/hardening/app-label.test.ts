@@ -36,7 +36,7 @@ describe('lifecycle delivery series by app', () => {
     for (const app of [polls, broken]) await seedInstall(stack, { appId: app.id, workspaceId: setup.ws.workspace.id });
     const conversation = (await setup.ws.client.post(`/circles/${setup.publicCircle}/conversations`, { title: 'Metered' })).body.conversation.id;
     await setup.ws.client.post(`/conversations/${conversation}/messages`, { markdown: 'hello' });
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
 
     const text = await metricsOf(stack.metricsUrl);
     expect(text).toMatch(/platform_lifecycle_attempts_total\{app="polls",outcome="delivered"\} 1/);

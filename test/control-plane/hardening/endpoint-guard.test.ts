@@ -84,7 +84,7 @@ describe('saving an endpoint', () => {
 describe('delivering', () => {
   it('production: a name resolving to loopback is refused on the address connected to; nothing reaches the app', async () => {
     const w = await startBoardWorld({
-      env: { NODE_ENV: 'production' }, lifecycle: { resolve },
+      env: { NODE_ENV: 'production' }, deliveries: { resolve },
       endpointFor: (served) => served.replace(/^http:\/\/127\.0\.0\.1/, 'https://loopback.test'),
     });
     try {
@@ -100,7 +100,7 @@ describe('delivering', () => {
   describe('development', () => {
     let w: BoardWorld;
     beforeAll(async () => {
-      w = await startBoardWorld({ lifecycle: { resolve } });
+      w = await startBoardWorld({ deliveries: { resolve } });
     });
     afterAll(async () => {
       await w?.stop();

@@ -18,7 +18,7 @@ let secondInstall: string;
 const MINUTE = 60_000;
 
 beforeAll(async () => {
-  stack = await startStack({ lifecycle: { random: () => 0 } });
+  stack = await startStack({ deliveries: { random: () => 0 } });
   receiver = await startReceiver();
   setup = await seedWorkspace(stack);
   app = await seedApp(stack, { workspaceId: setup.ws.workspace.id, ownerId: setup.ws.owner.id, endpoint: receiver.url });
@@ -31,16 +31,16 @@ beforeAll(async () => {
   // 0:00 a post (delivered); 1:00 a reply (fails, due again at 2:00); 1:30 a post in the partner
   // workspace (delivered); 2:00 an interactive delivery.
   const first = (await c.post(`/conversations/${conv}/messages`, { markdown: 'one' })).body.message.id;
-  await stack.controlPlane.lifecycle.worker.drain();
+  await stack.controlPlane.deliveries.worker.drain();
   stack.clock.advance(MINUTE);
   receiver.respond = () => 500;
   await c.post(`/messages/${first}/replies`, { markdown: 'two' });
-  await stack.controlPlane.lifecycle.worker.drain();
+  await stack.controlPlane.deliveries.worker.drain();
   stack.clock.advance(MINUTE / 2);
   receiver.respond = () => 204;
   const pconv = (await partner.client.post(`/circles/${partnerCircle}/conversations`, { title: 'P' })).body.conversation.id;
   await partner.client.post(`/conversations/${pconv}/messages`, { markdown: 'three' });
-  await stack.controlPlane.lifecycle.worker.drain();
+  await stack.controlPlane.deliveries.worker.drain();
   // As the blocks feature records interactive deliveries.
   stack.clock.advance(MINUTE / 2);
   await recordInteractiveDelivery(stack.db, {

@@ -17,7 +17,7 @@ let app: SeededApp;
 let installId: string;
 let conversationId: string;
 
-const worker = () => stack.controlPlane.lifecycle.worker;
+const worker = () => stack.controlPlane.deliveries.worker;
 const post = async (markdown = 'hello') => {
   const res = await setup.ws.client.post(`/conversations/${conversationId}/messages`, { markdown });
   expect(res.status).toBe(201);
@@ -28,7 +28,7 @@ const attemptsOf = async (deliveryId: string) =>
     'select attempt, status, error, duration_ms from delivery_attempts where delivery_id = $1 order by attempt', [deliveryId])).rows;
 
 beforeAll(async () => {
-  stack = await startStack({ lifecycle: { random: () => 0.5 } });
+  stack = await startStack({ deliveries: { random: () => 0.5 } });
   receiver = await startReceiver();
   setup = await seedWorkspace(stack);
   app = await seedApp(stack, { workspaceId: setup.ws.workspace.id, ownerId: setup.ws.owner.id, endpoint: receiver.url });

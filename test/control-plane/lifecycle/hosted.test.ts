@@ -28,7 +28,7 @@ describe('hosted apps', () => {
     const installId = await seedInstall(stack, { appId: app.id, workspaceId: setup.ws.workspace.id });
     const conv = (await setup.ws.client.post(`/circles/${setup.publicCircle}/conversations`, { title: 'Hosted' })).body.conversation.id;
     await setup.ws.client.post(`/conversations/${conv}/messages`, { markdown: 'to the isolate' });
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(1);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBe(1);
     const [delivered] = await deliveriesOf(stack, installId);
     expect(delivered).toMatchObject({ type: 'post.created', status: 'delivered', last_status: 200 });
 
@@ -36,7 +36,7 @@ describe('hosted apps', () => {
     rt = undefined;
     await stopping.stop();
     await setup.ws.client.post(`/conversations/${conv}/messages`, { markdown: 'runtime away' });
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
     const waiting = (await deliveriesOf(stack, installId)).find((d) => d.status === 'pending');
     expect(waiting).toMatchObject({ type: 'reply.created', attempts: 1, last_error: expect.stringMatching(/^unavailable: no runtime node could take the delivery: /) });
   });

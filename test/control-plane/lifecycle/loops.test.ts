@@ -46,7 +46,7 @@ describe('delivery loops', () => {
     await setup.ws.client.post(`/conversations/${conv}/messages`, { markdown: 'in flight when stopping' });
     await receiver.waitFor((all) => all.length === 1);
     // The request hangs until the receiver lets go; stopping waits for the pass, which records a failure.
-    const stopped = stack.controlPlane.lifecycle.worker.stop();
+    const stopped = stack.controlPlane.deliveries.worker.stop();
     await receiver.stop();
     await stopped;
     const { rows } = await stack.db.query<{ status: string; lease: string | null; attempts: number }>('select status, lease, attempts from deliveries');

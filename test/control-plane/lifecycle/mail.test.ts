@@ -31,7 +31,7 @@ describe('mail', () => {
       stacks.push(stack);
       const ws = await stack.createWorkspace();
       await ws.client.put('/me/mail-address', { address: 'olive@example.test' });
-      const mail = stack.controlPlane.lifecycle.mail;
+      const mail = stack.controlPlane.deliveries.mail;
       await expect(stack.db.transaction(async (tx) => {
         await mail.write(tx, { memberId: ws.owner.id, subject: 'Never sent', body: 'rolled back' });
         throw new Error('the change failed');
@@ -53,7 +53,7 @@ describe('mail', () => {
     stacks.push(stack);
     const ws = await stack.createWorkspace();
     await ws.client.put('/me/mail-address', { address: 'olive@example.test' });
-    const mail = stack.controlPlane.lifecycle.mail;
+    const mail = stack.controlPlane.deliveries.mail;
     await stack.db.transaction((tx) => mail.write(tx, { memberId: ws.owner.id, subject: 'Paused', body: '…' }));
     for (let attempt = 1; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
       expect(await mail.flush()).toBe(0);
@@ -69,7 +69,7 @@ describe('mail', () => {
     const stack = await startStack();
     stacks.push(stack);
     const ws = await stack.createWorkspace();
-    const mail = stack.controlPlane.lifecycle.mail;
+    const mail = stack.controlPlane.deliveries.mail;
     for (const subject of ['one', 'two', 'three']) {
       await stack.db.transaction((tx) => mail.write(tx, { memberId: ws.owner.id, subject, body: subject }));
       stack.clock.advance(1_000);

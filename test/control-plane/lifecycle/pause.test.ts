@@ -25,7 +25,7 @@ interface World {
 }
 
 async function world(env: Record<string, string> = {}, input: { hosting?: 'self' | 'platform' } = {}): Promise<World> {
-  const stack = await startStack({ env, lifecycle: { random: () => 0 } });
+  const stack = await startStack({ env, deliveries: { random: () => 0 } });
   const receiver = await startReceiver();
   const setup = await seedWorkspace(stack);
   const app = await seedApp(stack, { workspaceId: setup.ws.workspace.id, ownerId: setup.ws.owner.id, endpoint: receiver.url, hosting: input.hosting ?? 'self' });
@@ -36,7 +36,7 @@ async function world(env: Record<string, string> = {}, input: { hosting?: 'self'
     async post(text = 'hello') {
       expect((await setup.ws.client.post(`/conversations/${conversationId}/messages`, { markdown: text })).status).toBe(201);
     },
-    drain: () => stack.controlPlane.lifecycle.worker.drain(),
+    drain: () => stack.controlPlane.deliveries.worker.drain(),
   };
 }
 

@@ -56,7 +56,7 @@ async function install(input: { hosting?: 'self' | 'platform'; bundleSha256?: st
 }
 
 const send = async (on: Installed, messages: unknown[]) => (await on.api()).post('/queue/messages', { messages });
-const drain = () => stack.controlPlane.lifecycle.worker.drain();
+const drain = () => stack.controlPlane.deliveries.worker.drain();
 const received = (id: string) => receiver.requests.filter((r) => r.envelope?.id === id);
 
 describe('the queue of a self-hosted app', () => {

@@ -34,7 +34,7 @@ beforeAll(async () => {
   session = await startDev({ baseUrl: stack.url, apiKey, manifest: manifest as unknown as Record<string, unknown>, print: () => undefined });
   secret = session.signingSecret!;
   // The schedule loop reads the development install's schedules.
-  await stack.controlPlane.lifecycle.schedules.runOnce();
+  await stack.controlPlane.deliveries.schedules.runOnce();
 }, 60_000);
 
 afterAll(async () => {
@@ -53,7 +53,7 @@ describe('platform dev with schedules and queues', () => {
     expect(fired.stdout).toContain(`Fired standup for ${session!.installId}`);
     const sent = await cli(['queue', 'send', '{"remind":"mem_1"}']);
     expect(sent.code, sent.stderr).toBe(0);
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(2);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBe(2);
     expect(handled.sort()).toEqual(['message mem_1', 'schedule standup missed 0']);
   });
 });

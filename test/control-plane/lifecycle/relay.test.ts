@@ -83,7 +83,7 @@ describe('platform dev', () => {
 
   it('relays lifecycle deliveries to the app on localhost, which verifies and acknowledges them', async () => {
     await post('through the relay');
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(1);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBe(1);
     expect(handled.map((h) => [h.type, h.text])).toEqual([['post.created', 'through the relay']]);
     const [delivery] = (await deliveriesOf(stack, session!.installId)).filter((d) => d.type === 'post.created');
     expect(delivery).toMatchObject({ status: 'delivered', last_status: 204 });
@@ -92,7 +92,7 @@ describe('platform dev', () => {
 
   it('relays interactive deliveries and brings the app\'s answer back', async () => {
     const delivery = await interactive(session!);
-    const outcome = await stack.controlPlane.lifecycle.targets.relay.send(delivery);
+    const outcome = await stack.controlPlane.deliveries.targets.relay.send(delivery);
     const direct = await fetch(`${served.url}/platform`, { method: 'POST', headers: { ...delivery.headers, 'webhook-id': `${delivery.id}x` }, body: delivery.body });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
@@ -106,10 +106,10 @@ describe('platform dev', () => {
     const other: ControlPlane = createControlPlane({ config: stack.config, logger: createLogger(stack.config), db: stack.db, kv: stack.kv, clock: stack.clock });
     await other.start();
     try {
-      const outcome = await other.lifecycle.targets.relay.send(await interactive(session!));
+      const outcome = await other.deliveries.targets.relay.send(await interactive(session!));
       expect(outcome).toMatchObject({ ok: true, status: 404 });
       await post('made here, worked there');
-      expect(await other.lifecycle.worker.drain()).toBe(1);
+      expect(await other.deliveries.worker.drain()).toBe(1);
       expect(handled.at(-1)).toMatchObject({ text: 'made here, worked there' });
     } finally {
       await other.stop();
@@ -118,21 +118,21 @@ describe('platform dev', () => {
 
   it('without a relay: interactive deliveries fail at once, lifecycle ones wait and are delivered after it reconnects', async () => {
     await session!.stop();
-    await expect(stack.controlPlane.lifecycle.targets.relay.send(await interactive(session!))).rejects.toSatisfy(
+    await expect(stack.controlPlane.deliveries.targets.relay.send(await interactive(session!))).rejects.toSatisfy(
       (err: unknown) => isPlatformError(err) && err.tag === 'PlatformAppRelayNotConnectedError' && err.status === 503);
 
     await post('while nobody relays');
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(1);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBe(1);
     const waiting = (await deliveriesOf(stack, session!.installId)).filter((d) => d.status === 'pending');
     expect(waiting).toEqual([expect.objectContaining({
       type: 'post.created', attempts: 1, last_error: 'relay-not-connected: no platform dev relay is connected for this development app',
     })]);
 
     // Nothing is due yet; once the relay is back, what waited for it is due at once.
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(0);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBe(0);
     session = await startDev({ baseUrl: stack.url, apiKey, manifest: manifest as unknown as Record<string, unknown>, print: (line) => lines.push(line) });
     expect(lines.filter((l) => l.startsWith('Synced development app'))).toHaveLength(1);
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(1);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBe(1);
     expect(handled.at(-1)).toMatchObject({ text: 'while nobody relays', id: waiting[0]!.id });
   });
 

@@ -32,7 +32,7 @@ describe('retention', () => {
     const app = await seedApp(stack, { workspaceId: setup.ws.workspace.id, ownerId: setup.ws.owner.id, endpoint: receiver.url, events: ['post.created', 'reply.created'] });
     const installId = await seedInstall(stack, { appId: app.id, workspaceId: setup.ws.workspace.id });
     const conv = (await setup.ws.client.post(`/circles/${setup.publicCircle}/conversations`, { title: 'Old' })).body.conversation.id;
-    const worker = stack.controlPlane.lifecycle.worker;
+    const worker = stack.controlPlane.deliveries.worker;
     // Day 0: a delivered post, a reply that will die, an event nobody subscribes to, an interactive record.
     await setup.ws.client.post(`/conversations/${conv}/messages`, { markdown: 'delivered' });
     await worker.drain();
@@ -59,14 +59,14 @@ describe('retention', () => {
 
     // 8 days after the start: the delivered post, the interactive record and the unsubscribed event go.
     stack.clock.set(Date.UTC(2026, 0, 1) + 8 * DAY);
-    expect(await stack.controlPlane.lifecycle.prune()).toEqual({ delivered: 1, settled: 0, interactive: 1, unsubscribed: 1, queueKeys: 0, appLogs: 0, errorGroups: 0 });
+    expect(await stack.controlPlane.deliveries.prune()).toEqual({ delivered: 1, settled: 0, interactive: 1, unsubscribed: 1, queueKeys: 0, appLogs: 0, errorGroups: 0 });
     expect(await state()).toEqual(['reply.created dead', 'reply.created delivered', 'reply.created pending']);
     expect(await count('outbox_events')).toBe(3);
     expect(await count(`delivery_attempts where delivery_id = 'dlv_int_old'`)).toBe(0);
 
     // 31 days: the dead one goes too; the waiting one never does.
     stack.clock.set(Date.UTC(2026, 0, 1) + 31 * DAY);
-    expect(await stack.controlPlane.lifecycle.prune()).toEqual({ delivered: 1, settled: 1, interactive: 0, unsubscribed: 0, queueKeys: 0, appLogs: 0, errorGroups: 0 });
+    expect(await stack.controlPlane.deliveries.prune()).toEqual({ delivered: 1, settled: 1, interactive: 0, unsubscribed: 0, queueKeys: 0, appLogs: 0, errorGroups: 0 });
     expect(await state()).toEqual(['reply.created pending']);
     expect(await count('delivery_attempts')).toBe(1);
   });

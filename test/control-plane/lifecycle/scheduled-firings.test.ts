@@ -28,7 +28,7 @@ beforeAll(async () => {
   rt = await startRuntime();
   stack = await startStack({ env: { RUNTIME_URL: rt.url, RUNTIME_SECRET: SECRET } });
   receiver = await startReceiver();
-  loop = stack.controlPlane.lifecycle.schedules;
+  loop = stack.controlPlane.deliveries.schedules;
 }, 60_000);
 
 afterAll(async () => {
@@ -81,7 +81,7 @@ describe('schedules of a self-hosted app', () => {
 
     const due = toNextMinute(0);
     expect(await loop.runOnce()).toMatchObject({ synced: 0, fired: 1 });
-    expect(await stack.controlPlane.lifecycle.worker.drain()).toBe(1);
+    expect(await stack.controlPlane.deliveries.worker.drain()).toBe(1);
     expect(receiver.requests).toHaveLength(1);
     const [req] = receiver.requests;
     expect(req!.envelope).toMatchObject({ type: 'schedule.fired', data: { schedule: { name: 'tick', cron: '* * * * *', timeZone: 'UTC', dueAt: iso(due), missed: 0 } } });
@@ -104,7 +104,7 @@ describe('schedules of a self-hosted app', () => {
     const firings = await firingsOf(installId);
     expect(firings).toHaveLength(before + 1);
     expect(firings.at(-1)!.payload.schedule).toMatchObject({ name: 'tick', dueAt: iso(latest), missed: 9 });
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
   });
 
   it('retry a failed firing on the outbox schedule with the first attempt\'s webhook-id', async () => {
@@ -112,13 +112,13 @@ describe('schedules of a self-hosted app', () => {
     const seen = receiver.requests.length;
     toNextMinute(1);
     await loop.runOnce();
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
     const failed = (await deliveriesOf(stack, installId)).at(-1)!;
     expect(failed).toMatchObject({ type: 'schedule.fired', status: 'pending', last_status: 500 });
     stack.clock.advance(MINUTE);
     // The next minute's firing and the retry go out together.
     await loop.runOnce();
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
     const attempts = receiver.requests.slice(seen).filter((r) => r.envelope.id === failed.id);
     expect(attempts.map((r) => [r.attempt, r.headers['webhook-id']])).toEqual([[1, failed.id], [2, failed.id]]);
     receiver.respond = () => 204;
@@ -136,7 +136,7 @@ describe('schedules of a self-hosted app', () => {
     const run = await tooling.post(`/apps/${appId}/schedules/nightly/run`, { installId });
     expect(run.status, JSON.stringify(run.body)).toBe(200);
     expect(run.body).toMatchObject({ installId, dueAt: iso(stack.clock.now()) });
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
     expect(receiver.requests.at(-1)!.envelope).toMatchObject({ id: run.body.id, type: 'schedule.fired', data: { schedule: { name: 'nightly', missed: 0 } } });
     // The schedule's own next firing did not move.
     expect((await tooling.get(`/apps/${appId}/schedules`)).body.items.find((s: { name: string }) => s.name === 'nightly').nextDueAt).toBe(
@@ -173,7 +173,7 @@ describe('schedules of a self-hosted app', () => {
     ]);
     expect(written.map((set) => set.size)).toEqual([0, 0]);
     await stack.db.query(`update install_schedules set next_due_at = date_trunc('minute', $2::timestamptz) + interval '1 minute' where install_id = $1 and name = 'tick'`, [installId, new Date(stack.clock.now())]);
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
   });
 
   it('do not fire while the install is paused or suspended, and go with uninstall or a version without them', async () => {
@@ -209,7 +209,7 @@ describe('schedules of a self-hosted app', () => {
     stack.clock.advance(5 * MINUTE);
     expect(await loop.runOnce()).toMatchObject({ synced: 1, fired: 0 });
     expect(await scheduleRows(installId)).toEqual([]);
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
   });
 });
 
@@ -232,7 +232,7 @@ describe('schedules of a hosted app', () => {
     const now = stack.clock.now();
     stack.clock.set(Math.floor(now / (5 * MINUTE)) * 5 * MINUTE + 5 * MINUTE);
     expect(await loop.runOnce()).toMatchObject({ fired: 2 });
-    await stack.controlPlane.lifecycle.worker.drain();
+    await stack.controlPlane.deliveries.worker.drain();
     const deliveries = await deliveriesOf(stack, installId);
     const byName = new Map((await firingsOf(installId)).map((e) => [e.id, e.payload.schedule.name as string]));
     const outcome = Object.fromEntries(deliveries.map((d) => [byName.get(d.id), [d.status, d.last_status]]));

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { base32, idMaker } from '../../core/ids/ids.ts';
 
 export const newAppId = idMaker('app');
-export const newClientId = idMaker('cli');
-export const newInstallId = idMaker('ins');
+export const newClientId = idMaker('client');
+export const newInstallId = idMaker('install');
 
 /**
  * A short random suffix for development app slugs (`polls-k3x9`): 4 base32 characters, 20 bits.

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { LIMITS } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
-import { base32 } from '../../core/ids/ids.ts';
+import { ID_PREFIX, base32 } from '../../core/ids/ids.ts';
 import type { ObjectStore } from '../../core/object-store/object-store.ts';
 import { sniffImage, type ImageType } from './sniff.ts';
 import { findAsset, findAssetContent, insertAsset, storedAssets, type AssetRow } from './store.ts';
@@ -50,16 +50,16 @@ export interface AssetServiceDeps {
 export const sha256Of = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
 
 /** The asset id of these bytes. */
-export const assetIdOf = (bytes: Uint8Array): string => `ast_${base32(sha256Of(bytes))}`;
+export const assetIdOf = (bytes: Uint8Array): string => `${ID_PREFIX.asset}_${base32(sha256Of(bytes))}`;
 
 const toAsset = (row: AssetRow): Asset => ({ id: row.id, contentType: row.content_type, bytes: row.size_bytes, width: row.width, height: row.height });
 
 /**
  * @example
- * const assets = createAssetService({ db, clock, objects: null, prefix: 'assets/' });
+ * const assets = createAssetsService({ db, clock, objects: null, prefix: 'assets/' });
  * const stored = await assets.store(bytes); // { ok: true, asset: { id: 'ast_…', contentType: 'image/png', … } }
  */
-export function createAssetService(deps: AssetServiceDeps): AssetService {
+export function createAssetsService(deps: AssetServiceDeps): AssetService {
   const keyOf = (sha256: string) => `${deps.prefix}${sha256}`;
   return {
     async store(bytes) {

@@ -7,7 +7,7 @@
 import type { Context } from 'hono';
 import { LIMITS, invalidRequest } from '@platform/sdk';
 import type { Caller } from '../../core/auth/caller.ts';
-import { payloadTooLarge, readWithin } from '../../core/http/read-json.ts';
+import { readRequestBody } from '../../core/http/read-json.ts';
 import type { Kv } from '../../core/kv/kv.ts';
 import { callerKey } from '../../core/rate-limit/caller-key.ts';
 import { rateLimit } from '../../core/rate-limit/rate-limit.ts';
@@ -29,9 +29,7 @@ export function createAssetUploads(deps: { assets: AssetService; kv: Kv; publicU
   return {
     async upload(caller, c) {
       await rateLimit(deps.kv, { key: `asset-uploads:${callerKey(caller)}`, limit: UPLOADS_PER_MINUTE, windowMs: 60_000 });
-      const declared = Number(c.req.header('content-length'));
-      if (Number.isFinite(declared) && declared > max) throw payloadTooLarge(max);
-      const bytes = await readWithin(c.req.raw.body, max);
+      const bytes = await readRequestBody(c, max);
       if (bytes.byteLength === 0) throw invalidRequest([{ path: [], message: 'The body must be the image', code: 'empty' }], 'The body must be the image');
       const stored = await deps.assets.store(bytes);
       if (!stored.ok) throw invalidRequest([{ path: [], message: stored.message, code: `image_${stored.problem}` }], stored.message);

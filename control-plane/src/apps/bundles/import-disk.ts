@@ -12,7 +12,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../../core/db/db.ts';
 import type { Logger } from '../../core/log/logger.ts';
-import { SHA256_HEX, sha256Hex, type BundleStore } from './service.ts';
+import { SHA256_HEX, sha256Hex, type BundlesService } from './service.ts';
 import { storedAmong } from './store.ts';
 
 export interface DiskImport {
@@ -43,7 +43,7 @@ async function listDiskBundles(dir: string): Promise<Map<string, string>> {
  * @example
  * await importDiskBundles({ dir: join(config.dataDir, 'bundles'), db, bundles, logger });
  */
-export async function importDiskBundles(deps: { dir: string; db: Db; bundles: BundleStore; logger?: Logger }): Promise<DiskImport> {
+export async function importDiskBundles(deps: { dir: string; db: Db; bundles: BundlesService; logger?: Logger }): Promise<DiskImport> {
   const files = await listDiskBundles(deps.dir);
   const stored = await storedAmong(deps.db, [...files.keys()]);
   const result: DiskImport = { imported: 0, corrupt: 0 };

@@ -5,7 +5,7 @@
  * (BUNDLE_STORE=s3), which then keeps them under `{prefix}{sha256}.js`. No replica keeps a bundle on
  * its own disk. Bytes read back are hashed again: what does not match its address is refused, not
  * served to a runtime node. The source maps uploaded with bundles are kept the same way, in the
- * `source_maps` table (objects `{prefix}{sha256}.map`): `createBundleStore({ …, table: 'source_maps' })`.
+ * `source_maps` table (objects `{prefix}{sha256}.map`): `createBundlesService({ …, table: 'source_maps' })`.
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.ts';
@@ -13,7 +13,7 @@ import type { Db } from '../../core/db/db.ts';
 import type { ObjectStore } from '../../core/object-store/object-store.ts';
 import { bundleExists, findBundle, touchStoredBundle, upsertBundleContent, upsertBundleIndex, type BlobTable } from './store.ts';
 
-export interface BundleStore {
+export interface BundlesService {
   /** Stores the bytes under their sha256 (only refreshing its upload time when they are already there). */
   put(sha256: string, bytes: Uint8Array): Promise<void>;
   /** The bytes, or null when no bundle has that hash. */
@@ -25,7 +25,7 @@ export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-export interface BundleStoreDeps {
+export interface BundlesServiceDeps {
   db: Db;
   clock: Clock;
   /** Where the bytes go instead of the database (BUNDLE_STORE=s3); null: the database. */
@@ -46,10 +46,10 @@ export function objectKey(prefix: string, sha256: string, table: BlobTable = 'bu
 
 /**
  * @example
- * const bundles = createBundleStore({ db, clock, objects: null });
+ * const bundles = createBundlesService({ db, clock, objects: null });
  * await bundles.put(sha256Hex(bytes), bytes);
  */
-export function createBundleStore(deps: BundleStoreDeps): BundleStore {
+export function createBundlesService(deps: BundlesServiceDeps): BundlesService {
   const prefix = deps.prefix ?? '';
   const table = deps.table ?? 'bundles';
   const key = (sha256: string) => objectKey(prefix, sha256, table);

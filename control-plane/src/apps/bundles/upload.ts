@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { LIMITS, PlatformError, invalidRequest } from '@platform/sdk';
-import { payloadTooLarge, readWithin } from '../../core/http/read-json.ts';
+import { readRequestBody } from '../../core/http/read-json.ts';
 import { checkSourceMap } from './source-map-check.ts';
 
 export const BUNDLE_CONTENT_TYPES = ['application/javascript', 'text/javascript'] as const;
@@ -49,11 +49,9 @@ const tooLarge = (what: 'bundle' | 'sourceMap', limit: number) =>
  * const { bytes, sha256 } = await readBundle(c);
  */
 export async function readBundle(c: Context, maxBytes: number = LIMITS.manifest.hostedBundleBytes): Promise<UploadedBundle> {
-  const declared = Number(c.req.header('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
   // The shared capped reader counts the bytes as they stream (a missing or lying content-length
   // cannot get more than the cap into memory); the hash is taken once the body is whole.
-  const bytes = await readWithin(c.req.raw.body, maxBytes);
+  const bytes = await readRequestBody(c, maxBytes);
   if (bytes.byteLength === 0) throw invalidRequest([{ path: [], message: 'The bundle is empty', code: 'empty' }], 'The body must be the bundle');
   return hashed(bytes);
 }
@@ -61,9 +59,7 @@ export async function readBundle(c: Context, maxBytes: number = LIMITS.manifest.
 /** The parts of a multipart upload, by name; anything but one `bundle` and at most one `sourceMap` is refused. */
 async function readParts(c: Context, type: string): Promise<{ bundle: Uint8Array; sourceMap: Uint8Array | null }> {
   const max = LIMITS.manifest.hostedBundleBytes + LIMITS.hosted.sourceMapBytes + MULTIPART_OVERHEAD;
-  const declared = Number(c.req.header('content-length'));
-  if (Number.isFinite(declared) && declared > max) throw payloadTooLarge(max);
-  const body = await readWithin(c.req.raw.body, max);
+  const body = await readRequestBody(c, max);
   let form: FormData;
   try {
     form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();

@@ -20,17 +20,17 @@ export interface CheckedBundle {
   manifest: Manifest;
 }
 
-export interface BundleChecker {
+export interface CheckBundlesService {
   /** Throws what the upload would refuse the bundle with (422 with its reason, 413, 503). */
   check(c: Context, icon?: string): Promise<CheckedBundle>;
 }
 
 /**
  * @example
- * const checker = createBundleChecker({ reader, assets, domains });
+ * const checker = createCheckBundlesService({ reader, assets, domains });
  * const { manifest } = await checker.check(c);
  */
-export function createBundleChecker(deps: { reader: ManifestReader; assets: Pick<AssetService, 'existing'>; domains: ServiceDomains }): BundleChecker {
+export function createCheckBundlesService(deps: { reader: ManifestReader; assets: Pick<AssetService, 'existing'>; domains: ServiceDomains }): CheckBundlesService {
   return {
     async check(c, icon) {
       const { bundle, sourceMap } = await readUpload(c);

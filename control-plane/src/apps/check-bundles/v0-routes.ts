@@ -7,9 +7,9 @@
 import { LIMITS } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import { CheckBundleQuerySchema, CheckedBundleSchema } from './schemas.ts';
-import type { BundleChecker } from './service.ts';
+import type { CheckBundlesService } from './service.ts';
 
-export function registerCheckBundlesV0Routes(api: V0Api, checker: BundleChecker): void {
+export function registerCheckBundlesV0Routes(api: V0Api, checker: CheckBundlesService): void {
   api.route({
     operationId: 'checkBundle', method: 'post', path: '/apps/check/bundles', tag: 'tooling', auth: 'tooling',
     summary: 'Check a hosted app\'s bundle as an upload would, without an app and without storing it',

@@ -13,16 +13,16 @@ import { callerKey } from '../../core/rate-limit/caller-key.ts';
 import { rateLimit } from '../../core/rate-limit/rate-limit.ts';
 import type { ImageCopier } from '../assets/copy.ts';
 
-export interface TreeChecker {
+export interface CheckTreesService {
   check(caller: Caller, body: { tree: unknown; actions?: unknown }): Promise<TreeValidation>;
 }
 
 /**
  * @example
- * const checker = createTreeChecker({ kv });
+ * const checker = createCheckTreesService({ kv });
  * await checker.check(caller, { tree, actions }); // { valid: true }
  */
-export function createTreeChecker(deps: { kv: Kv; images: ImageCopier }): TreeChecker {
+export function createCheckTreesService(deps: { kv: Kv; images: ImageCopier }): CheckTreesService {
   return {
     async check(caller, body) {
       await rateLimit(deps.kv, { key: `check-trees:${callerKey(caller)}`, limit: LIMITS.rateLimits.checkTreesPerMinutePerCaller, windowMs: 60_000 });

@@ -7,7 +7,7 @@
  */
 import { CheckTreesRequestSchema, CheckTreesResponseSchema, LIMITS } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
-import type { TreeChecker } from './service.ts';
+import type { CheckTreesService } from './service.ts';
 
 // A tree is at most 64 KB and an action table at most 64 × 2 KB of args: a body four times their
 // sum still gets a verdict (a tree a little over the size limit hears the size message), anything
@@ -17,7 +17,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 // it), so a hostile 100,000-deep tree gets the spec's depth message instead of a generic 400.
 const MAX_DEPTH = Number.MAX_SAFE_INTEGER;
 
-export function registerCheckTreesV0Routes(api: V0Api, checker: TreeChecker): void {
+export function registerCheckTreesV0Routes(api: V0Api, checker: CheckTreesService): void {
   api.route({
     operationId: 'checkTree', method: 'post', path: '/apps/check/trees', tag: 'tooling', auth: 'toolingOrInstall', reads: true,
     summary: 'Validate a block tree (and its action table) with the service\'s validator',

@@ -13,8 +13,7 @@ import { PlatformError, invalidRequest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { assertCanManageApp } from '../guards/deploy.ts';
-import { randomBytes } from 'node:crypto';
-import { base32 } from '../../core/ids/ids.ts';
+import { newId } from '../../core/ids/ids.ts';
 import type { Actor } from '../../core/auth/actor.ts';
 import type { TokenService } from '../tokens/service.ts';
 import { isAcceptableIssuerUrl, OidcRejected, type OidcVerifier } from './oidc.ts';
@@ -63,7 +62,7 @@ export function createCiIdentitiesService(deps: CiIdentitiesDeps) {
         throw invalidRequest([{ path: ['issuer'], message: 'The issuer must be an https:// URL without query or fragment', code: 'invalid_issuer' }]);
       }
       const row: CiIdentityRow = {
-        id: `cii_${base32(randomBytes(16))}`, app_id: appId, issuer: input.issuer, audience: input.audience, subject_pattern: input.subjectPattern,
+        id: newId('ciIdentity'), app_id: appId, issuer: input.issuer, audience: input.audience, subject_pattern: input.subjectPattern,
         preview_only: input.previewOnly, created_by_member_id: actor.memberId, created_at: new Date(deps.clock.now()),
       };
       await deps.db.transaction(async (tx) => {

@@ -16,9 +16,9 @@ export type AccessToken = {
   scopes: string[];
 };
 
-export type AccessTokenService = ReturnType<typeof createAccessTokenService>;
+export type CredentialsService = ReturnType<typeof createCredentialsService>;
 
-export function createAccessTokenService(deps: { db: Db; tokens: TokenService }) {
+export function createCredentialsService(deps: { db: Db; tokens: TokenService }) {
   return {
     async mintForInstall(caller: ClientCredentialsCaller, installId: string): Promise<AccessToken> {
       const row = await findInstallForAuth(deps.db, installId);

@@ -6,9 +6,9 @@
 import { AccessTokenRequestSchema, AccessTokenResponseSchema } from '@platform/sdk';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import { WhoamiResponse } from './schemas.ts';
-import type { AccessTokenService } from './service.ts';
+import type { CredentialsService } from './service.ts';
 
-export function registerCredentialV0Routes(api: V0Api, service: AccessTokenService): void {
+export function registerCredentialV0Routes(api: V0Api, service: CredentialsService): void {
   api.route({
     operationId: 'createInstallAccessToken', method: 'post', path: '/apps/installs/{install_id}/access-tokens', tag: 'credentials',
     auth: 'client', summary: 'Mint an install token (one hour) with the app\'s client credentials',

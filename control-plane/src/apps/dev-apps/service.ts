@@ -16,7 +16,7 @@ import { devSlugSuffix } from '../apps/ids.ts';
 import { insertNewApp } from '../apps/service.ts';
 import { openSigningSecret } from '../apps/signing.ts';
 import { appsEnabled, findDevApp, updateDevDetails, type AppRow } from '../apps/store.ts';
-import type { VersionsService } from '../publish/service.ts';
+import type { PublishService } from '../publish/service.ts';
 import { ensureDevInstall } from './install.ts';
 
 /** Random suffixes tried before answering `PlatformAppDevSlugUnavailableError`. */
@@ -44,7 +44,7 @@ export function devSlug(base: string, suffix: string): string {
 export type DevAppsService = ReturnType<typeof createDevAppsService>;
 
 export function createDevAppsService(deps: {
-  db: Db; clock: Clock; secrets: Secrets; versions: VersionsService; publicUrl: string; slugSuffix?: () => string;
+  db: Db; clock: Clock; secrets: Secrets; versions: PublishService; publicUrl: string; slugSuffix?: () => string;
 }) {
   const { db } = deps;
   const suffix = deps.slugSuffix ?? devSlugSuffix;

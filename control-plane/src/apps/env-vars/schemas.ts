@@ -27,3 +27,7 @@ export const EnvVarSetSchema = z.strictObject({
 });
 
 export const EnvKeyParamSchema = EnvVarKeySchema;
+
+/** The path parameters of `/v0/apps/{app_id}/env/{target}` and `…/{key}` (the app id is checked by the service). */
+export const EnvTargetParams = z.object({ target: EnvTargetSchema });
+export const EnvKeyParams = z.object({ target: EnvTargetSchema, key: EnvKeyParamSchema });

@@ -15,7 +15,7 @@ import { fromAttempts, fromLines, type FailedAttempt, type StoredLine } from './
 import type { ErrorGroupQuery } from './schemas.ts';
 import * as store from './store.ts';
 
-export interface AppErrorsDeps {
+export interface ErrorsServiceDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
@@ -47,9 +47,9 @@ function groupView(row: store.GroupRow, versions: readonly store.VersionRow[]): 
   };
 }
 
-export type AppErrorsService = ReturnType<typeof createAppErrorsService>;
+export type ErrorsService = ReturnType<typeof createErrorsService>;
 
-export function createAppErrorsService(deps: AppErrorsDeps) {
+export function createErrorsService(deps: ErrorsServiceDeps) {
   const { db } = deps;
 
   async function record(what: string, occurrences: ReturnType<typeof fromLines>): Promise<void> {

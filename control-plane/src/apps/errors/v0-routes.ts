@@ -7,11 +7,11 @@
  */
 import type { V0Api } from '../../core/http/v0-api.ts';
 import { ErrorGroupDetailSchema, ErrorGroupPageSchema, ErrorGroupQuerySchema } from './schemas.ts';
-import type { AppErrorsService } from './service.ts';
+import type { ErrorsService } from './service.ts';
 
 const notFound = { status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not manage it' };
 
-export function registerAppErrorV0Routes(api: V0Api, errors: AppErrorsService): void {
+export function registerAppErrorV0Routes(api: V0Api, errors: ErrorsService): void {
   api.route({
     operationId: 'listAppErrorGroups', method: 'get', path: '/apps/{app_id}/errors', tag: 'tooling', auth: 'tooling',
     summary: 'The app\'s errors grouped by fingerprint, last seen first (ours)',

@@ -17,8 +17,8 @@ import { bearerToken, tokenInvalid } from '../../core/http/bearer.ts';
 import type { AppEnv } from '../../core/http/env.ts';
 import { readJson } from '../../core/http/read-json.ts';
 import { INGEST_LIMITS, LogBatchSchema } from '../logs/schemas.ts';
-import type { AppLogsService } from '../logs/service.ts';
-import { SHA256_HEX, type BundleStore } from '../bundles/service.ts';
+import type { LogsService } from '../logs/service.ts';
+import { SHA256_HEX, type BundlesService } from '../bundles/service.ts';
 import type { ProductionResolver } from './production.ts';
 
 export const INTERNAL_BASE = '/internal/v1';
@@ -29,14 +29,14 @@ const notFound = (what: string) => new PlatformError('PlatformApiNotFoundError',
  * @example
  * app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles, production, logs }));
  */
-export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundleStore; sourceMaps: BundleStore; production: ProductionResolver; logs: AppLogsService }): Hono<AppEnv> {
+export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundlesService; sourceMaps: BundlesService; production: ProductionResolver; logs: LogsService }): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   router.use('*', async (c, next) => {
     if (!secretsEqual(bearerToken(c), deps.runtimeSecret)) throw tokenInvalid();
     await next();
   });
 
-  const serve = (store: BundleStore, what: string, type: string) => async (c: Context<AppEnv>) => {
+  const serve = (store: BundlesService, what: string, type: string) => async (c: Context<AppEnv>) => {
     const sha256 = c.req.param('sha256') ?? '';
     if (!SHA256_HEX.test(sha256)) throw notFound(`No ${what} with that hash`);
     const bytes = await store.get(sha256);

@@ -57,14 +57,14 @@ export interface StreamReader {
   visible(lines: LogLine[]): Promise<LogLine[]>;
 }
 
-export type AppLogsService = ReturnType<typeof createAppLogsService>;
+export type LogsService = ReturnType<typeof createLogsService>;
 
 /** What is told of each stored batch: the error groups fold its error and limit lines in. */
 export interface StoredLinesListener {
   recordLines(rows: readonly store.LogRow[]): Promise<void>;
 }
 
-export function createAppLogsService(deps: { db: Db; clock: Clock; feed: LogFeed; errors?: StoredLinesListener }) {
+export function createLogsService(deps: { db: Db; clock: Clock; feed: LogFeed; errors?: StoredLinesListener }) {
   const { db } = deps;
   const streams = new Set<() => void>();
   return {

@@ -13,14 +13,14 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { AppEnv } from '../../core/http/env.ts';
 import type { V0Api } from '../../core/http/v0-api.ts';
 import { LogPageSchema, LogQuerySchema, LogStreamQuerySchema, type LogLine, type LogStreamQuery } from './schemas.ts';
-import { matches, type AppLogsService, type StreamReader } from './service.ts';
+import { matches, type LogsService, type StreamReader } from './service.ts';
 
 const errors = [{ status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not manage it' }];
 
 /** A comment line now and then keeps proxies from closing an idle stream. */
 export const KEEPALIVE_MS = 15_000;
 
-export function registerAppLogV0Routes(api: V0Api, logs: AppLogsService): void {
+export function registerAppLogV0Routes(api: V0Api, logs: LogsService): void {
   api.route({
     operationId: 'listAppLogs', method: 'get', path: '/apps/{app_id}/logs', tag: 'tooling', auth: 'tooling',
     summary: 'A hosted app\'s log lines, newest first (console output, errors with their stacks, limit events, one line per request)',

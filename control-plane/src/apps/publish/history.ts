@@ -16,7 +16,7 @@ import { iso } from '../../core/http/common.ts';
 import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';
 import * as store from '../versions/store.ts';
 import type { VersionDetail, VersionList, VersionRecord } from './schemas.ts';
-import type { VersionsService } from './service.ts';
+import type { PublishService } from './service.ts';
 
 const conflict = (message: string) => new PlatformError('PlatformApiConflictError', message, { path: ['version'] });
 
@@ -44,7 +44,7 @@ function summary(row: store.VersionRow, added: Summary['added'], liveVersion: nu
 
 export type VersionHistoryService = ReturnType<typeof createVersionHistoryService>;
 
-export function createVersionHistoryService(deps: { db: Db; versions: Pick<VersionsService, 'accept' | 'record'> }) {
+export function createVersionHistoryService(deps: { db: Db; versions: Pick<PublishService, 'accept' | 'record'> }) {
   const { db } = deps;
 
   return {

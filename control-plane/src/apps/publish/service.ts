@@ -14,7 +14,7 @@ import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
 import { lockApp, setAppIcon, type AppRow } from '../apps/store.ts';
-import type { BundleStore } from '../bundles/service.ts';
+import type { BundlesService } from '../bundles/service.ts';
 import { readUpload } from '../bundles/upload.ts';
 import { rollOutVersion } from '../installs/rollout.ts';
 import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';
@@ -38,22 +38,22 @@ export interface AcceptedVersion {
   created: boolean;
 }
 
-export interface VersionsDeps {
+export interface PublishServiceDeps {
   db: Db;
   clock: Clock;
   domains: ServiceDomains;
-  bundles: BundleStore;
+  bundles: BundlesService;
   /** Where the source maps uploaded with bundles go (the bundle store's `source_maps` table). */
-  sourceMaps: BundleStore;
+  sourceMaps: BundlesService;
   reader: ManifestReader;
   validators: SchemaValidatorCache;
   /** The icons a manifest names must be stored assets. */
   assets: Pick<AssetService, 'existing'>;
 }
 
-export type VersionsService = ReturnType<typeof createVersionsService>;
+export type PublishService = ReturnType<typeof createPublishService>;
 
-export function createVersionsService(deps: VersionsDeps) {
+export function createPublishService(deps: PublishServiceDeps) {
   const { db } = deps;
 
   /** What the version adds over the production version before it (what installs would be asked to approve). */

@@ -13,7 +13,7 @@ import { MANIFEST_BODY } from './manifest-body.ts';
 import {
   RollbackRequestSchema, UploadQuerySchema, VersionDetailSchema, VersionListQuerySchema, VersionListSchema, VersionParamsSchema, VersionRecordSchema,
 } from './schemas.ts';
-import type { VersionsService } from './service.ts';
+import type { PublishService } from './service.ts';
 
 const notFound = { status: 404, description: 'PlatformAppNotFoundError: no such app, or the caller may not deploy it' };
 const targetForbidden = {
@@ -22,7 +22,7 @@ const targetForbidden = {
 };
 const invalid = { status: 422, description: 'PlatformAppManifestInvalidError or PlatformAppPatternInvalidError (`reason`)' };
 
-export function registerPublishV0Routes(api: V0Api, versions: VersionsService, history: VersionHistoryService): void {
+export function registerPublishV0Routes(api: V0Api, versions: PublishService, history: VersionHistoryService): void {
   api.route({
     operationId: 'syncManifest', method: 'put', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
     summary: 'Record a version from a manifest (self-hosted apps; previews of hosted apps)',

@@ -3,15 +3,9 @@
  * `POST /client/v1/agent-builder-tokens`: a member mints an agent builder token for themselves,
  * for one turn of an agent builder sandbox (previews of apps the member owns; apps/guards/deploy.ts).
  */
-import { z } from 'zod';
 import type { ClientApi } from '../../core/http/client-api.ts';
-import { Timestamp } from '../../core/http/common.ts';
+import { AgentBuilderTokenResponse } from './schemas.ts';
 import type { TokenService } from './service.ts';
-
-const AgentBuilderTokenResponse = z.object({
-  token: z.string().describe('`platagt_…`: tooling for previews of apps you own, 15 minutes'),
-  expiresAt: Timestamp,
-});
 
 export function registerTokenClientRoutes(api: ClientApi, tokens: TokenService): void {
   api.route({

@@ -57,11 +57,11 @@ export interface TokenService {
 
 /**
  * @example
- * const tokens = createTokenService({ ring, clock, issuer: config.publicUrl });
+ * const tokens = createTokensService({ ring, clock, issuer: config.publicUrl });
  * const { token } = await tokens.mint('install', { installId, appId, workspaceId }); // 'platapp_eyJ…'
  * const verified = await tokens.verify(token); // { kind: 'install', claims: {…}, expiresAt }
  */
-export function createTokenService(deps: { ring: KeyRing; clock: Clock; issuer: string }): TokenService {
+export function createTokensService(deps: { ring: KeyRing; clock: Clock; issuer: string }): TokenService {
   const sign = async (payload: Record<string, unknown>, audience: string, ttlMs: number): Promise<MintedToken> => {
     const { kid, key } = await deps.ring.signingKey();
     const now = deps.clock.now();

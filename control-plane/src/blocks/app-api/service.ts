@@ -36,10 +36,10 @@ export interface BlocksService {
 
 /**
  * @example
- * const blocks = createBlocksService({ db, clock, definitions, renderer, engine, reach, events });
+ * const blocks = createAppApiService({ db, clock, definitions, renderer, engine, reach, events });
  * const record = await blocks.get(auth, 'blk_…');
  */
-export function createBlocksService(deps: BlocksServiceDeps): BlocksService {
+export function createAppApiService(deps: BlocksServiceDeps): BlocksService {
   return {
     insert: (caller, body) => insertBlockFor(deps, caller, body),
 

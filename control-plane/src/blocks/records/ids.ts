@@ -5,6 +5,6 @@
  */
 import { idMaker as make } from '../../core/ids/ids.ts';
 
-export const newBlockId = make('blk');
-export const newInvocationId = make('inv');
-export const newBlockMessageId = make('msg');
+export const newBlockId = make('block');
+export const newInvocationId = make('invocation');
+export const newBlockMessageId = make('message');

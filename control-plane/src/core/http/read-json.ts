@@ -5,8 +5,7 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { PlatformError, invalidRequest, type RequestIssue } from '@platform/sdk';
-import { readCapped } from './capped-body.ts';
+import { PlatformError, declaredOver, invalidRequest, readCapped, type RequestIssue } from '@platform/sdk';
 import { duplicateKeyPath } from './duplicate-keys.ts';
 import { jsonDepth } from './json.ts';
 import { assertCleanJson } from './request-strings.ts';
@@ -40,13 +39,24 @@ export function isJsonContentType(value: string | undefined): boolean {
 }
 
 /**
- * Reads the whole stream under the cap (core/http/capped-body.ts), or throws the `413`.
+ * Reads the whole stream under the cap (`readCapped` of @platform/sdk, the packages' one capped
+ * reader), or throws the `413`.
  * @example const bytes = await readWithin(c.req.raw.body, 16 * 1024);
  */
 export async function readWithin(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
   const bytes = await readCapped(body, maxBytes);
   if (bytes === null) throw payloadTooLarge(maxBytes);
   return bytes;
+}
+
+/**
+ * The request's whole body under the cap, or the `413`: a declared length over the cap is refused
+ * before a byte is read, and the bytes are counted as they stream.
+ * @example const bytes = await readRequestBody(c, LIMITS.blockData.imageBytes);
+ */
+export async function readRequestBody(c: Context, maxBytes: number): Promise<Uint8Array> {
+  if (declaredOver(c.req.header('content-length'), maxBytes)) throw payloadTooLarge(maxBytes);
+  return readWithin(c.req.raw.body, maxBytes);
 }
 
 /** zod issues as the spec's `issues[]`; an unknown key becomes one issue whose path ends at that key. */

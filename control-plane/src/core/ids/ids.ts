@@ -2,18 +2,44 @@
  * @module core/ids/ids
  * Opaque identifiers: a short prefix naming the kind, then 128 random bits in lowercase base32.
  * Clients must treat them as opaque strings; the prefix is there for people reading logs.
+ * `ID_PREFIX` is the one table of every kind's prefix in the control plane (a test keeps them
+ * distinct); features name their ids with `newId(kind)` or `idMaker(kind)`, never a literal.
  */
 import { randomBytes } from 'node:crypto';
 
 export const ID_PREFIX = {
+  // workspace
   workspace: 'ws',
   member: 'mem',
   apiKey: 'key',
   circle: 'cir',
   conversation: 'cnv',
+  /** Member posts, app posts and block messages alike: they share one table. */
   message: 'msg',
   directChat: 'dm',
+  call: 'call',
+  mail: 'mail',
+  decision: 'dec',
+  event: 'evt',
   request: 'req',
+  // apps
+  app: 'app',
+  client: 'cli',
+  install: 'ins',
+  ciIdentity: 'cii',
+  /** Content-addressed: the base32 of the bytes' SHA-256 instead of random bits (`ASSET_ID_PATTERN` of @platform/sdk). */
+  asset: 'ast',
+  // deliveries
+  delivery: 'dlv',
+  // messaging
+  reference: 'ref',
+  stream: 'stm',
+  notification: 'ntf',
+  /** `memo`, since `mem` names members. */
+  memory: 'memo',
+  // blocks
+  block: 'blk',
+  invocation: 'inv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;
@@ -46,7 +72,7 @@ export function newId(kind: IdKind): string {
 }
 
 /**
- * An id factory for one prefix of a feature's own kinds, in the same form as `newId`.
- * @example const newBlockId = idMaker('blk'); newBlockId() // 'blk_…'
+ * An id factory for one kind, for a feature that exports its own (`newEventId`).
+ * @example const newBlockId = idMaker('block'); newBlockId() // 'blk_…'
  */
-export const idMaker = (prefix: string) => (): string => `${prefix}_${base32(randomBytes(16))}`;
+export const idMaker = (kind: IdKind) => (): string => newId(kind);

@@ -8,10 +8,9 @@
  * redirect and never retries. The answer is read by deliveries/interactive/answer.ts; every
  * delivery that was sent is recorded for the Deliveries page.
  */
-import { randomBytes } from 'node:crypto';
 import { LIMITS, isPlatformError, type InteractiveResult, type InteractiveType } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
-import { base32 } from '../../core/ids/ids.ts';
+import { idMaker } from '../../core/ids/ids.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import type { InstallTarget } from '../pipeline/install-target.ts';
 import type { DeliveryPipeline } from '../pipeline/pipeline.ts';
@@ -68,7 +67,7 @@ export function waitFor(type: InteractiveType): number {
   return type === 'command.run' || type === 'messageAction.run' ? LIMITS.actions.invocationWaitMs : LIMITS.actions.interactiveWaitMs;
 }
 
-export const newDeliveryId = (): string => `dlv_${base32(randomBytes(16))}`;
+export const newDeliveryId = idMaker('delivery');
 
 /**
  * @example

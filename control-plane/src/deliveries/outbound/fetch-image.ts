@@ -6,9 +6,8 @@
  * (counted as it streams). Redirects are followed by hand, at most three, each new URL checked
  * again before it is called. Never throws: every way it fails is an outcome with a message.
  */
-import { LIMITS } from '@platform/sdk';
+import { LIMITS, readCapped } from '@platform/sdk';
 import { request, type Dispatcher } from 'undici';
-import { readCapped } from '../../core/http/capped-body.ts';
 import { OutboundRefusedError, assertUrlAllowed, isTestLoopbackHost, type GuardOptions } from './guarded-agent.ts';
 
 export type ImageFetchOutcome =

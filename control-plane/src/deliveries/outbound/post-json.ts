@@ -1,12 +1,12 @@
 /**
  * @module deliveries/outbound/post-json
  * One signed POST to an app, with the spec's delivery limits: a deadline for the whole exchange,
- * a cap on the response body (counted as it streams by core/http/capped-body.ts, so a hostile app
+ * a cap on the response body (counted as it streams by `readCapped` of @platform/sdk, so a hostile app
  * cannot make us buffer more), and no redirects (a delivery's URL is the app's endpoint, not
  * wherever it points us). Never throws: every way it can go wrong is an outcome the caller records.
  */
+import { readCapped } from '@platform/sdk';
 import { request, type Dispatcher } from 'undici';
-import { readCapped } from '../../core/http/capped-body.ts';
 import { OutboundRefusedError, assertUrlAllowed, type GuardOptions } from './guarded-agent.ts';
 
 export type PostOutcome =

@@ -4,17 +4,15 @@
  * endpoints end here, so a reply and a stream event are the same kind of message to everyone
  * reading them (the client API shows the app as author, events say `author.kind: app`).
  */
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../core/db/db.ts';
-import { base32 } from '../../core/ids/ids.ts';
+import { idMaker } from '../../core/ids/ids.ts';
 import type { AppMessageBody } from './content.ts';
 import { appMessagePosted } from './events.ts';
 import { insertAppMessage, type AppAuthorSnapshot } from './store.ts';
 
-const make = (prefix: string) => (): string => `${prefix}_${base32(randomBytes(16))}`;
-export const newMessageId = make('msg');
-export const newConversationId = make('cnv');
-export const newStreamId = make('stm');
+export const newMessageId = idMaker('message');
+export const newConversationId = idMaker('conversation');
+export const newStreamId = idMaker('stream');
 
 export interface AppMessagePlace {
   workspaceId: string;

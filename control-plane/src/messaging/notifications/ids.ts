@@ -4,4 +4,4 @@
  */
 import { idMaker } from '../../core/ids/ids.ts';
 
-export const newNotificationId = idMaker('ntf');
+export const newNotificationId = idMaker('notification');

@@ -3,22 +3,14 @@
  * Link cards for members (messaging/references/links.ts): a message's cards, read on demand, and a preview
  * of up to 20 URLs pasted in a composer.
  */
-import { z } from 'zod';
 import { LIMITS } from '@platform/sdk';
 import type { ClientApi } from '../../core/http/client-api.ts';
-import { Id } from '../../core/http/common.ts';
 import type { MemberLinks } from './links.ts';
 import { ReferenceSearchAnswer, ReferenceSearchQuery, type ReferenceSearch } from './search.ts';
-import { LinkCard, LinkCards } from './view.ts';
+import { LinkPreviews, PreviewLinksRequest } from './schemas.ts';
+import { LinkCards } from './view.ts';
 
 const L = LIMITS.references;
-const Url = z.string().max(L.urlLength, `Keep this to ${L.urlLength} characters or fewer`).regex(/^https:\/\/\S+$/, 'Links are https:// URLs');
-
-export const PreviewLinksRequest = z.strictObject({
-  urls: z.array(Url).min(1).max(L.urlsResolvedPerDelivery).describe(`1 to ${L.urlsResolvedPerDelivery} https:// URLs of at most ${L.urlLength} characters`),
-  circleId: Id.optional().describe('The circle the links are about to be posted in (the reach rule picks the apps); without it, workspace installs'),
-});
-
 const failures = [{ status: 404, description: 'PlatformApiNotFoundError: no such message or circle you can see' }];
 
 export function registerReferenceClientRoutes(api: ClientApi, references: { links: MemberLinks; search: ReferenceSearch }): void {
@@ -35,7 +27,7 @@ export function registerReferenceClientRoutes(api: ClientApi, references: { link
     operationId: 'previewLinks', method: 'post', path: '/references/preview', tag: 'references', auth: 'member', status: 200,
     summary: 'Preview link cards for URLs pasted in a composer',
     description: 'One entry per URL, in order: its card, or null when no app within reach claims it.',
-    body: PreviewLinksRequest, maxBytes: 192 * 1024, response: z.object({ items: z.array(LinkCard.nullable()) }), errors: failures,
+    body: PreviewLinksRequest, maxBytes: 192 * 1024, response: LinkPreviews, errors: failures,
   }, async ({ auth, body }) => references.links.preview(auth, body));
 
   api.route({

@@ -3,12 +3,11 @@
  * Plain SQL over `reference_records` and `reference_links` (migration 016), and the installs whose
  * running version declares reference kinds, with the facts the reach rule needs.
  */
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../core/db/db.ts';
 import { TARGET_COLUMNS, type TargetColumns } from '../../deliveries/pipeline/install-target.ts';
-import { base32 } from '../../core/ids/ids.ts';
+import { idMaker } from '../../core/ids/ids.ts';
 
-export const newReferenceId = (): string => `ref_${base32(randomBytes(16))}`;
+export const newReferenceId = idMaker('reference');
 
 export interface ReferenceInstallRow extends TargetColumns {
   references: unknown;

@@ -9,6 +9,7 @@ import { invalidRequest } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import type { Actor } from '../../core/auth/actor.ts';
 import type { MemberSearchQuery, SearchResult } from './schemas.ts';
+import { objectView } from './service.ts';
 import { searchVisibleObjects, type VisibleSearchRow } from './store.ts';
 
 export interface MemberSearch {
@@ -29,15 +30,7 @@ function decodeOffset(cursor: string | undefined): number {
 }
 
 function resultView(row: VisibleSearchRow): SearchResult {
-  return {
-    app: { id: row.app_id, name: row.app_name },
-    kind: row.kind,
-    externalId: row.external_id,
-    title: row.title,
-    url: row.url,
-    ...(row.subtitle === null ? {} : { subtitle: row.subtitle }),
-    updatedAt: row.updated_at.toISOString(),
-  };
+  return { app: { id: row.app_id, name: row.app_name }, ...objectView(row) };
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Db } from '../../core/db/db.ts';
 import { requireScope } from '../../apps/guards/index.ts';
 import { canReach } from '../../workspace/reach/reach.ts';
 import { kindUnknown, type SearchKinds } from './kinds.ts';
-import { circleReachFacts, deleteSearchObject, findSearchObject, upsertSearchObject, type SearchObjectRow } from './store.ts';
+import { circleReachFacts, deleteSearchObject, findSearchObject, upsertSearchObject, type SearchObjectFields, type SearchObjectRow } from './store.ts';
 
 type Visibility = 'workspace' | { circleIds: string[] };
 
@@ -113,12 +113,19 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
 
 export function storedView(row: SearchObjectRow): StoredSearchObject {
   return {
+    ...objectView(row),
+    visibility: row.circle_ids === null ? 'workspace' : { circleIds: row.circle_ids },
+  };
+}
+
+/** A search object's shown fields as the wire names them (the app's stored view and the member's result share them). */
+export function objectView(row: SearchObjectFields): { kind: string; externalId: string; title: string; url: string; subtitle?: string; updatedAt: string } {
+  return {
     kind: row.kind,
     externalId: row.external_id,
     title: row.title,
     url: row.url,
     ...(row.subtitle === null ? {} : { subtitle: row.subtitle }),
     updatedAt: row.updated_at.toISOString(),
-    visibility: row.circle_ids === null ? 'workspace' : { circleIds: row.circle_ids },
   };
 }

@@ -5,14 +5,18 @@
  */
 import type { Db } from '../../core/db/db.ts';
 
-export interface SearchObjectRow {
-  install_id: string;
+/** The columns of a search object every view shows (`objectView` in service.ts). */
+export interface SearchObjectFields {
   kind: string;
   external_id: string;
   title: string;
   url: string;
   subtitle: string | null;
   updated_at: Date;
+}
+
+export interface SearchObjectRow extends SearchObjectFields {
+  install_id: string;
   /** null: visible workspace-wide. */
   circle_ids: string[] | null;
 }
@@ -93,15 +97,10 @@ export async function circleReachFacts(db: Db, workspaceId: string, appId: strin
   return rows;
 }
 
-export interface VisibleSearchRow {
+/** A search object a member may see, with the app that stored it. */
+export interface VisibleSearchRow extends SearchObjectFields {
   app_id: string;
   app_name: string;
-  kind: string;
-  external_id: string;
-  title: string;
-  url: string;
-  subtitle: string | null;
-  updated_at: Date;
 }
 
 export interface VisibleSearch {

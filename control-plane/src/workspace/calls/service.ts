@@ -4,11 +4,10 @@
  * `call.recapReady` in the same transaction (a new recap of the same call records it again, with
  * the next version).
  */
-import { randomBytes } from 'node:crypto';
 import { PlatformError, invalidRequest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
-import { base32 } from '../../core/ids/ids.ts';
+import { newId } from '../../core/ids/ids.ts';
 import type { Actor } from '../../core/auth/actor.ts';
 import { assertWritable, canSee, visibleCircle } from '../circles/access.ts';
 import { findCircle } from '../circles/store.ts';
@@ -49,7 +48,7 @@ export function createCallsService(deps: { db: Db; clock: Clock; events?: EventP
       const unknown = wanted.filter((id) => !known.includes(id));
       if (unknown.length > 0) throw invalidRequest([{ path: ['participantIds'], message: `Not members of this workspace: ${unknown.slice(0, 5).join(', ')}` }]);
       const row: store.CallRow = {
-        id: `call_${base32(randomBytes(16))}`, workspace_id: actor.workspaceId, circle_id: circle.id, title: input.title,
+        id: newId('call'), workspace_id: actor.workspaceId, circle_id: circle.id, title: input.title,
         recap: null, recap_at: null, version: 1, started_by: actor.memberId, created_at: new Date(deps.clock.now()),
       };
       await db.transaction((tx) => store.insertCall(tx, row, known));

@@ -3,11 +3,10 @@
  * Decisions in circles: publish one (`decision.published`), change its title or text
  * (`decision.updated`, version + 1), read and list them. Events commit with the change.
  */
-import { randomBytes } from 'node:crypto';
 import { PlatformError, invalidRequest } from '@platform/sdk';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
-import { base32 } from '../../core/ids/ids.ts';
+import { newId } from '../../core/ids/ids.ts';
 import type { Actor } from '../../core/auth/actor.ts';
 import { assertWritable, canSee, visibleCircle } from '../circles/access.ts';
 import { findCircle } from '../circles/store.ts';
@@ -54,7 +53,7 @@ export function createDecisionsService(deps: { db: Db; clock: Clock; events?: Ev
       }
       const at = new Date(deps.clock.now());
       const row: store.DecisionRow = {
-        id: `dec_${base32(randomBytes(16))}`, workspace_id: actor.workspaceId, circle_id: circle.id, conversation_id: input.conversationId ?? null,
+        id: newId('decision'), workspace_id: actor.workspaceId, circle_id: circle.id, conversation_id: input.conversationId ?? null,
         title: input.title, body: input.text, version: 1, created_by: actor.memberId, created_at: at, updated_at: at,
       };
       await db.transaction(async (tx) => {

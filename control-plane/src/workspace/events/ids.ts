@@ -5,4 +5,4 @@
  */
 import { idMaker } from '../../core/ids/ids.ts';
 
-export const newEventId = idMaker('evt');
+export const newEventId = idMaker('event');

@@ -3,24 +3,10 @@
  * The mailbox in the client API: the mail the service wrote to you (for example that an app's
  * deliveries were paused), and the address it is sent to.
  */
-import { z } from 'zod';
 import type { ClientApi } from '../../core/http/client-api.ts';
 import { PageQuery, decodeCursor, encodeCursor } from '../../core/http/common.ts';
+import { MailAddress, MailAddressBody, MailPage } from './schemas.ts';
 import type { MailService } from './service.ts';
-
-const MailItem = z.object({
-  id: z.string(),
-  to: z.string().nullable().describe('null: no address was known, the mail is only here'),
-  subject: z.string(),
-  body: z.string(),
-  status: z.enum(['queued', 'sent', 'stored', 'failed']).describe('stored: kept in the mailbox only (no SMTP configured, or no address)'),
-  createdAt: z.string(),
-  sentAt: z.string().nullable(),
-}).meta({ id: 'MailItem' });
-
-const MailPage = z.object({ items: z.array(MailItem), nextCursor: z.string().nullable() });
-const MailAddress = z.object({ address: z.string().nullable() });
-const MailAddressBody = z.strictObject({ address: z.email().max(254).nullable() });
 
 export function registerMailClientRoutes(api: ClientApi, mail: MailService): void {
   api.route({

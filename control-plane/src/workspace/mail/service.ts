@@ -6,10 +6,9 @@
  * SMTP, or for a member without an address, the mail is `stored`: it stays in the member's
  * mailbox, which the console shows.
  */
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
-import { base32 } from '../../core/ids/ids.ts';
+import { newId } from '../../core/ids/ids.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import { claimQueued, insertMail, listMail, mailAddress, markMail, setMailAddress, type MailRow } from './store.ts';
 import type { MailTransport } from './transport.ts';
@@ -43,7 +42,7 @@ export function createMailService(deps: { db: Db; clock: Clock; logger: Logger; 
     /** Writes a mail to a member inside `tx`; call `flush()` after the transaction commits. */
     async write(tx: Db, mail: { memberId: string; subject: string; body: string }): Promise<string> {
       const address = await mailAddress(tx, mail.memberId);
-      const id = `mail_${base32(randomBytes(16))}`;
+      const id = newId('mail');
       await insertMail(tx, {
         id, member_id: mail.memberId, to_address: address ?? null, subject: mail.subject, body: mail.body,
         status: deps.transport !== null && address !== undefined ? 'queued' : 'stored', created_at: new Date(deps.clock.now()),
