@@ -1,5 +1,5 @@
 /**
- * @module catalog/types
+ * @module catalog/kit/types
  * Wire shapes of a block UI document (catalog v1), shaped like the editor's stored documents.
  */
 

@@ -1,5 +1,5 @@
 /**
- * @module manifest/constants
+ * @module manifest/model/constants
  * Closed lists of the manifest that deliveries carry too, as plain data (no zod).
  */
 

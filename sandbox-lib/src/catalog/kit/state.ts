@@ -1,12 +1,11 @@
 /**
- * @module catalog/validate/state
+ * @module catalog/kit/state
  * What the walk carries: the first problem (thrown, caught once by `validateTree`), the ancestors of
  * the node being checked, and the block-wide tallies (text, images, field names, handles).
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { SPEC } from '../messages.ts';
-import type { LabelGroup } from '../spec/types.ts';
-import type { ActionTable, PathSegment } from '../types.ts';
+import { SPEC } from './messages.ts';
+import type { ActionTable, PathSegment } from './types.ts';
 import type { TreeIndex } from './prepass.ts';
 
 /** The first problem found; thrown so that the walk stops where it stands. */
@@ -21,6 +20,12 @@ export class TreeProblem {
 
 export function fail(message: string, path: PathSegment[]): never {
   throw new TreeProblem(message, path);
+}
+
+/** Children whose labels must be unique; `name` names the group in the message (`<Actions>`). */
+export interface LabelGroup {
+  readonly name: string;
+  readonly of: readonly string[];
 }
 
 export interface LabelTally {

@@ -1,5 +1,5 @@
 /**
- * @module catalog/validate/measure
+ * @module catalog/kit/measure
  * Text as people see it: lengths in graphemes (`Intl.Segmenter`) and whether anything is visible.
  */
 

@@ -1,5 +1,5 @@
 /**
- * @module api/primitives
+ * @module wire/primitives
  * Wire primitives shared by the `/v0` shapes and the delivery shapes: texts measured as people see
  * them, `https://` URLs, ids, timestamps, JSON objects under a byte cap, documents and block trees.
  */

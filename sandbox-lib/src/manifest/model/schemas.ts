@@ -1,5 +1,5 @@
 /**
- * @module manifest/schemas
+ * @module manifest/model/schemas
  * The manifest and its parts as zod schemas (spec "Manifest"). A manifest is an input to the
  * service, so every object is strict: an unknown field is an error. Identifier formats and text
  * bounds live here; rules that need the whole manifest or the service's knowledge (counts,
@@ -8,14 +8,14 @@
  * can leave them out; `hosting` defaults to `platform` as the spec says.
  */
 import { z } from 'zod';
-import { LIMITS } from '../limits/index.ts';
-import { ScopeSchema } from '../scopes/index.ts';
-import { EventTypeSchema } from '../events/index.ts';
-import { isHostname, parseEgressHost } from '../hosts/index.ts';
-import { hasUserinfo, USERINFO_MESSAGE } from '../api/predicates.ts';
-import { ActionNameSchema, HttpsUrlSchema, label, nameLabel, text } from '../api/primitives.ts';
-import { utf8Length } from '../json-schema/json-size.ts';
-import { FORMATS } from '../api/predicates.ts';
+import { LIMITS } from '../../limits/index.ts';
+import { ScopeSchema } from '../../scopes/index.ts';
+import { EventTypeSchema } from '../../events/index.ts';
+import { isHostname, parseEgressHost } from '../../hosts/index.ts';
+import { hasUserinfo, USERINFO_MESSAGE } from '../../wire/predicates.ts';
+import { ActionNameSchema, HttpsUrlSchema, label, nameLabel, text } from '../../wire/primitives.ts';
+import { utf8Length } from '../../json-schema/json-size.ts';
+import { FORMATS } from '../../wire/predicates.ts';
 import { MESSAGE_ACTION_CONTEXTS } from './constants.ts';
 
 const ID = LIMITS.identifiers;
@@ -79,7 +79,7 @@ export const BlockDefinitionSchema = z.strictObject({
   actions: z.array(ActionDefinitionSchema).default([]),
 });
 
-/** One URL pattern of a reference kind; the syntax is in `manifest/patterns.ts`. */
+/** One URL pattern of a reference kind; the syntax is in `manifest/model/patterns.ts`. */
 export const ReferencePatternDefinitionSchema = z.strictObject({ id: PatternIdSchema, pattern: z.string() });
 
 export const ReferenceDefinitionSchema = z.strictObject({

@@ -1,10 +1,12 @@
 /**
- * @module catalog/spec/types
+ * @module catalog/kit/spec
  * The shape of one component's entry in the catalog registry: which attributes it takes, what it may
  * hold, where it may sit, and the extra rules that run once its attributes are known to be well-typed.
  */
-import type { PathSegment, UiMark } from '../types.ts';
-import type { WalkState } from '../validate/state.ts';
+import type { PathSegment, UiMark } from './types.ts';
+import type { LabelGroup, WalkState } from './state.ts';
+
+export type { LabelGroup };
 
 /** Where an attribute value sits, for messages (`<Button>'s "confirm.title"`) and paths. */
 export interface AttrAt {
@@ -55,11 +57,6 @@ export type ContentModel =
   | { readonly kind: 'inline'; readonly marks: readonly UiMark['type'][]; readonly empty: InlineEmpty }
   /** Child nodes in runs. `order` words the root's ordering message; `after` is said of anything past the last run. */
   | { readonly kind: 'slots'; readonly slots: readonly Slot[]; readonly order?: (child: string) => string; readonly after?: string };
-
-export interface LabelGroup {
-  readonly name: string;
-  readonly of: readonly string[];
-}
 
 export interface ComponentSpec {
   readonly type: string;

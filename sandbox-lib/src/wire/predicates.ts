@@ -1,8 +1,8 @@
 /**
- * @module api/predicates
+ * @module wire/predicates
  * The predicates behind the wire primitives, without zod: texts measured as people see them,
  * `https://` URLs, JSON objects under a byte cap, and the identifier formats deliveries carry.
- * The zod schemas (`api/primitives.ts`) and the SDK's lean delivery checks (`delivery/lean/`)
+ * The zod schemas (`wire/primitives.ts`) and the SDK's lean delivery checks (`delivery/lean/`)
  * use the same functions and words, so the two cannot disagree on what fits.
  */
 import { LIMITS } from '../limits/index.ts';

@@ -1,11 +1,11 @@
 /**
- * @module catalog/validate/attr-types
+ * @module catalog/kit/attr-types
  * The building blocks of attribute specs: each returns a check that throws the first problem of a
  * value. Values set to `undefined` count as absent, as they vanish once the tree is serialized.
  */
-import { OURS, SPEC, formatCount } from '../messages.ts';
-import type { AttrAt, AttrCheck, AttrSpec } from '../spec/types.ts';
-import type { PathSegment } from '../types.ts';
+import { OURS, SPEC, formatCount } from './messages.ts';
+import type { AttrAt, AttrCheck, AttrSpec } from './spec.ts';
+import type { PathSegment } from './types.ts';
 import { nameProblem } from '../../names/index.ts';
 import { graphemeLength, hasVisibleText } from './measure.ts';
 import { fail } from './state.ts';

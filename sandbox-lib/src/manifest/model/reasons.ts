@@ -1,5 +1,5 @@
 /**
- * @module manifest/reasons
+ * @module manifest/model/reasons
  * The `reason` values of `PlatformAppManifestInvalidError` and `PlatformAppPatternInvalidError`.
  * `spec` rows are the spec's table; `ours` rows cover what the spec leaves open (a schema-level
  * problem, a count over a manifest limit) and are recorded in docs/decisions/contract.md.

@@ -1,5 +1,5 @@
 /**
- * @module api/wire
+ * @module wire/modes
  * The two reading modes of the contract (spec Versioning 2-4). Requests are strict: unknown fields
  * and unknown closed-list values are rejected. Responses (of `/v0`, deliveries read by apps, and
  * the answers apps give to deliveries) are lenient: unknown fields are ignored and an unknown

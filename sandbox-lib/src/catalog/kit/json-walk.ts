@@ -1,5 +1,5 @@
 /**
- * @module catalog/validate/json-walk
+ * @module catalog/kit/json-walk
  * Measures the compact JSON serialization of a value without recursion and without serializing it:
  * a loop over an explicit stack of open containers, stopping as soon as the byte cap is crossed.
  * Hostile input (a million nested arrays, a 10 MB string, an object with a million keys) therefore
@@ -7,7 +7,7 @@
  * Object members and array items are visited in `JSON.stringify` order (own enumerable keys as
  * `Object.keys` lists them), so "first" means first in the serialized document.
  */
-import type { PathSegment } from '../types.ts';
+import type { PathSegment } from './types.ts';
 
 /** Bytes of `JSON.stringify(text)` in UTF-8. */
 export function stringBytes(text: string): number {

@@ -1,5 +1,5 @@
 /**
- * @module api/lenient
+ * @module wire/lenient
  * Reading closed lists leniently (spec Versioning 4): a value the reader does not know yet reads as
  * the most neutral option instead of failing the whole response.
  */

@@ -1,5 +1,5 @@
 /**
- * @module catalog/messages
+ * @module catalog/kit/messages
  * Every message `validateTree` can answer with, in one place. Rows of the spec's "Tree validation
  * messages" table come first, word for word with the braces filled in; the messages we added for
  * problems the spec has no row for follow (docs/decisions/catalog.md lists them).

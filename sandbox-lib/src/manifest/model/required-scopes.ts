@@ -1,11 +1,11 @@
 /**
- * @module manifest/required-scopes
+ * @module manifest/model/required-scopes
  * The scopes a manifest's pieces need (spec Authentication): each block action's declared scopes,
  * the read scope implied by each subscribed event, and `conversations:read` for message actions.
  * The authoring core computes `scopes` from this; `validateManifest` checks it is covered.
  */
-import { EVENTS, type EventType } from '../events/index.ts';
-import { SCOPE_NAMES, type Scope } from '../scopes/index.ts';
+import { EVENTS, type EventType } from '../../events/index.ts';
+import { SCOPE_NAMES, type Scope } from '../../scopes/index.ts';
 import type { ManifestPath } from './rule.ts';
 
 /** The pieces scope needs are read from; a computed manifest has all of them. */

@@ -1,5 +1,5 @@
 /**
- * @module manifest/patterns
+ * @module manifest/model/patterns
  * Reference URL patterns: `https://host/literal/:param/...`.
  *
  * - The host is a lowercase host name, or `*.` plus one for any subdomain of it (not itself).
@@ -8,8 +8,8 @@
  * - No query, fragment, port or credentials: matching ignores a URL's query and fragment.
  * - A trailing `/` is ignored, in patterns and in URLs.
  */
-import { LIMITS } from '../limits/index.ts';
-import { parseHostPattern } from '../hosts/index.ts';
+import { LIMITS } from '../../limits/index.ts';
+import { parseHostPattern } from '../../hosts/index.ts';
 import type { PatternInvalidReason } from './reasons.ts';
 
 export type PatternSegment = { readonly literal: string } | { readonly param: string };

@@ -1,5 +1,5 @@
 /**
- * @module manifest/rule
+ * @module manifest/model/rule
  * What a manifest rule is: a pure function of the parsed manifest and what the service knows,
  * answering the first problem it finds (the spec's error body) or `null`.
  */

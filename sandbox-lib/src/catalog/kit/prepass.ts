@@ -1,13 +1,13 @@
 /**
- * @module catalog/validate/prepass
+ * @module catalog/kit/prepass
  * The whole-tree limits, checked first and without recursion: nesting depth, components per block
  * and serialized size. A tree nested 100,000 deep stops at its thirteenth level, a 10 MB document at
  * its 64th kilobyte. Only a tree that passes reaches the recursive walk, whose depth is then bounded.
  * The pass also gathers section handles and toggle targets, which rules need before they are reached.
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS } from '../messages.ts';
-import type { PathSegment } from '../types.ts';
+import { COUNTS } from './messages.ts';
+import type { PathSegment } from './types.ts';
 import { walkJson } from './json-walk.ts';
 
 export interface TreeIndex {
