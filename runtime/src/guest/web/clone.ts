@@ -1,5 +1,5 @@
 /**
- * @module guest/clone
+ * @module guest/web/clone
  * structuredClone for the value types the HTML standard's algorithm covers in an isolate without
  * a DOM: primitives, wrappers, Date, RegExp, ArrayBuffer and views, Map, Set, Array, plain objects
  * and Errors, with cycles preserved.

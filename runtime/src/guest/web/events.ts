@@ -1,5 +1,5 @@
 /**
- * @module guest/events
+ * @module guest/web/events
  * DOMException, Event, EventTarget, AbortController and AbortSignal: the subset of the DOM that
  * fetch and timers need.
  */

@@ -1,9 +1,9 @@
 /**
- * @module guest/response
+ * @module guest/web/response
  * The Fetch standard's Response, with bytes for a body.
  */
 import { BodyState, bodyReaders, extractBody, hostBody, type BodyInit } from './body.ts';
-import type { BodyKind, HeaderBlock } from '../shared/bridge.ts';
+import type { BodyKind, HeaderBlock } from '../../shared/bridge.ts';
 import { Headers, headersFromBlock, makeImmutable, toBlock, type HeadersInit } from './headers.ts';
 import { URL } from './url.ts';
 

@@ -1,8 +1,8 @@
 /**
- * @module guest/request
+ * @module guest/web/request
  * The Fetch standard's Request, with bytes for a body.
  */
-import type { BodyKind, HeaderBlock } from '../shared/bridge.ts';
+import type { BodyKind, HeaderBlock } from '../../shared/bridge.ts';
 import { AbortSignal } from './events.ts';
 import { BodyState, bodyReaders, extractBody, hostBody, type BodyInit } from './body.ts';
 import { Headers, headersFromBlock, type HeadersInit } from './headers.ts';

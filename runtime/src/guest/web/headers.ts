@@ -1,9 +1,9 @@
 /**
- * @module guest/headers
+ * @module guest/web/headers
  * The Fetch standard's Headers: case-insensitive names, validated names and values, sorted
  * iteration with `set-cookie` kept apart.
  */
-import { GUEST_LIMITS, fromHeaderBlock, toHeaderBlock, type HeaderBlock } from '../shared/bridge.ts';
+import { GUEST_LIMITS, fromHeaderBlock, toHeaderBlock, type HeaderBlock } from '../../shared/bridge.ts';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[\0\r\n]/;

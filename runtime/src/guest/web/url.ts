@@ -1,9 +1,9 @@
 /**
- * @module guest/url
+ * @module guest/web/url
  * URL is parsed by the host's WHATWG parser (exact behaviour, one small synchronous call);
  * URLSearchParams is plain JavaScript (application/x-www-form-urlencoded).
  */
-import { URL_PARTS } from '../shared/bridge.ts';
+import { URL_PARTS } from '../../shared/bridge.ts';
 import { callHost } from './bridge.ts';
 import { utf8Decode, utf8Encode } from './encoding.ts';
 

@@ -1,5 +1,5 @@
 /**
- * @module guest/encoding
+ * @module guest/web/encoding
  * TextEncoder/TextDecoder (UTF-8, per the Encoding standard) and atob/btoa, in plain JavaScript.
  */
 

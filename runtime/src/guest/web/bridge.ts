@@ -1,5 +1,5 @@
 /**
- * @module guest/bridge
+ * @module guest/web/bridge
  * The guest side of the host boundary. `setup` hands in two host functions; everything the guest
  * runtime asks of the host goes through `callHost` (synchronous, copied result) or `postHost`
  * (fire-and-forget). Asynchronous answers come back through `deliver` with the operation id the

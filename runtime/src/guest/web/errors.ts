@@ -1,11 +1,11 @@
 /**
- * @module guest/errors
+ * @module guest/web/errors
  * Turns anything a guest throws into bounded strings: its name, its message, the two as one line
  * (`TypeError: boom`), and its stack as V8 wrote it. Every property read is guarded: thrown values
  * may be null, proxies, or objects whose getters throw; their text is untrusted. The host parses
  * the stack into frames and maps them through the version's source map (sandbox/stacks.ts).
  */
-import { GUEST_LIMITS } from '../shared/bridge.ts';
+import { GUEST_LIMITS } from '../../shared/bridge.ts';
 
 export interface DescribedError {
   /** `Name: message`, one line. */

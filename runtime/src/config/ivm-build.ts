@@ -1,8 +1,8 @@
 /**
- * @module sandbox/ivm-build
+ * @module config/ivm-build
  * Which isolated-vm binary a process may run guest code on. Runtime nodes: only our build with the
  * CPU-limit patch (runtime/native), so every request's CPU budget is exact; without it they refuse
- * to start (preflight.ts). `platform dev`'s sandbox on an author's machine, where that build is
+ * to start (sandbox/preflight.ts). `platform dev`'s sandbox on an author's machine, where that build is
  * absent (it needs python3, make and a C++20 compiler): the package's stock prebuilt binary, whose
  * budgets are approximate: each call into the guest gets the rest of the budget as a wall-clock
  * `timeout`, and `cpuTime` counts wall time there. Production globals, memory limits and the egress

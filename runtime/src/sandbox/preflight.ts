@@ -1,13 +1,13 @@
 /**
- * @module preflight
+ * @module sandbox/preflight
  * Refuses to run guest code on a toolchain that cannot contain it. isolated-vm below 7.0.1 carries a
  * critical `ExternalCopy` type confusion (GHSA-864f-rcv7-6rh4) that guest code can use to corrupt host
  * memory, and the patched line needs Node 24; CPU budgets need our build of it (runtime/native).
  * Every process that loads isolated-vm calls this first.
  */
 import { createRequire } from 'node:module';
-import { selectIsolatedVm, type IsolatedVmBuild, type SandboxKind } from './sandbox/ivm-build.ts';
-import { patchedAddonProblem } from './sandbox/ivm.ts';
+import { selectIsolatedVm, type IsolatedVmBuild, type SandboxKind } from '../config/ivm-build.ts';
+import { patchedAddonProblem } from './ivm.ts';
 
 export const MIN_NODE_MAJOR = 24;
 export const MIN_ISOLATED_VM = [7, 0, 1] as const;
@@ -54,7 +54,7 @@ function installedIsolatedVmVersion(): string | null {
 /**
  * Throws with every reason when the running process may not load guest code; answers which
  * isolated-vm it runs on. A runtime node (`production`, the default) needs the patched build; the
- * development sandbox falls back to the stock binary without it (sandbox/ivm-build.ts).
+ * development sandbox falls back to the stock binary without it (config/ivm-build.ts).
  */
 export function assertSafeToolchain(sandbox: SandboxKind = 'production'): IsolatedVmBuild {
   const problems = toolchainProblems(process.version, installedIsolatedVmVersion(), process.execArgv);

@@ -1,11 +1,11 @@
 /**
- * @module guest/body
+ * @module guest/web/body
  * Bodies of Request and Response, held as they arrived (no streams): a string of text, a `latin1`
  * string of bytes from the host, or bytes the app gave. Each read converts only what it needs, so
  * a JSON delivery read with `json()` is parsed straight from the string the host passed in, and a
  * response made from a string leaves as that string.
  */
-import type { BodyKind } from '../shared/bridge.ts';
+import type { BodyKind } from '../../shared/bridge.ts';
 import { bytesToLatin1, latin1ToBytes, toBytes, utf8Decode, utf8Encode } from './encoding.ts';
 import { URLSearchParams } from './url.ts';
 

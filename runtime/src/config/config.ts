@@ -1,5 +1,5 @@
 /**
- * @module config
+ * @module config/config
  * The runtime node's configuration, parsed once from the environment with zod. This is the only
  * module that reads `process.env` (main.ts hands it in); everything else receives a `RuntimeConfig`.
  */
@@ -104,7 +104,7 @@ const EnvSchema = z.object({
 });
 
 /** Limits of one sandbox worker process; sent to each worker when it starts. */
-import type { IsolatedVmBuild } from './sandbox/ivm-build.ts';
+import type { IsolatedVmBuild } from './ivm-build.ts';
 
 export interface WorkerLimits {
   isolateMemoryMb: number;
@@ -116,7 +116,7 @@ export interface WorkerLimits {
   /**
    * Which isolated-vm the workers load: `patched` (runtime/native: exact CPU budgets), always on a
    * runtime node; `stock` (the package's prebuilt binary) only in `platform dev`'s sandbox where the
-   * patched build is absent, its budgets then wall-clock per call (sandbox/ivm-build.ts). Not an
+   * patched build is absent, its budgets then wall-clock per call (config/ivm-build.ts). Not an
    * environment variable: only `createRuntimeNode({ sandbox: 'development' })` can choose it.
    */
   isolatedVm: IsolatedVmBuild;
