@@ -1,5 +1,5 @@
 /**
- * @module console/app-icon
+ * @module console/kit/app-icon
  * An app's icon beside its name: the asset its manifest names, loaded from our origin like every
  * image the console shows. Decorative (`alt=""`): the name beside it says which app it is.
  */

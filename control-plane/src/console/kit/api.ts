@@ -1,5 +1,5 @@
 /**
- * @module console/api
+ * @module console/kit/api
  * How the console talks to the platform: the same `/client/v1` and `/v0` requests any client
  * sends, with the member's key as the bearer, answered in process by the app's own request
  * function (no socket, no private door into the stores: every rule of the public API applies).

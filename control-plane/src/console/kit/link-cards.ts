@@ -1,5 +1,5 @@
 /**
- * @module console/link-cards
+ * @module console/kit/link-cards
  * Link cards: the links of a message that installed apps claim, each with its record's title,
  * summary, status and block (`GET /client/v1/messages/{id}/references`). A click in a card's block
  * goes to `POST /client/v1/messages/{id}/references/{referenceId}/click` with the card's revision;

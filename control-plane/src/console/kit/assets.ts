@@ -1,5 +1,5 @@
 /**
- * @module console/assets
+ * @module console/kit/assets
  * The console's stylesheet (assets/console.css) and client script (browser/, bundled to
  * control-plane/dist/console/console.js by `npm ci`'s prepare script, scripts/build-packages.mjs).
  * Each is served under a name carrying its content hash with a year-long immutable cache: a new
@@ -22,8 +22,8 @@ export interface Assets {
   js: string | null;
 }
 
-const CSS = fileURLToPath(new URL('./assets/console.css', import.meta.url));
-export const CLIENT_SCRIPT = fileURLToPath(new URL('../../dist/console/console.js', import.meta.url));
+const CSS = fileURLToPath(new URL('../assets/console.css', import.meta.url));
+export const CLIENT_SCRIPT = fileURLToPath(new URL('../../../dist/console/console.js', import.meta.url));
 
 function load(path: string, ext: string, type: string): Asset | null {
   let body: string;

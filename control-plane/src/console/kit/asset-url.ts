@@ -1,5 +1,5 @@
 /**
- * @module console/asset-url
+ * @module console/kit/asset-url
  * Where the console's pages load an asset (a copied image, an app icon): the service's
  * `/assets/{id}` on our own origin, the only place the console's CSP lets images come from.
  */

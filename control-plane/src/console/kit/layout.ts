@@ -1,5 +1,5 @@
 /**
- * @module console/layout
+ * @module console/kit/layout
  * The page frame: a skip link, the navigation of the page families, who is signed in, the page's
  * heading and main region. Server-rendered with `hono/html` (every interpolation escaped); the
  * block renderer's output, already escaped, is passed in with `raw`.

@@ -1,5 +1,5 @@
 /**
- * @module console/session
+ * @module console/kit/session
  * A console session is an API key of its own, minted through `POST /client/v1/api-keys` when the
  * member signs in (with the key they typed, or a one-time sign-in link) and revoked on sign-out.
  * The cookie carries it: `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page

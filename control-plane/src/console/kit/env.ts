@@ -1,5 +1,5 @@
 /**
- * @module console/env
+ * @module console/kit/env
  * What a console request carries once its session is checked: the member's API client and who they are.
  */
 import type { Api } from './api.ts';

@@ -1,5 +1,5 @@
 /**
- * @module console/cards
+ * @module console/kit/cards
  * App cards: a block as the client API shows the member (`GET /client/v1/blocks/{id}`), drawn by
  * the one renderer (`@platform/sdk/render`), and the four ways a member acts on it. The
  * client script posts a click, submit, change or search here; the console forwards it to the
