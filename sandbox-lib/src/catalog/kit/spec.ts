@@ -6,8 +6,6 @@
 import type { PathSegment, UiMark } from './types.ts';
 import type { LabelGroup, WalkState } from './state.ts';
 
-export type { LabelGroup };
-
 /** Where an attribute value sits, for messages (`<Button>'s "confirm.title"`) and paths. */
 export interface AttrAt {
   readonly component: string;
