@@ -1,16 +1,26 @@
-// The control plane's areas (STYLE 11, docs/architecture.md), checked by dependency-cruiser in
-// `npm run lint`:
+// The structure rules of `npm run lint` (STYLE 11, docs/architecture.md, docs/decisions/packages.md),
+// checked by dependency-cruiser through scripts/lint-structure.mjs over the four packages' src trees.
+//
+// In every package (control-plane, runtime, sandbox-lib, cli): no two files and no two folders, at
+// any depth, import each other in a cycle. scripts/lint-structure.mjs adds the one check
+// dependency-cruiser cannot say, since its folders contain their subfolders: a folder's own files
+// and its subfolders import one way (a parent's file imports its child, or the child a parent's
+// file, never both).
+//
+// The control plane's areas on top of that:
 //
 //   core ← workspace ← apps ← deliveries ← messaging ← blocks ← the composition root
 //   core ← console (the web console: it reaches the others only over their HTTP APIs) ← the composition root
 //
 // An area imports only the areas to its left; the composition root (wiring/, seed/ and the files
-// at the top of control-plane/src) imports anything and nothing imports it. On top of that, no two
-// files and no two folders, at any depth, import each other in a cycle.
+// at the top of control-plane/src) imports anything and nothing imports it.
 //
-// AREAS_ROOT points the same rules at another tree (test/lint/areas.test.ts runs them on small
-// fixtures that break them).
-const root = (process.env.AREAS_ROOT ?? 'control-plane/src').replace(/\/$/, '');
+// Paths are relative to the working directory: test/lint/ runs the same rules on small fixture
+// trees of the same shape (control-plane/src, sandbox-lib/src, ...) that break them. LINT_PACKAGES
+// (comma-separated) narrows the cruise to some of the packages.
+const PACKAGES = (process.env.LINT_PACKAGES ?? 'control-plane,runtime,sandbox-lib,cli').split(',');
+const SOURCES = `^(${PACKAGES.join('|')})/src/`;
+const root = 'control-plane/src';
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const at = (path) => `^${esc(root)}/${path}`;
 
@@ -60,7 +70,7 @@ module.exports = {
       name: 'no-file-cycles',
       severity: 'error',
       comment: 'No two modules import each other, directly or through others',
-      from: { path: at('') },
+      from: { path: SOURCES },
       to: { circular: true },
     },
     {
@@ -68,12 +78,13 @@ module.exports = {
       severity: 'error',
       comment: 'No two folders import each other, directly or through others, at any depth',
       scope: 'folder',
-      from: { path: at('') },
+      from: { path: SOURCES },
       to: { circular: true },
     },
   ],
   options: {
-    includeOnly: at(''),
+    // The packages' src trees, and nothing else (not their tests, not node_modules).
+    includeOnly: SOURCES,
     // Type-only imports count: a folder that needs another's types depends on it.
     tsPreCompilationDeps: true,
     moduleSystems: ['es6'],

@@ -36,7 +36,7 @@ if (existsSync(join(sandboxLib, 'src/index.ts'))) {
 }
 
 // The console's client script (control-plane/src/console/browser), one file for browsers; the
-// control plane serves it under a name carrying its hash (control-plane/src/console/assets.ts).
+// control plane serves it under a name carrying its hash (control-plane/src/console/kit/assets.ts).
 const consoleScript = join(repo, 'control-plane/src/console/browser/console.ts');
 if (existsSync(consoleScript)) {
   await build({ entryPoints: [consoleScript], outfile: join(repo, 'control-plane/dist/console/console.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, sourcemap: false, logLevel: 'warning' });

@@ -18,11 +18,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { createRuntimeClient, type RuntimeDeliveryKind, type RuntimeDeliveryResult } from './client.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from './config/config.ts';
 import { createMemoryAppDirectory } from './ingress/directory.ts';
 import type { AppLogEntry } from './logs/app-log.ts';
 import { createRuntimeNode } from './node.ts';
-export { APPROXIMATE_CPU_NOTE } from './sandbox/ivm-build.ts';
+export { APPROXIMATE_CPU_NOTE } from './config/ivm-build.ts';
 
 export interface DevRuntimeOptions {
   /** Port of the local server (0: any free port). */

@@ -6,5 +6,5 @@
  */
 export { createRuntimeNode, type RuntimeNode, type RuntimeNodeDeps } from './node.ts';
 export { createRuntimeClient, RuntimeClientError, type RuntimeClient, type RuntimeDeliveryKind, type RuntimeDeliveryRequest, type RuntimeDeliveryResult, type RuntimeOutcome } from './client.ts';
-export { loadConfig, CONFIG_TABLE, type RuntimeConfig } from './config.ts';
+export { loadConfig, CONFIG_TABLE, type RuntimeConfig } from './config/config.ts';
 export { createMemoryAppDirectory, type AppDirectory, type ResolvedApp } from './ingress/directory.ts';

@@ -6,7 +6,7 @@
  */
 import { pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
-import { loadConfig } from './config.ts';
+import { loadConfig } from './config/config.ts';
 import { createRuntimeNode } from './node.ts';
 
 const config = loadConfig(process.env);

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createBundleStore, createSourceMapStore } from './bundles/store.ts';
-import type { RuntimeConfig } from './config.ts';
+import type { RuntimeConfig } from './config/config.ts';
 import { createDeliveryRoute } from './deliveries/routes.ts';
 import { createDeliveryService } from './deliveries/service.ts';
 import type { Lookup } from './egress/connector.ts';
@@ -26,8 +26,8 @@ import { buildGuestSource } from './sandbox/guest-source.ts';
 import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
 import { workerEntry } from './supervisor/worker-entry.ts';
 import { createMetricsServer, listenError } from './ops/metrics-server.ts';
-import { assertSafeToolchain } from './preflight.ts';
-import type { IsolatedVmBuild, SandboxKind } from './sandbox/ivm-build.ts';
+import { assertSafeToolchain } from './sandbox/preflight.ts';
+import type { IsolatedVmBuild, SandboxKind } from './config/ivm-build.ts';
 import { openRegistration } from './fleet/open.ts';
 import type { Registration } from './fleet/registration.ts';
 
@@ -88,7 +88,7 @@ function logShipper(config: RuntimeConfig, deps: { now: () => number; logger: Lo
 
 export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   // A runtime node refuses to start without the patched isolated-vm; the development sandbox of
-  // `platform dev` runs on the stock binary then (approximate CPU budgets, sandbox/ivm-build.ts).
+  // `platform dev` runs on the stock binary then (approximate CPU budgets, config/ivm-build.ts).
   const isolatedVm = assertSafeToolchain(deps.sandbox ?? 'production');
   const config: RuntimeConfig = { ...deps.config, worker: { ...deps.config.worker, isolatedVm } };
   const { logger } = deps;

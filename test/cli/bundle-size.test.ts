@@ -31,7 +31,7 @@ describe('the hello app bundle', () => {
     const paths = bundle.inputs.map((input) => input.path);
     expect(paths.some((path) => path.includes('sandbox-lib/dist/authoring/app.js'))).toBe(true);
     expect(paths.filter((path) => /node_modules\/(zod|tldts)/.test(path))).toEqual([]);
-    const schemaModules = ['api/routes.js', 'api/primitives.js', 'delivery/envelope.js', 'delivery/interactive.js', 'delivery/lifecycle.js', 'manifest/validate.js', 'manifest/schemas.js', 'hosts/public-suffix.js'];
+    const schemaModules = ['api/routes.js', 'wire/primitives.js', 'delivery/envelope.js', 'delivery/interactive.js', 'delivery/lifecycle.js', 'manifest/validate.js', 'manifest/model/schemas.js', 'hosts/public-suffix.js'];
     expect(paths.filter((path) => schemaModules.some((module) => path.endsWith(`sandbox-lib/dist/${module}`)))).toEqual([]);
   });
 

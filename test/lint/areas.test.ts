@@ -1,37 +1,12 @@
-// The area rule of `npm run lint` (.dependency-cruiser.cjs, docs/architecture.md) run on small trees
+// The control plane's area rule of `npm run lint` (.dependency-cruiser.cjs, docs/architecture.md) run on small trees
 // that keep it or break it: each broken tree fails with the rule it breaks, the kept one passes.
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { check as checkTree, exporting, importing, removeTrees, under } from './structure-check.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs');
-const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
-const dirs: string[] = [];
+afterAll(removeTrees);
 
-afterAll(async () => {
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
-
-/** Writes `files` (path → source) under a fresh `src/` and runs the lint's check on it. */
-async function check(files: Record<string, string>): Promise<{ code: number; output: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'areas-lint-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, 'src', path)), { recursive: true });
-    await writeFile(join(dir, 'src', path), text);
-  }
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'src', '--config', CONFIG, '--output-type', 'err'], { cwd: dir, env: { ...process.env, AREAS_ROOT: 'src' } },
-      (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, output: stdout + stderr }));
-  });
-}
-
-const exporting = (name: string) => `export const ${name} = 1;\n`;
-const importing = (from: string, name: string) => `import { ${name} } from '${from}';\nexport const use = ${name};\n`;
+/** Runs the lint's check on `files` placed under control-plane/src/. */
+const check = (files: Record<string, string>) => checkTree(under('control-plane/src', files));
 
 /** A tree that keeps every rule: each area imports only areas below it, the root wires them. */
 const KEPT = {
@@ -56,22 +31,22 @@ describe('the area rule', () => {
   it('fails the console importing a feature area, and a feature area importing the console', async () => {
     const up = await check({ ...KEPT, 'console/routes.ts': importing('../workspace/members/store.ts', 'use') });
     expect(up.code).toBeGreaterThan(0);
-    expect(up.output).toMatch(/error area-console: src\/console\/routes\.ts → src\/workspace\/members\/store\.ts/);
+    expect(up.output).toMatch(/error area-console: control-plane\/src\/console\/routes\.ts → control-plane\/src\/workspace\/members\/store\.ts/);
     const into = await check({ ...KEPT, 'console/routes.ts': exporting('use'), 'blocks/interactions/service.ts': importing('../../console/routes.ts', 'use') });
     expect(into.code).toBeGreaterThan(0);
-    expect(into.output).toMatch(/error not-into-console: src\/blocks\/interactions\/service\.ts → src\/console\/routes\.ts/);
+    expect(into.output).toMatch(/error not-into-console: control-plane\/src\/blocks\/interactions\/service\.ts → control-plane\/src\/console\/routes\.ts/);
   });
 
   it('fails an area that imports a higher one', async () => {
     const { code, output } = await check({ ...KEPT, 'core/db/db.ts': importing('../../blocks/interactions/service.ts', 'use') });
     expect(code).toBeGreaterThan(0);
-    expect(output).toMatch(/error area-core: src\/core\/db\/db\.ts → src\/blocks\/interactions\/service\.ts/);
+    expect(output).toMatch(/error area-core: control-plane\/src\/core\/db\/db\.ts → control-plane\/src\/blocks\/interactions\/service\.ts/);
   });
 
   it('fails a feature folder that imports the wiring', async () => {
     const { code, output } = await check({ ...KEPT, 'apps/installs/routes.ts': importing('../../wiring/blocks.ts', 'use') });
     expect(code).toBeGreaterThan(0);
-    expect(output).toMatch(/error area-apps: src\/apps\/installs\/routes\.ts → src\/wiring\/blocks\.ts/);
+    expect(output).toMatch(/error area-apps: control-plane\/src\/apps\/installs\/routes\.ts → control-plane\/src\/wiring\/blocks\.ts/);
   });
 
   it('fails two folders of one area that import each other, though no file cycle does', async () => {
@@ -82,7 +57,7 @@ describe('the area rule', () => {
       'workspace/members/service.ts': importing('../circles/store.ts', 'circle'),
     });
     expect(code).toBeGreaterThan(0);
-    expect(output).toMatch(/error no-folder-cycles: src\/workspace\/(circles|members)/);
+    expect(output).toMatch(/error no-folder-cycles: control-plane\/src\/workspace\/(circles|members)/);
     expect(output).not.toContain('no-file-cycles');
   });
 
@@ -93,6 +68,6 @@ describe('the area rule', () => {
       'workspace/members/b.ts': `import { a } from './a.ts';\nexport const b = () => a;\n`,
     });
     expect(code).toBeGreaterThan(0);
-    expect(output).toMatch(/error no-file-cycles: src\/workspace\/members\/[ab]\.ts → /);
+    expect(output).toMatch(/error no-file-cycles: control-plane\/src\/workspace\/members\/[ab]\.ts → /);
   });
 });

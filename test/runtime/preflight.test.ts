@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertSafeToolchain, toolchainProblems } from '../../runtime/src/preflight.ts';
+import { assertSafeToolchain, toolchainProblems } from '../../runtime/src/sandbox/preflight.ts';
 
 describe('toolchain preflight', () => {
   it('accepts Node 24 with isolated-vm 7.0.1 and --no-node-snapshot', () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WorkerLimits } from '../../runtime/src/config.ts';
+import type { WorkerLimits } from '../../runtime/src/config/config.ts';
 import type { FromWorker, RunError, RunJob, RunReport, VersionSpec } from '../../runtime/src/protocol/messages.ts';
 import { createBackground, type Background, type BundleCounts } from '../../runtime/src/sandbox/background.ts';
 import { buildGuestSource } from '../../runtime/src/sandbox/guest-source.ts';

@@ -5,7 +5,7 @@
  * where a runaway loop is still stopped (at its budget in wall time) and honest code still runs.
  */
 import { describe, expect, it } from 'vitest';
-import { selectIsolatedVm } from '../../runtime/src/sandbox/ivm-build.ts';
+import { selectIsolatedVm } from '../../runtime/src/config/ivm-build.ts';
 import { buildGuestSource } from '../../runtime/src/sandbox/guest-source.ts';
 import { loadIvm } from '../../runtime/src/sandbox/ivm.ts';
 import { runSlice } from '../../runtime/src/sandbox/slice.ts';

@@ -8,14 +8,14 @@
  * request function the composition root hands in; the console keeps no state and reads no store.
  */
 import { Hono } from 'hono';
-import type { RequestFn } from './api.ts';
-import { apiFor } from './api.ts';
-import { registerAssets, type Assets } from './assets.ts';
-import { registerCardRoutes } from './cards.ts';
-import { registerLinkCardRoutes } from './link-cards.ts';
+import type { RequestFn } from './kit/api.ts';
+import { apiFor } from './kit/api.ts';
+import { registerAssets, type Assets } from './kit/assets.ts';
+import { registerCardRoutes } from './kit/cards.ts';
+import { registerLinkCardRoutes } from './kit/link-cards.ts';
 import { sameOrigin } from './csrf.ts';
-import type { ConsoleEnv } from './env.ts';
-import type { Me } from './layout.ts';
+import type { ConsoleEnv } from './kit/env.ts';
+import type { Me } from './kit/layout.ts';
 import { registerAdminPages } from './pages/admin.ts';
 import { registerAppAuthorPage } from './pages/app-author.ts';
 import { registerAppsPage } from './pages/apps.ts';
@@ -38,7 +38,7 @@ import { registerSearchPage } from './pages/search.ts';
 import { registerStreamsPage } from './pages/streams.ts';
 import { registerSignIn } from './pages/sign-in.ts';
 import { isUnknownPage, notFoundPage } from './pages/not-found.ts';
-import { clearSession, readSession } from './session.ts';
+import { clearSession, readSession } from './kit/session.ts';
 
 export const CONSOLE_BASE = '/console';
 

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { FleetConfig } from '../config.ts';
+import type { FleetConfig } from '../config/config.ts';
 import { createRegistration, type Registration } from './registration.ts';
 
 export interface OpenRegistrationInput {

@@ -5,11 +5,11 @@
  * `ctx.waitUntil` promise settled. Nothing here throws into the host.
  */
 import { CORE, CORE_METHODS, GUEST_LIMITS, type BodyKind, type HeaderBlock, type RequestKind } from '../shared/bridge.ts';
-import { dropAllOps, postHost } from './bridge.ts';
+import { dropAllOps, postHost } from './web/bridge.ts';
 import { resetTimers } from './capabilities/timers.ts';
-import { describeError } from './errors.ts';
-import { requestFromHost } from './request.ts';
-import { isResponse, responseParts } from './response.ts';
+import { describeError } from './web/errors.ts';
+import { requestFromHost } from './web/request.ts';
+import { isResponse, responseParts } from './web/response.ts';
 
 interface AppModule {
   fetch: (request: unknown, env: unknown, ctx: unknown) => unknown;

@@ -4,12 +4,12 @@
  * the web globals and the capabilities, removes what the platform does not offer, and returns the
  * entry points the host keeps (as references the guest never sees).
  */
-import { connect, deliver, type HostPost, type HostSync } from './bridge.ts';
+import { connect, deliver, type HostPost, type HostSync } from './web/bridge.ts';
 import { GUEST_CAPABILITIES } from './capabilities/registry.ts';
-import { structuredClone } from './clone.ts';
+import { structuredClone } from './web/clone.ts';
 import { bindModule, dispatch, postErrorLine, readManifest } from './dispatch.ts';
-import { TextDecoder, TextEncoder, atob, btoa } from './encoding.ts';
-import { AbortController, AbortSignal, DOMException, Event, EventTarget, setReportError } from './events.ts';
+import { TextDecoder, TextEncoder, atob, btoa } from './web/encoding.ts';
+import { AbortController, AbortSignal, DOMException, Event, EventTarget, setReportError } from './web/events.ts';
 
 export interface SetupOptions {
   allowWasm: boolean;

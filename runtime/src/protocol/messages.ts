@@ -7,7 +7,7 @@
  */
 import type { ErrorTag, LogError } from '@platform/sdk';
 import type { LogLevel } from '../capabilities/types.ts';
-import type { WorkerLimits } from '../config.ts';
+import type { WorkerLimits } from '../config/config.ts';
 import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';
 
 /**

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ENV_KEYS, LIMITS } from '@platform/sdk';
-import type { RuntimeConfig } from '../config.ts';
+import type { RuntimeConfig } from '../config/config.ts';
 import type { Logger } from 'pino';
 import type { BundleStore, SourceMapStore } from '../bundles/store.ts';
 import { normalizeHost } from '../egress/hosts.ts';

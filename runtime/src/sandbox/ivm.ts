@@ -3,14 +3,14 @@
  * Loads isolated-vm (a native CommonJS addon) into a sandbox worker process: the build with our
  * CPU-limit patch (runtime/native). The package's prebuilt binary has neither the limit nor a CPU
  * clock (its `cpuTime` counts wall time on Linux): only `platform dev`'s sandbox falls back to it
- * where the patched build is absent (sandbox/ivm-build.ts). Only worker processes load it;
+ * where the patched build is absent (config/ivm-build.ts). Only worker processes load it;
  * the supervisor never does, so a V8 fault in an isolate cannot take the HTTP front down.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type IvmModule from 'isolated-vm';
 import { addonPath } from '../../native/location.ts';
-import type { IsolatedVmBuild } from './ivm-build.ts';
+import type { IsolatedVmBuild } from '../config/ivm-build.ts';
 
 declare module 'isolated-vm' {
   interface Isolate {

@@ -6,7 +6,7 @@
  * isolates give way past it). Starting an isolate is cold-start.ts's job; this module only keeps
  * them.
  */
-import type { WorkerLimits } from '../config.ts';
+import type { WorkerLimits } from '../config/config.ts';
 import type { KillReason, Slot } from './slot.ts';
 
 interface VersionEntry {

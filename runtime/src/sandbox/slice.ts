@@ -4,12 +4,12 @@
  * the patched isolated-vm (runtime/native): the isolate's CPU time limit is set to what is left of
  * the budget before the call, and a call that passes it is terminated with the guest's stack.
  * `cpuTime` is the guest thread's own CPU clock, so time spent waiting for a core is not charged.
- * On the stock binary (`platform dev` without the patched build, sandbox/ivm-build.ts) there is no
+ * On the stock binary (`platform dev` without the patched build, config/ivm-build.ts) there is no
  * CPU limit: the slot's calls into the guest get the rest of the budget as their wall-clock
  * `timeout` (`stockTimeout`), and its expiry counts as the CPU stop.
  */
 import type { RawError } from '../stacks/map.ts';
-import { STOCK_TIMEOUT_MESSAGE } from './ivm-build.ts';
+import { STOCK_TIMEOUT_MESSAGE } from '../config/ivm-build.ts';
 import { CPU_LIMIT_MESSAGE, type Isolate } from './ivm.ts';
 
 /** A request's CPU account in nanoseconds: guest time of its slices plus host time charged to it. */

@@ -7,10 +7,10 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { Socket } from 'node:net';
-import type { WorkerLimits } from '../config.ts';
+import type { WorkerLimits } from '../config/config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, ToWorker, VersionSpec } from '../protocol/messages.ts';
-import { assertSafeToolchain } from '../preflight.ts';
+import { assertSafeToolchain } from './preflight.ts';
 import { createBackground, type Background } from './background.ts';
 import { loadIvm, type Ivm } from './ivm.ts';
 import { createJournal, JOURNAL_FD } from '../protocol/journal.ts';

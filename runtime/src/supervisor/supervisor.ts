@@ -9,7 +9,7 @@
  */
 import { PlatformError } from '@platform/sdk';
 import type { Logger } from 'pino';
-import type { RuntimeConfig } from '../config.ts';
+import type { RuntimeConfig } from '../config/config.ts';
 import type { Egress, EgressContext } from '../egress/service.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { ManifestJob, RunJob, RunReport, VersionSpec } from '../protocol/messages.ts';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
-import type { WorkerLimits } from '../config.ts';
+import type { WorkerLimits } from '../config/config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, ToWorker } from '../protocol/messages.ts';
 import { readJournal, type JournalEntry } from '../protocol/journal.ts';

@@ -4,7 +4,7 @@
  * their expected CPU (its scheduler lane), which version specs it has, and why it was killed.
  */
 import type { Logger } from 'pino';
-import type { WorkerLimits } from '../config.ts';
+import type { WorkerLimits } from '../config/config.ts';
 import type { FrameBody } from '../protocol/channel.ts';
 import type { FromWorker } from '../protocol/messages.ts';
 import type { KillReason } from './crash.ts';

@@ -10,7 +10,7 @@
  * supervisor/worker-slots.ts; this module decides which process starts, and when.
  */
 import type { Logger } from 'pino';
-import type { WorkerLimits } from '../config.ts';
+import type { WorkerLimits } from '../config/config.ts';
 import type { FrameBody } from '../protocol/channel.ts';
 import type { FromWorker } from '../protocol/messages.ts';
 import type { KillReason } from './crash.ts';

@@ -8,9 +8,9 @@
  * answers `422` with a `reason` rather than a `400`, as the spec's error table says.
  */
 import { z } from 'zod';
-import { RESPONSE } from './wire.ts';
-import { ActionTableRequestSchema, BlockTreeSchema, IdSchema, TimestampSchema } from './primitives.ts';
-import { AppSlugSchema } from '../manifest/schemas.ts';
+import { RESPONSE } from '../wire/modes.ts';
+import { ActionTableRequestSchema, BlockTreeSchema, IdSchema, TimestampSchema } from '../wire/primitives.ts';
+import { AppSlugSchema } from '../manifest/model/schemas.ts';
 
 export const MANIFEST_TARGETS = ['preview', 'production'] as const;
 export type ManifestTarget = (typeof MANIFEST_TARGETS)[number];

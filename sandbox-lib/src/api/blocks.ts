@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { BlockTypeSchema } from '../manifest/schemas.ts';
-import { BlockPropsSchema, BlockStateSchema, CountedSchema, IdSchema, TimestampSchema, VersionSchema } from './primitives.ts';
+import { BlockTypeSchema } from '../manifest/model/schemas.ts';
+import { BlockPropsSchema, BlockStateSchema, CountedSchema, IdSchema, TimestampSchema, VersionSchema } from '../wire/primitives.ts';
 import { ONE_TARGET, StateMatchSchema, hasOneTarget, targetFields } from './targets.ts';
 
 const E = LIMITS.endpoints;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
 import { InvocationAnswerRequestSchema } from '../delivery/common.ts';
-import { DocumentSchema, HttpsUrlSchema, IdSchema, TimestampSchema, text } from './primitives.ts';
+import { DocumentSchema, HttpsUrlSchema, IdSchema, TimestampSchema, text } from '../wire/primitives.ts';
 import { ONE_TARGET, hasOneTarget, targetFields } from './targets.ts';
 
 const E = LIMITS.endpoints;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { TimestampSchema } from './primitives.ts';
+import { TimestampSchema } from '../wire/primitives.ts';
 import { utf8Length } from '../json-schema/json-size.ts';
 
 const Q = LIMITS.queues;

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { ReferenceKindSchema } from '../manifest/schemas.ts';
-import { ActionTableRequestSchema, BlockTreeSchema, TimestampSchema, VersionSchema, text } from './primitives.ts';
+import { ReferenceKindSchema } from '../manifest/model/schemas.ts';
+import { ActionTableRequestSchema, BlockTreeSchema, TimestampSchema, VersionSchema, text } from '../wire/primitives.ts';
 
 const E = LIMITS.endpoints;
 const ExternalIdSchema = z.string().min(1).max(E.searchExternalIdMax);

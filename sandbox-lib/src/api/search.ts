@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { utf8Length } from '../json-schema/json-size.ts';
 import { LIMITS } from '../limits/index.ts';
-import { ReferenceKindSchema } from '../manifest/schemas.ts';
-import { HttpsUrlSchema, IdSchema, TimestampSchema, text } from './primitives.ts';
+import { ReferenceKindSchema } from '../manifest/model/schemas.ts';
+import { HttpsUrlSchema, IdSchema, TimestampSchema, text } from '../wire/primitives.ts';
 
 const E = LIMITS.endpoints;
 

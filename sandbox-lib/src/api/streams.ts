@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { DocumentSchema, HttpsUrlSchema, IdSchema, nameLabel, text } from './primitives.ts';
+import { DocumentSchema, HttpsUrlSchema, IdSchema, nameLabel, text } from '../wire/primitives.ts';
 
 const E = LIMITS.endpoints;
 

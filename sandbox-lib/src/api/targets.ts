@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { IdSchema } from './primitives.ts';
+import { IdSchema } from '../wire/primitives.ts';
 
 const TARGET_KEYS = ['conversationId', 'replyTo', 'circleId'] as const;
 

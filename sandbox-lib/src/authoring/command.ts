@@ -6,11 +6,14 @@
  */
 import type { Scope } from '../scopes/index.ts';
 import type { CommandDefinition, CommandOptionType } from '../manifest/index.ts';
-import type { InteractiveData } from '../delivery/index.ts';
 import { AppDefinitionError } from './errors.ts';
 import { commandRun } from './interactive-invocations.ts';
 import { invocationResult } from '../delivery/lean/interactive-pieces.ts';
-import type { InvocationContext, InvocationHandlers, InvocationOutput } from './invocation.ts';
+import type { InvocationOutput } from './invocation.ts';
+import type { CommandRunContext } from './piece-types.ts';
+import type { InvocationHandlers } from './tables.ts';
+
+export type { CommandRunContext } from './piece-types.ts';
 
 const COMMAND = Symbol.for('platform.authoring.command');
 const HANDLERS = Symbol.for('platform.authoring.commandHandlers');
@@ -43,13 +46,6 @@ export type OptionValueOf<O extends CommandOptionConfig> =
 export type CommandOptions<O extends readonly CommandOptionConfig[]> =
   & { [K in O[number] as K extends { required: true } ? K['name'] : never]: OptionValueOf<K> }
   & { [K in O[number] as K extends { required: true } ? never : K['name']]?: OptionValueOf<K> };
-
-export interface CommandRunContext<O = Record<string, unknown>> extends InvocationContext {
-  readonly command: string;
-  /** Only the options the member filled in, already checked against the manifest by the service. */
-  readonly options: O;
-  readonly data: InteractiveData<'command.run'>;
-}
 
 export interface CommandConfig<O extends readonly CommandOptionConfig[]> {
   readonly name: string;

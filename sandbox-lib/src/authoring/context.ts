@@ -11,7 +11,9 @@ import type { PlatformClient } from '../client/methods.ts';
 import type { StorageClient } from '../client/storage.ts';
 import type { Logger } from './logger.ts';
 import type { KnownKeys } from './schema.ts';
-import { ENV_KEYS } from './env.ts';
+import { ENV_KEYS, type AppEnv } from './env.ts';
+
+export type { AppEnv } from './env.ts';
 
 
 type Envelope = z.infer<typeof EnvelopeSchema>;
@@ -30,9 +32,6 @@ export type DeliveryEnvelope<D = Record<string, unknown>> = Omit<KnownKeys<Envel
   actor?: KnownKeys<NonNullable<Envelope['actor']>>;
   data: D;
 };
-
-/** The environment an app runs with: variables by name (strings, or what a zod env schema made of them). */
-export type AppEnv = Readonly<Record<string, unknown>>;
 
 /** The host's execution context (`waitUntil` keeps work alive after the response, where the host supports it). */
 export interface ExecutionContextLike {

@@ -9,7 +9,9 @@ import type { EnvVarDeclaration } from '../manifest/index.ts';
 import { AppDefinitionError } from './errors.ts';
 import { isZodSchema, parseWith, type Parsed } from './schema.ts';
 import { read, str } from '../delivery/lean/check.ts';
-import type { AppEnv } from './context.ts';
+
+/** The environment an app runs with: variables by name (strings, or what a zod env schema made of them). */
+export type AppEnv = Readonly<Record<string, unknown>>;
 
 /**
  * Variables the platform (or the self-hosted operator) provides to every app; apps do not declare them.

@@ -13,10 +13,8 @@ import { deferred, isDeferred, type Deferred } from './deferred.ts';
 import { callHandler, DeliveryRejection } from './failures.ts';
 import { ResultProblem, toRendered } from './results.ts';
 import { parseWith } from './schema.ts';
-import type { InteractiveRun } from './tables.ts';
+import type { BlockAnswer, InteractiveRun } from './tables.ts';
 
-/** What a block handler answered: a `200` body, or a deferral. */
-export type BlockAnswer = { kind: 'result'; body: unknown } | { kind: 'deferred'; deferral: Deferred };
 
 type Json = Record<string, unknown>;
 

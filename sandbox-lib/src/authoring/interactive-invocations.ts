@@ -9,8 +9,7 @@ import { deferred, isDeferred, type Deferred } from './deferred.ts';
 import { callHandler } from './failures.ts';
 import { unknownCommand, unknownMessageAction } from './absent-pieces.ts';
 import type { InvocationContext, InvocationOutput } from './invocation.ts';
-import type { BlockAnswer } from './interactive-blocks.ts';
-import type { InteractiveRun } from './tables.ts';
+import type { BlockAnswer, InteractiveRun } from './tables.ts';
 
 type InvocationData = InteractiveData<'command.run'> | InteractiveData<'messageAction.run'>;
 

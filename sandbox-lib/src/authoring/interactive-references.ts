@@ -10,9 +10,8 @@ import { describeError, extendContext, handlerContext } from './context.ts';
 import { callHandler, DeliveryRejection } from './failures.ts';
 import { isDeferred } from './deferred.ts';
 import { ResultProblem, toRendered } from './results.ts';
-import type { ReferenceActionOutput, ResolutionOutput } from './reference.ts';
-import type { BlockAnswer } from './interactive-blocks.ts';
-import type { InteractiveRun } from './tables.ts';
+import type { ReferenceActionOutput, ResolutionOutput } from './piece-types.ts';
+import type { BlockAnswer, InteractiveRun } from './tables.ts';
 import { unknownKindResolution, unknownSearchKind } from './absent-pieces.ts';
 
 export async function referenceResolve(run: InteractiveRun<InteractiveData<'reference.resolve'>>): Promise<BlockAnswer> {

@@ -4,10 +4,8 @@
  * answer sent later through `POST /v0/invocations/respond`.
  */
 import type { InvocationAnswer, Surface } from '../delivery/index.ts';
-import type { Scope } from '../scopes/index.ts';
 import type { HandlerContext } from './context.ts';
 import type { Deferred, Visibility } from './deferred.ts';
-import type { PieceRunners } from './tables.ts';
 
 export interface InvocationContext extends HandlerContext {
   readonly surface: Surface;
@@ -21,9 +19,3 @@ export interface InvocationContext extends HandlerContext {
 
 /** An answer, or `deferred()`. */
 export type InvocationOutput = InvocationAnswer | Deferred;
-
-/** Handler plus the scopes it needs for its own API calls. */
-export interface InvocationHandlers<C> extends PieceRunners {
-  readonly handler: (ctx: C) => InvocationOutput | Promise<InvocationOutput>;
-  readonly scopes: readonly Scope[];
-}

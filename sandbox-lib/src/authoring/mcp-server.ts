@@ -6,7 +6,7 @@
  * with `isError`, as the protocol asks; their details go to the log, not to the caller.
  */
 import { describeError, lazyClient, waitUntilOf, type ContextDeps } from './context.ts';
-import type { McpHandlers, McpToolOutput } from './mcp.ts';
+import type { McpHandlers, McpToolOutput } from './mcp-types.ts';
 import { parseWith } from './schema.ts';
 import { readBody } from './http.ts';
 

@@ -6,25 +6,19 @@
  */
 import type { Scope } from '../scopes/index.ts';
 import type { MessageActionContext, MessageActionDefinition } from '../manifest/index.ts';
-import type { InteractiveData } from '../delivery/index.ts';
 import { AppDefinitionError } from './errors.ts';
 import { messageActionRun } from './interactive-invocations.ts';
 import { invocationResult } from '../delivery/lean/interactive-pieces.ts';
-import type { InvocationContext, InvocationHandlers, InvocationOutput } from './invocation.ts';
+import type { InvocationOutput } from './invocation.ts';
+import type { MessageActionRunContext } from './piece-types.ts';
+import type { InvocationHandlers } from './tables.ts';
+
+export type { MessageActionRunContext } from './piece-types.ts';
 
 const MESSAGE_ACTION = Symbol.for('platform.authoring.messageAction');
 const HANDLERS = Symbol.for('platform.authoring.messageActionHandlers');
 /** `messageAction.run`, run by `defineApp` through the definitions (see absent-pieces.ts). */
 const RUNNERS = { 'messageAction.run': { run: messageActionRun, result: invocationResult } } as const;
-
-type Data = InteractiveData<'messageAction.run'>;
-
-export interface MessageActionRunContext extends InvocationContext {
-  readonly id: string;
-  readonly message: Data['message'];
-  /** The message, and the thread, surrounding messages or conversation as the declared `context` allows. */
-  readonly context: Data['context'];
-}
 
 export interface MessageActionConfig {
   readonly id: string;

@@ -6,21 +6,20 @@
  * follows from `search`; the claimed link domains follow from the pattern hosts (see
  * `patternDomains`).
  */
-import type { Scope } from '../scopes/index.ts';
 import type { ReferenceDefinition } from '../manifest/index.ts';
 import { parseReferencePattern } from '../manifest/index.ts';
 import { hostCovers } from '../hosts/index.ts';
-import type { ActionResult, ReferenceResolution } from '../delivery/index.ts';
 import { LIMITS } from '../limits/index.ts';
-import type { Deferred } from './deferred.ts';
 import { AppDefinitionError } from './errors.ts';
 import { referenceAction, referenceResolve, referenceSearch } from './interactive-references.ts';
 import { referenceResolveResult, referenceSearchResult } from '../delivery/lean/interactive-pieces.ts';
-import type { InteractiveRun, PieceRunners } from './tables.ts';
-import type { BlockAnswer } from './interactive-blocks.ts';
-import type { HandlerContext } from './context.ts';
-import type { RenderOutput } from './block.ts';
-import type { KnownKeys } from './schema.ts';
+import type { ReferenceHandlers } from './tables.ts';
+import type { ReferenceActionHandler, ReferenceConfig } from './piece-types.ts';
+
+export type {
+  ReferenceActionContext, ReferenceActionHandler, ReferenceActionOutput, ReferenceConfig, ReferenceItem, ReferenceSearchContext, ReferenceSearchItem, ResolutionOutput,
+  ResolveContext,
+} from './piece-types.ts';
 
 const REFERENCE = Symbol.for('platform.authoring.reference');
 const HANDLERS = Symbol.for('platform.authoring.referenceHandlers');
@@ -30,93 +29,6 @@ const RUNNERS = {
   'reference.resolve': { run: referenceResolve, result: referenceResolveResult },
   'reference.search': { run: referenceSearch, result: referenceSearchResult },
 } as const;
-
-type MaybePromise<T> = T | Promise<T>;
-
-/** One link to resolve: the kind and pattern that matched, its named parameters and the URL. */
-export interface ReferenceItem {
-  readonly kind: string;
-  readonly patternId: string;
-  readonly params: Readonly<Record<string, string>>;
-  readonly url: string;
-}
-
-export interface ResolveContext extends HandlerContext, ReferenceItem {}
-
-export interface ReferenceSearchContext extends HandlerContext {
-  readonly kind: string;
-  readonly query: string;
-  /** At most this many items are sent back (extra ones are dropped). */
-  readonly limit: number;
-}
-
-type Granted = KnownKeys<Extract<ReferenceResolution, { access: 'granted' }>>;
-
-/**
- * A resolution as a handler writes it: `url` may be left out (the item's URL is used), a granted
- * one's `visibility` defaults to `restricted`, and its `block` may be a draft from `ui.*`.
- */
-export type ResolutionOutput =
-  | (Omit<Granted, 'url' | 'visibility' | 'block'> & { url?: string; visibility?: 'public' | 'restricted'; block?: RenderOutput })
-  | { access: 'unauthorized' | 'forbidden' | 'notFound' | 'unavailable'; url?: string };
-
-/** A member's click in the block of a card of this kind. */
-export interface ReferenceActionContext extends HandlerContext {
-  /** The card's object, and the link the member clicked it in. */
-  readonly reference: { readonly kind: string; readonly externalId: string; readonly url: string };
-  readonly action: { readonly name: string; readonly args: Readonly<Record<string, unknown>> };
-  /** The button's args as the block's action table stored them. */
-  readonly args: Readonly<Record<string, unknown>>;
-  readonly invocationId: string;
-  /** The card's revision the member saw. */
-  readonly revision: number;
-}
-
-/**
- * What a card action returns: a new `tree` for every card of the object (a draft from `ui.*`
- * works), what the acting member sees (`notice`, `fieldErrors`, `openUrl`), `notify`,
- * `revalidate`; nothing; or `deferred()` (then push the new fields with `PUT /v0/references`).
- * Cards have no state and are never final.
- */
-export type ReferenceActionOutput =
-  | void
-  | Deferred
-  | (Pick<ActionResult, 'notice' | 'fieldErrors' | 'openUrl' | 'notify' | 'revalidate'> & { tree?: RenderOutput });
-
-export type ReferenceActionHandler = (ctx: ReferenceActionContext) => MaybePromise<ReferenceActionOutput>;
-
-export interface ReferenceSearchItem {
-  url: string;
-  title: string;
-  subtitle?: string;
-  status?: { state: string; label: string };
-}
-
-export interface ReferenceConfig {
-  readonly kind: string;
-  readonly title: string;
-  /** Pattern id to pattern (`https://host/path/:param`), or `[{ id, pattern }]` when order matters. */
-  readonly patterns?: Readonly<Record<string, string>> | ReadonlyArray<{ readonly id: string; readonly pattern: string }>;
-  /** True when resolutions of this kind may carry a block. */
-  readonly hasBlock?: boolean;
-  /** Scopes the handlers need for their own API calls (added to the app's scopes). */
-  readonly scopes?: readonly Scope[];
-  readonly resolve: (ctx: ResolveContext) => MaybePromise<ResolutionOutput>;
-  readonly search?: (ctx: ReferenceSearchContext) => MaybePromise<readonly ReferenceSearchItem[] | { items: readonly ReferenceSearchItem[] }>;
-  /** Handlers of the buttons in this kind's blocks, by action name (the `action` of `ui.button`); needs `hasBlock`. */
-  readonly actions?: Readonly<Record<string, ReferenceActionHandler>>;
-}
-
-export interface ReferenceHandlers extends PieceRunners {
-  readonly resolve: ReferenceConfig['resolve'];
-  readonly search?: ReferenceConfig['search'];
-  readonly actions: ReadonlyMap<string, ReferenceActionHandler>;
-  /** Runs a click in a card of this kind (`block.action` with `data.block.reference`). */
-  readonly runAction: (run: InteractiveRun<any>) => Promise<BlockAnswer>;
-  readonly scopes: readonly Scope[];
-  /** Each pattern's host, in order (malformed patterns skipped), for the manifest's `domains`. */
-  readonly hosts: readonly string[];
-}
 
 export interface Reference {
   readonly [REFERENCE]: true;

@@ -6,7 +6,7 @@
  * (`RenderOptions.assetUrl`). Trees are validated before these walks (≤ 12 levels, ≤ 250
  * components), so the recursion is bounded.
  */
-import type { PathSegment } from './types.ts';
+import type { PathSegment } from './kit/types.ts';
 
 type Json = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { ActionTableSchema, BlockStateSchema, BlockTreeSchema, HttpsUrlSchema, IdSchema, text } from '../api/primitives.ts';
+import { ActionTableSchema, BlockStateSchema, BlockTreeSchema, HttpsUrlSchema, IdSchema, text } from '../wire/primitives.ts';
 import { NoticeSchema } from './common.ts';
 
 const A = LIMITS.actions;

@@ -2,16 +2,16 @@
  * @module delivery/common
  * Shapes shared by deliveries, their answers and some `/v0` bodies: notices, surfaces, option
  * values, messages and authors, invocation answers, reference resolutions, blocks as delivered.
- * Built per reading mode (`api/wire.ts`): strict where they are a `/v0` request body, lenient
+ * Built per reading mode (`wire/modes.ts`): strict where they are a `/v0` request body, lenient
  * where they are read from the other side's response.
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { REQUEST, RESPONSE, type Wire } from '../api/wire.ts';
+import { REQUEST, RESPONSE, type Wire } from '../wire/modes.ts';
 import {
   ActionTableSchema, BlockPropsSchema, BlockStateSchema, BlockTreeSchema, DocumentSchema, HttpsUrlSchema, IdSchema,
   TimestampSchema, VersionSchema, text,
-} from '../api/primitives.ts';
+} from '../wire/primitives.ts';
 import { NOTICE_TONES, REFERENCE_ACCESS, VISIBILITIES, type NoticeTone } from './constants.ts';
 
 export { NOTICE_TONES, VISIBILITIES, REFERENCE_ACCESS, type NoticeTone };

@@ -3,7 +3,7 @@
  * The closed lists of deliveries, as plain data (no zod), so code that only needs a list (the SDK
  * inside a hosted bundle) does not pull the schemas in. The schema modules re-export them.
  */
-import { MESSAGE_ACTION_CONTEXTS } from '../manifest/constants.ts';
+import { MESSAGE_ACTION_CONTEXTS } from '../manifest/model/constants.ts';
 
 export { MESSAGE_ACTION_CONTEXTS };
 

@@ -5,9 +5,9 @@
  * absent in deliveries to hosted apps: the runtime removes it and adds tokens to outbound calls.
  */
 import { z } from 'zod';
-import { RESPONSE } from '../api/wire.ts';
-import { IdSchema, TimestampSchema } from '../api/primitives.ts';
-import { AppSlugSchema } from '../manifest/schemas.ts';
+import { RESPONSE } from '../wire/modes.ts';
+import { IdSchema, TimestampSchema } from '../wire/primitives.ts';
+import { AppSlugSchema } from '../manifest/model/schemas.ts';
 import { ActorSchema } from './common.ts';
 import { INSTALL_KINDS } from './constants.ts';
 

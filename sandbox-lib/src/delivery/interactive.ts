@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits/index.ts';
-import { RESPONSE } from '../api/wire.ts';
+import { RESPONSE } from '../wire/modes.ts';
 import {
   ActionNameSchema, ActionTableSchema, BlockPropsSchema, BlockStateSchema, BlockTreeSchema, HttpsUrlSchema, IdSchema, text,
-} from '../api/primitives.ts';
+} from '../wire/primitives.ts';
 import {
   AuthorSchema, BlockAsDeliveredSchema, ContextMessageSchema, InvocationAnswerSchema, InvocationDeferralSchema, OptionValueSchema,
   ReferenceResolutionSchema, ReferenceStatusSchema, SurfaceSchema,

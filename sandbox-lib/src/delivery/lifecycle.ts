@@ -7,8 +7,8 @@
  * so an older SDK acknowledges new events instead of failing them into retries.
  */
 import { z } from 'zod';
-import { IdSchema, TimestampSchema, VersionSchema } from '../api/primitives.ts';
-import { RESPONSE } from '../api/wire.ts';
+import { IdSchema, TimestampSchema, VersionSchema } from '../wire/primitives.ts';
+import { RESPONSE } from '../wire/modes.ts';
 import type { EventType } from '../events/index.ts';
 import { AuthorSchema, BlockAsDeliveredSchema } from './common.ts';
 import { envelopeSchema, INSTALL_KINDS } from './envelope.ts';

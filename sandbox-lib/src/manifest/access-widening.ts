@@ -5,7 +5,7 @@
  * `app.reconsentRequired`. Layout, titles, descriptions, read-only actions, a narrower message
  * action context and commands never widen.
  */
-import type { ActionHints, Manifest, MessageActionContext } from './schemas.ts';
+import type { ActionHints, Manifest, MessageActionContext } from './model/schemas.ts';
 
 export type AccessWideningKind =
   | 'scope' | 'egressHost' | 'domain' | 'event'

@@ -6,8 +6,8 @@
  */
 import type { z } from 'zod';
 import { PlatformError } from '../errors/index.ts';
-import { ManifestSchema, type Manifest } from './schemas.ts';
-import { manifestInvalid, type ManifestContext, type ManifestError, type ManifestPath, type ManifestRule } from './rule.ts';
+import { ManifestSchema, type Manifest } from './model/schemas.ts';
+import { manifestInvalid, type ManifestContext, type ManifestError, type ManifestPath, type ManifestRule } from './model/rule.ts';
 import { identityRule } from './rules/identity.ts';
 import { endpointRule } from './rules/endpoint.ts';
 import { countsRule } from './rules/counts.ts';

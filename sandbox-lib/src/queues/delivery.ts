@@ -4,7 +4,7 @@
  * sent itself, with its id, body, dedupe key, when it was sent and when it was due. Read leniently.
  */
 import { z } from 'zod';
-import { TimestampSchema } from '../api/primitives.ts';
+import { TimestampSchema } from '../wire/primitives.ts';
 
 export { QUEUE_MESSAGE } from './delivery-type.ts';
 

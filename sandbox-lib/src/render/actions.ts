@@ -6,7 +6,7 @@
  * block is final. Link buttons are links, copy buttons carry their text, toggle buttons control
  * their section (`aria-controls`, `aria-expanded`).
  */
-import type { UiElementNode } from '../catalog/types.ts';
+import type { UiElementNode } from '../catalog/kit/types.ts';
 import type { RenderContext } from './context.ts';
 import { idFor } from './context.ts';
 import { cls, el, esc, safeHref } from './html.ts';

@@ -3,7 +3,7 @@
  * Items, text, callouts, steps, quotes, files, images (an https `src`, or an asset id the caller
  * resolves), progress, avatars, badges, statuses and icons.
  */
-import type { UiElementNode } from '../catalog/types.ts';
+import type { UiElementNode } from '../catalog/kit/types.ts';
 import type { RenderContext } from './context.ts';
 import { cls, el, esc, safeHref } from './html.ts';
 import { formatBytes, formatNumber } from './format.ts';

@@ -10,7 +10,7 @@
  * @example
  * const html = renderBlock(view.tree, { blockId: view.id, revision: view.revision, pending: view.pending, error: view.error, inputs: view.inputs });
  */
-import type { UiElementNode, UiNode } from '../catalog/types.ts';
+import type { UiElementNode, UiNode } from '../catalog/kit/types.ts';
 import { createContext, type RenderContext, type RenderOptions } from './context.ts';
 import { cls, el, esc, safeHref } from './html.ts';
 import { RENDERERS } from './registry.ts';

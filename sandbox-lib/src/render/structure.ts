@@ -3,7 +3,7 @@
  * The block's frame: header, footer, sections (collapsible, with a disclosure button), columns,
  * tabs (an ARIA tab list; the client script moves between tabs with the arrow keys) and stacks.
  */
-import type { UiElementNode } from '../catalog/types.ts';
+import type { UiElementNode } from '../catalog/kit/types.ts';
 import { idFor } from './context.ts';
 import { cls, el, esc, safeHref } from './html.ts';
 import { icon } from './icons.ts';

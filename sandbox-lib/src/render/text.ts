@@ -2,7 +2,7 @@
  * @module render/text
  * Text runs with their marks, and the plain text of a node (for labels and summaries).
  */
-import type { UiMark, UiNode } from '../catalog/types.ts';
+import type { UiMark, UiNode } from '../catalog/kit/types.ts';
 import { el, esc, safeHref } from './html.ts';
 
 const WRAP: Readonly<Record<string, string>> = { bold: 'strong', italic: 'em', strike: 's', code: 'code' };

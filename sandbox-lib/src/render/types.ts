@@ -2,7 +2,7 @@
  * @module render/types
  * The shape every component renderer has: the node, the context, and a way to draw children.
  */
-import type { UiElementNode, UiNode } from '../catalog/types.ts';
+import type { UiElementNode, UiNode } from '../catalog/kit/types.ts';
 import type { RenderContext } from './context.ts';
 
 export type Kids = (nodes: readonly UiNode[] | undefined, ctx?: RenderContext) => string;

@@ -5,7 +5,7 @@
  * Read leniently like every lifecycle payload, so later fields do not break older apps.
  */
 import { z } from 'zod';
-import { TimestampSchema } from '../api/primitives.ts';
+import { TimestampSchema } from '../wire/primitives.ts';
 import { LIMITS } from '../limits/index.ts';
 
 export { SCHEDULE_FIRED } from './delivery-type.ts';

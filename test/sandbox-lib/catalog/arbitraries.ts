@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { ICONS, ui, type Draft } from '../../../sandbox-lib/src/catalog/index.ts';
-import { labelKey } from '../../../sandbox-lib/src/catalog/validate/measure.ts';
+import { labelKey } from '../../../sandbox-lib/src/catalog/kit/measure.ts';
 
 export interface Ctx {
   fields: number;

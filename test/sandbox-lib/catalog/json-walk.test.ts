@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringBytes, walkJson } from '../../../sandbox-lib/src/catalog/validate/json-walk.ts';
+import { stringBytes, walkJson } from '../../../sandbox-lib/src/catalog/kit/json-walk.ts';
 
 const anyChar = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
 const json = fc.letrec((tie) => ({

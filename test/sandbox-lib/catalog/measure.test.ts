@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { graphemeLength, hasVisibleText, labelKey } from '../../../sandbox-lib/src/catalog/validate/measure.ts';
+import { graphemeLength, hasVisibleText, labelKey } from '../../../sandbox-lib/src/catalog/kit/measure.ts';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const truth = (s: string) => [...segmenter.segment(s)].length;

@@ -7,11 +7,11 @@
  */
 import type { Context, Hono } from 'hono';
 import { html, raw } from 'hono/html';
-import { appIcon } from '../app-icon.ts';
-import { messageOf, type Answer } from '../api.ts';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import { page, type Markup } from '../layout.ts';
+import { appIcon } from '../kit/app-icon.ts';
+import { messageOf, type Answer } from '../kit/api.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import { page, type Markup } from '../kit/layout.ts';
 import { configFields, readConfig } from './config-form.ts';
 
 type C = Context<ConsoleEnv>;

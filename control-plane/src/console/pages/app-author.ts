@@ -6,9 +6,9 @@
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import type { Markup } from '../layout.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import type { Markup } from '../kit/layout.ts';
 import { appPage, appPath, appRefused, loadApp, type AuthorApp } from './app-frame.ts';
 import { when } from './author-forms.ts';
 import type { VersionPage } from './versions.ts';

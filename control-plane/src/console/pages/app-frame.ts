@@ -7,10 +7,10 @@
 import type { Context } from 'hono';
 import { html, raw } from 'hono/html';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { messageOf, type Answer } from '../api.ts';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import { page, type Markup } from '../layout.ts';
+import { messageOf, type Answer } from '../kit/api.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import { page, type Markup } from '../kit/layout.ts';
 
 export type C = Context<ConsoleEnv>;
 

@@ -6,11 +6,11 @@
  */
 import type { Hono } from 'hono';
 import { html, raw } from 'hono/html';
-import { messageOf } from '../api.ts';
-import { appIcon } from '../app-icon.ts';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import { page } from '../layout.ts';
+import { messageOf } from '../kit/api.ts';
+import { appIcon } from '../kit/app-icon.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import { page } from '../kit/layout.ts';
 
 interface App { id: string; slug: string; name: string; hosting: string; development: boolean; ownerMemberId: string; icon: string | null }
 

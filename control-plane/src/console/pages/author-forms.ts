@@ -8,8 +8,8 @@
  * that dialog drawn open, so a destructive post never happens on one click either way.
  */
 import { html, raw } from 'hono/html';
-import type { Answer } from '../api.ts';
-import type { Markup } from '../layout.ts';
+import type { Answer } from '../kit/api.ts';
+import type { Markup } from '../kit/layout.ts';
 
 /** An API refusal as a form shows it: the tagged error's message, and the field its path names. */
 export interface Problem {

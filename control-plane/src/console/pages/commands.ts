@@ -7,9 +7,9 @@
  * dismiss) shows above the messages until it is dismissed.
  */
 import { html, raw } from 'hono/html';
-import type { Api } from '../api.ts';
-import { loadCard } from '../cards.ts';
-import type { Markup } from '../layout.ts';
+import type { Api } from '../kit/api.ts';
+import { loadCard } from '../kit/cards.ts';
+import type { Markup } from '../kit/layout.ts';
 import { docText } from './text.ts';
 
 export interface CommandOption {

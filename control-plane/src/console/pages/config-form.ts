@@ -6,7 +6,7 @@
  * already set, they keep it (the API leaves out secret fields not sent).
  */
 import { html } from 'hono/html';
-import type { Markup } from '../layout.ts';
+import type { Markup } from '../kit/layout.ts';
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; enum?: unknown[]; title?: string; description?: string; writeOnly?: boolean; default?: unknown };
 

@@ -8,10 +8,10 @@
  */
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
-import { messageOf, type Answer } from '../api.ts';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import { page, type Markup } from '../layout.ts';
+import { messageOf, type Answer } from '../kit/api.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import { page, type Markup } from '../kit/layout.ts';
 import { appCommands, commandForms, invocationPanel, readOptions } from './commands.ts';
 import { messageList, type MessageItem } from './messages.ts';
 

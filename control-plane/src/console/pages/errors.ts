@@ -8,10 +8,10 @@
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import type { ErrorGroup, ErrorGroupDetail } from '@platform/sdk';
-import { messageOf } from '../api.ts';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import type { Markup } from '../layout.ts';
+import { messageOf } from '../kit/api.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import type { Markup } from '../kit/layout.ts';
 import { appPage, appPath, appRefused, loadApp } from './app-frame.ts';
 
 type C = Context<ConsoleEnv>;

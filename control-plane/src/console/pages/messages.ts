@@ -4,10 +4,10 @@
  * text), the app card a message carries, its link cards (link-cards.ts), and its message actions.
  */
 import { html, raw } from 'hono/html';
-import type { Api } from '../api.ts';
-import { loadCard } from '../cards.ts';
-import { linkCardsHtml } from '../link-cards.ts';
-import type { Markup } from '../layout.ts';
+import type { Api } from '../kit/api.ts';
+import { loadCard } from '../kit/cards.ts';
+import { linkCardsHtml } from '../kit/link-cards.ts';
+import type { Markup } from '../kit/layout.ts';
 import { devBadge, type AppCommands } from './commands.ts';
 import { docText } from './text.ts';
 

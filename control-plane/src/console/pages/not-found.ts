@@ -7,8 +7,8 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { matchedRoutes } from 'hono/route';
-import type { Assets } from '../assets.ts';
-import { page, type Me } from '../layout.ts';
+import type { Assets } from '../kit/assets.ts';
+import { page, type Me } from '../kit/layout.ts';
 
 /**
  * No page matches the request: only the wildcard middleware (and this page's own catch-all) did.

@@ -7,10 +7,10 @@
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { messageOf } from '../api.ts';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import { page, type Markup } from '../layout.ts';
+import { messageOf } from '../kit/api.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import { page, type Markup } from '../kit/layout.ts';
 
 type Counts = Record<string, number>;
 interface AppMetrics {

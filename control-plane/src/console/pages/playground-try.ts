@@ -9,9 +9,9 @@
  * install's deliveries pass through `platform dev`'s relay).
  */
 import { html, raw } from 'hono/html';
-import { messageOf, type Api } from '../api.ts';
-import { cardHtml, type BlockView } from '../cards.ts';
-import type { Markup, Me } from '../layout.ts';
+import { messageOf, type Api } from '../kit/api.ts';
+import { cardHtml, type BlockView } from '../kit/cards.ts';
+import type { Markup, Me } from '../kit/layout.ts';
 
 export interface TryInput {
   /** `{installId} {blockType}` */

@@ -4,10 +4,10 @@
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { messageOf } from '../api.ts';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import { page } from '../layout.ts';
+import { messageOf } from '../kit/api.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import { page } from '../kit/layout.ts';
 
 interface Result { app: { name: string }; kind: string; title: string; url: string; subtitle?: string }
 

@@ -8,10 +8,10 @@
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { apiFor, messageOf, type RequestFn } from '../api.ts';
-import type { Assets } from '../assets.ts';
-import { page } from '../layout.ts';
-import { clearSession, readSession, writeSession } from '../session.ts';
+import { apiFor, messageOf, type RequestFn } from '../kit/api.ts';
+import type { Assets } from '../kit/assets.ts';
+import { page } from '../kit/layout.ts';
+import { clearSession, readSession, writeSession } from '../kit/session.ts';
 
 export const SIGN_IN_LINK_KEY_NAME = 'Console sign-in link';
 const SESSION_KEY_NAME = 'Console session';

@@ -9,9 +9,9 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { accessWidening } from '@platform/sdk';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import type { Markup } from '../layout.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import type { Markup } from '../kit/layout.ts';
 import { appPage, appRefused, loadApp, statusOf, type AuthorApp, type C } from './app-frame.ts';
 import { problemOf, problemText, when, type Problem } from './author-forms.ts';
 import { bySection, diffManifests, type Change } from './manifest-diff.ts';

@@ -9,9 +9,9 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Assets } from '../assets.ts';
-import type { ConsoleEnv } from '../env.ts';
-import type { Markup } from '../layout.ts';
+import type { Assets } from '../kit/assets.ts';
+import type { ConsoleEnv } from '../kit/env.ts';
+import type { Markup } from '../kit/layout.ts';
 import { appPage, appPath, appRefused, loadApp, statusOf, type AuthorApp, type C } from './app-frame.ts';
 import { confirmAction, problemOf, problemText, textField, when, type Problem } from './author-forms.ts';
 

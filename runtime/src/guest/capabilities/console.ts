@@ -7,8 +7,8 @@
  * into frames of the author's sources (sandbox/stacks.ts).
  */
 import { GUEST_LIMITS } from '../../shared/bridge.ts';
-import { postHost } from '../bridge.ts';
-import { describeError, isErrorLike } from '../errors.ts';
+import { postHost } from '../web/bridge.ts';
+import { describeError, isErrorLike } from '../web/errors.ts';
 import type { GuestCapability } from './types.ts';
 
 function describe(value: unknown, depth: number, seen: Set<object>): string {

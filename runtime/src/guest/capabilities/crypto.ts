@@ -4,9 +4,9 @@
  * apps need to verify and sign webhooks (HMAC) and hash (SHA-1/256/384/512), computed by the host.
  */
 import { GUEST_LIMITS } from '../../shared/bridge.ts';
-import { callHost } from '../bridge.ts';
-import { toBytes } from '../encoding.ts';
-import { DOMException } from '../events.ts';
+import { callHost } from '../web/bridge.ts';
+import { toBytes } from '../web/encoding.ts';
+import { DOMException } from '../web/events.ts';
 import type { GuestCapability } from './types.ts';
 
 const HASHES = ['SHA-1', 'SHA-256', 'SHA-384', 'SHA-512'];

@@ -4,12 +4,12 @@
  * redirects, caps, request count) and delivers the response later as a separate entry.
  */
 import type { BodyKind, HeaderBlock } from '../../shared/bridge.ts';
-import { closeOp, openOp, postHost } from '../bridge.ts';
-import { DOMException } from '../events.ts';
-import { Headers, toBlock } from '../headers.ts';
-import { Request, requestBodyForHost, type RequestInit } from '../request.ts';
-import { Response, networkResponse } from '../response.ts';
-import type { URL } from '../url.ts';
+import { closeOp, openOp, postHost } from '../web/bridge.ts';
+import { DOMException } from '../web/events.ts';
+import { Headers, toBlock } from '../web/headers.ts';
+import { Request, requestBodyForHost, type RequestInit } from '../web/request.ts';
+import { Response, networkResponse } from '../web/response.ts';
+import type { URL } from '../web/url.ts';
 import type { GuestCapability } from './types.ts';
 
 function fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {

@@ -4,8 +4,8 @@
  * isolate, never after the request's deadline, and forgets all of a request's timers when it ends.
  */
 import { GUEST_LIMITS } from '../../shared/bridge.ts';
-import { closeOp, hasOp, openOp, postHost } from '../bridge.ts';
-import { reportError, setTimeoutHook } from '../events.ts';
+import { closeOp, hasOp, openOp, postHost } from '../web/bridge.ts';
+import { reportError, setTimeoutHook } from '../web/events.ts';
 import type { GuestCapability } from './types.ts';
 
 let live = 0;

@@ -2,7 +2,7 @@
  * @module guest/capabilities/url
  * URL (parsed by the host's WHATWG parser through the `url` host capability) and URLSearchParams.
  */
-import { URL, URLSearchParams } from '../url.ts';
+import { URL, URLSearchParams } from '../web/url.ts';
 import type { GuestCapability } from './types.ts';
 
 export const urlCapability: GuestCapability = {

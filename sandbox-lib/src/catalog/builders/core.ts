@@ -3,7 +3,7 @@
  * What the builders share: draft nodes (catalog nodes whose action attributes still hold the
  * action itself), action calls, inline text, and the small helpers every builder uses.
  */
-import type { UiMark, UiTextNode } from '../types.ts';
+import type { UiMark, UiTextNode } from '../kit/types.ts';
 
 const ACTION_CALL = Symbol.for('platform.catalog.actionCall');
 

@@ -4,7 +4,7 @@
  * attributes hold references (`a0`, `a1`, … in document order), and the action table they point
  * into. The same action with the same arguments gets one reference.
  */
-import type { ActionTable, UiBlockNode } from '../types.ts';
+import type { ActionTable, UiBlockNode } from '../kit/types.ts';
 import { type Draft, isActionCall } from './core.ts';
 
 export interface RenderedTree {

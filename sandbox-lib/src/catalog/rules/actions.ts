@@ -5,12 +5,12 @@
  * that depend on what a control does (destructive actions need a confirm).
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, OURS, SPEC } from '../messages.ts';
-import type { AttrCheck, NodeRule } from '../spec/types.ts';
-import type { PathSegment } from '../types.ts';
-import { isRecord } from '../validate/attr-types.ts';
-import { walkJson } from '../validate/json-walk.ts';
-import { fail } from '../validate/state.ts';
+import { COUNTS, OURS, SPEC } from '../kit/messages.ts';
+import type { AttrCheck, NodeRule } from '../kit/spec.ts';
+import type { PathSegment } from '../kit/types.ts';
+import { isRecord } from '../kit/attr-types.ts';
+import { walkJson } from '../kit/json-walk.ts';
+import { fail } from '../kit/state.ts';
 
 /** References are short tokens (`a0`, `a1`, … from the builders); they mean nothing outside one revision. */
 export const ACTION_REF = /^[A-Za-z0-9_-]{1,32}$/;

@@ -6,10 +6,10 @@
  * so that a misplaced audience gets one of the spec's messages rather than "unknown attribute".
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, OURS, SPEC, componentName } from '../messages.ts';
-import type { NodeView } from '../spec/types.ts';
-import { identifier, list, record, required } from '../validate/attr-types.ts';
-import { fail, type Frame, type WalkState } from '../validate/state.ts';
+import { COUNTS, OURS, SPEC, componentName } from '../kit/messages.ts';
+import type { NodeView } from '../kit/spec.ts';
+import { identifier, list, record, required } from '../kit/attr-types.ts';
+import { fail, type Frame, type WalkState } from '../kit/state.ts';
 
 /** Containers whose children are flow elements (the root only for its body). */
 const FLOW_PARENTS = new Set(['uiBlock', 'uiSection', 'uiTab', 'uiColumn', 'uiStack', 'uiForm']);

@@ -5,12 +5,12 @@
  * one is told so by the spec's own message). Selects draw options from a static list or a search
  * action; choice groups show counts only for results the integration supplies.
  */
-import { OURS, SPEC } from '../messages.ts';
-import type { NodeRule } from '../spec/types.ts';
+import { OURS, SPEC } from '../kit/messages.ts';
+import type { NodeRule } from '../kit/spec.ts';
 import { LIMITS } from '../../limits/limits.ts';
-import { walkJson } from '../validate/json-walk.ts';
-import { graphemeLength } from '../validate/measure.ts';
-import { fail } from '../validate/state.ts';
+import { walkJson } from '../kit/json-walk.ts';
+import { graphemeLength } from '../kit/measure.ts';
+import { fail } from '../kit/state.ts';
 import { firstRepeat, uniqueLabels } from './labels.ts';
 
 export const fieldName: NodeRule = (node, state) => {

@@ -3,9 +3,9 @@
  * The icon set of catalog v1. Icons are named, never URLs, so every client draws the same glyphs;
  * a few names are kept for the service's own controls so an app cannot dress up as them.
  */
-import { OURS, SPEC } from '../messages.ts';
-import type { AttrCheck } from '../spec/types.ts';
-import { fail } from '../validate/state.ts';
+import { OURS, SPEC } from '../kit/messages.ts';
+import type { AttrCheck } from '../kit/spec.ts';
+import { fail } from '../kit/state.ts';
 
 export const ICONS = [
   'alert', 'archive', 'arrow-down', 'arrow-left', 'arrow-right', 'arrow-up', 'attachment', 'bell', 'bolt', 'book',

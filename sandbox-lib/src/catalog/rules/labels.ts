@@ -5,11 +5,11 @@
  * choices, Select options, Table columns, Chart series and points (attribute lists, checked by
  * their components' rules with the spec's own messages).
  */
-import { SPEC } from '../messages.ts';
-import type { NodeView } from '../spec/types.ts';
-import type { PathSegment } from '../types.ts';
-import { labelKey } from '../validate/measure.ts';
-import { fail, type WalkState } from '../validate/state.ts';
+import { SPEC } from '../kit/messages.ts';
+import type { NodeView } from '../kit/spec.ts';
+import type { PathSegment } from '../kit/types.ts';
+import { labelKey } from '../kit/measure.ts';
+import { fail, type WalkState } from '../kit/state.ts';
 
 /** Registers a child's label with its parent's group, if the parent keeps one for this child type. */
 export function registerLabel(node: NodeView, state: WalkState): void {

@@ -5,12 +5,12 @@
  * fractions (0.08 is 8 %). Also progress bars and donut charts, whose numbers must add up.
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, OURS, SPEC } from '../messages.ts';
-import type { NodeRule } from '../spec/types.ts';
-import type { PathSegment } from '../types.ts';
-import { identifier, oneOf } from '../validate/attr-types.ts';
-import { labelKey } from '../validate/measure.ts';
-import { fail } from '../validate/state.ts';
+import { COUNTS, OURS, SPEC } from '../kit/messages.ts';
+import type { NodeRule } from '../kit/spec.ts';
+import type { PathSegment } from '../kit/types.ts';
+import { identifier, oneOf } from '../kit/attr-types.ts';
+import { labelKey } from '../kit/measure.ts';
+import { fail } from '../kit/state.ts';
 
 export const NUMBER_FORMATS = ['number', 'percent', 'currency', 'duration'] as const;
 export const numberFormat = () => oneOf(NUMBER_FORMATS);

@@ -4,9 +4,9 @@
  * and code blocks stand on their own (never in a list or a quote).
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { SPEC } from '../messages.ts';
-import type { NodeRule } from '../spec/types.ts';
-import { fail } from '../validate/state.ts';
+import { SPEC } from '../kit/messages.ts';
+import type { NodeRule } from '../kit/spec.ts';
+import { fail } from '../kit/state.ts';
 
 const LISTS = new Set(['bulletList', 'orderedList']);
 

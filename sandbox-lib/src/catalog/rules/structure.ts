@@ -4,9 +4,9 @@
  * never inside their own kind; wide components never in a column; submit buttons only in a form.
  * Section handles are unique, and a collapsed section can always be opened again.
  */
-import { OURS, SPEC } from '../messages.ts';
-import type { NodeRule } from '../spec/types.ts';
-import { fail } from '../validate/state.ts';
+import { OURS, SPEC } from '../kit/messages.ts';
+import type { NodeRule } from '../kit/spec.ts';
+import { fail } from '../kit/state.ts';
 
 const SECTION_PARENTS = new Set(['uiBlock', 'uiTab', 'uiForm']);
 

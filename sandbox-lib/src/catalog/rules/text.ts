@@ -5,12 +5,12 @@
  * marks come from the short list its container allows, each at most once, and struck text is no link.
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { OURS, SPEC, componentName } from '../messages.ts';
-import type { ContentModel } from '../spec/types.ts';
-import type { PathSegment } from '../types.ts';
-import { isRecord } from '../validate/attr-types.ts';
-import { graphemeLength, hasVisibleText } from '../validate/measure.ts';
-import { fail, type WalkState } from '../validate/state.ts';
+import { OURS, SPEC, componentName } from '../kit/messages.ts';
+import type { ContentModel } from '../kit/spec.ts';
+import type { PathSegment } from '../kit/types.ts';
+import { isRecord } from '../kit/attr-types.ts';
+import { graphemeLength, hasVisibleText } from '../kit/measure.ts';
+import { fail, type WalkState } from '../kit/state.ts';
 import { httpsProblem } from './urls.ts';
 
 type Inline = Extract<ContentModel, { kind: 'inline' }>;

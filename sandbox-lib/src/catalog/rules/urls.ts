@@ -4,9 +4,9 @@
  * The service copies image and avatar URLs and stores asset ids; that copy happens after validation.
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { OURS, SPEC } from '../messages.ts';
-import type { AttrCheck } from '../spec/types.ts';
-import { fail } from '../validate/state.ts';
+import { OURS, SPEC } from '../kit/messages.ts';
+import type { AttrCheck } from '../kit/spec.ts';
+import { fail } from '../kit/state.ts';
 
 /** True for an absolute `https://` URL with a host, of at most 2,048 characters. */
 export function httpsProblem(value: unknown): 'type' | 'length' | null {

@@ -4,15 +4,15 @@
  * text or avatars followed by a few buttons).
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, SPEC } from '../messages.ts';
+import { COUNTS, SPEC } from '../kit/messages.ts';
 import { actionRef, buttonKind, menuItemRule } from '../rules/actions.ts';
 import { icon } from '../rules/icons.ts';
 import { submitPlacement } from '../rules/structure.ts';
 import { url } from '../rules/urls.ts';
-import { label, oneOf, optional, record, required, text } from '../validate/attr-types.ts';
+import { label, oneOf, optional, record, required, text } from '../kit/attr-types.ts';
 import { ofType, slot } from './groups.ts';
 import { SECTION_HANDLE } from './structure.ts';
-import type { AttrSpec, ComponentSpec } from './types.ts';
+import type { AttrSpec, ComponentSpec } from '../kit/spec.ts';
 
 const T = LIMITS.text;
 const B = LIMITS.blockTree;

@@ -4,16 +4,16 @@
  * AvatarStack, and the small marks Badge, Status and Icon that sit after a header's or item's title.
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, OURS, SPEC } from '../messages.ts';
+import { COUNTS, OURS, SPEC } from '../kit/messages.ts';
 import { imageCount } from '../rules/counts.ts';
 import { icon } from '../rules/icons.ts';
 import { progressNumbers } from '../rules/numbers.ts';
 import { url } from '../rules/urls.ts';
-import { identifier, isRecord, label, list, name, number, oneOf, optional, record, required, text } from '../validate/attr-types.ts';
-import { hasVisibleText } from '../validate/measure.ts';
-import { fail } from '../validate/state.ts';
+import { identifier, isRecord, label, list, name, number, oneOf, optional, record, required, text } from '../kit/attr-types.ts';
+import { hasVisibleText } from '../kit/measure.ts';
+import { fail } from '../kit/state.ts';
 import { TONES, ofType, slot } from './groups.ts';
-import type { ComponentSpec, NodeRule } from './types.ts';
+import type { ComponentSpec, NodeRule } from '../kit/spec.ts';
 
 const T = LIMITS.text;
 const B = LIMITS.blockTree;

@@ -4,14 +4,14 @@
  * Facts and Fact, Chart. (Table has its own file.)
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, SPEC } from '../messages.ts';
+import { COUNTS, SPEC } from '../kit/messages.ts';
 import { icon } from '../rules/icons.ts';
 import { chartNumbers, currencyCode, metricNumbers, numberFormat } from '../rules/numbers.ts';
 import { widePlacement } from '../rules/structure.ts';
 import { url } from '../rules/urls.ts';
-import { label, list, number, oneOf, optional, record, required, text } from '../validate/attr-types.ts';
+import { label, list, number, oneOf, optional, record, required, text } from '../kit/attr-types.ts';
 import { ofType, slot } from './groups.ts';
-import type { ComponentSpec } from './types.ts';
+import type { ComponentSpec } from '../kit/spec.ts';
 
 const T = LIMITS.text;
 const B = LIMITS.blockTree;

@@ -5,14 +5,14 @@
  * outside a form with a change handler (`onChange`), which delivers each pick at once.
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, OURS, SPEC } from '../messages.ts';
+import { COUNTS, OURS, SPEC } from '../kit/messages.ts';
 import { actionRef } from '../rules/actions.ts';
 import { choiceGroupRule, fieldInForm, fieldName, formInput, selectRule, textInputValue } from '../rules/forms.ts';
 import { formPlacement } from '../rules/structure.ts';
-import { fail } from '../validate/state.ts';
-import { flag, identifier, label, list, number, oneOf, optional, record, required, text } from '../validate/attr-types.ts';
+import { fail } from '../kit/state.ts';
+import { flag, identifier, label, list, number, oneOf, optional, record, required, text } from '../kit/attr-types.ts';
 import { flowChild, slot } from './groups.ts';
-import type { AttrCheck, ComponentSpec } from './types.ts';
+import type { AttrCheck, ComponentSpec } from '../kit/spec.ts';
 
 const T = LIMITS.text;
 const B = LIMITS.blockTree;

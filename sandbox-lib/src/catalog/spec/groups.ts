@@ -2,7 +2,7 @@
  * @module catalog/spec/groups
  * Groups of components that content models and rules share, and small helpers for writing specs.
  */
-import type { Slot } from './types.ts';
+import type { Slot } from '../kit/spec.ts';
 
 /**
  * Flow elements: what the body of a block, section, tab, column, stack or form holds, and what may

@@ -5,9 +5,9 @@
  */
 import { LIMITS } from '../../limits/limits.ts';
 import { listPlacement, quotePlacement, standAlonePlacement } from '../rules/prose.ts';
-import { identifier, number, optional, required } from '../validate/attr-types.ts';
+import { identifier, number, optional, required } from '../kit/attr-types.ts';
 import { ofType, slot } from './groups.ts';
-import type { ComponentSpec } from './types.ts';
+import type { ComponentSpec } from '../kit/spec.ts';
 
 const MANY = Number.POSITIVE_INFINITY;
 const RICH = ['bold', 'italic', 'strike', 'code', 'link'] as const;

@@ -11,7 +11,7 @@ import { formSpecs } from './forms.ts';
 import { proseSpecs } from './prose.ts';
 import { structureSpecs } from './structure.ts';
 import { tableSpecs } from './table.ts';
-import type { ComponentSpec } from './types.ts';
+import type { ComponentSpec } from '../kit/spec.ts';
 
 /** The catalog version this registry implements (`attrs.catalog` of the root). */
 export const CATALOG_VERSION = 1;

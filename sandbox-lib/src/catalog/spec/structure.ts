@@ -4,13 +4,13 @@
  * Footer, Section, Columns and Column, Tabs and Tab, Stack.
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, SPEC } from '../messages.ts';
+import { COUNTS, SPEC } from '../kit/messages.ts';
 import { icon } from '../rules/icons.ts';
 import { sectionHandle, sectionPlacement, stackPlacement, tabsPlacement, widePlacement } from '../rules/structure.ts';
 import { url } from '../rules/urls.ts';
-import { flag, identifier, label, literal, oneOf, optional, required, text } from '../validate/attr-types.ts';
+import { flag, identifier, label, literal, oneOf, optional, required, text } from '../kit/attr-types.ts';
 import { flowChild, flowSlot, ofType, slot } from './groups.ts';
-import type { ComponentSpec } from './types.ts';
+import type { ComponentSpec } from '../kit/spec.ts';
 
 const T = LIMITS.text;
 const B = LIMITS.blockTree;

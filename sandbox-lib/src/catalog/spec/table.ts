@@ -4,17 +4,17 @@
  * data (attrs), not child nodes, so a full table is one component of the block's 250.
  */
 import { LIMITS } from '../../limits/limits.ts';
-import { COUNTS, OURS, SPEC } from '../messages.ts';
+import { COUNTS, OURS, SPEC } from '../kit/messages.ts';
 import { checkMenuItem } from '../rules/actions.ts';
 import { uniqueLabels } from '../rules/labels.ts';
 import { checkFormatFit, checkPercent, currencyCode, numberFormat } from '../rules/numbers.ts';
 import { widePlacement } from '../rules/structure.ts';
 import { url } from '../rules/urls.ts';
-import { identifier, label, list, name, number, oneOf, optional, record, required, sub, text } from '../validate/attr-types.ts';
-import { fail } from '../validate/state.ts';
+import { identifier, label, list, name, number, oneOf, optional, record, required, sub, text } from '../kit/attr-types.ts';
+import { fail } from '../kit/state.ts';
 import { TONES } from './groups.ts';
 import { menuItemFields } from './actions.ts';
-import type { AttrCheck, ComponentSpec, NodeRule } from './types.ts';
+import type { AttrCheck, ComponentSpec, NodeRule } from '../kit/spec.ts';
 
 const T = LIMITS.text;
 const B = LIMITS.blockTree;

@@ -4,10 +4,10 @@
  * taking certain types between a minimum and a maximum. Children are fed one at a time, so the
  * first misplaced child is reported before anything inside later children is looked at.
  */
-import { SPEC } from '../messages.ts';
-import type { ContentModel, Slot } from '../spec/types.ts';
-import type { PathSegment } from '../types.ts';
-import { fail } from './state.ts';
+import { SPEC } from '../kit/messages.ts';
+import type { ContentModel, Slot } from '../kit/spec.ts';
+import type { PathSegment } from '../kit/types.ts';
+import { fail } from '../kit/state.ts';
 
 type Slots = Extract<ContentModel, { kind: 'slots' }>;
 

@@ -3,13 +3,13 @@
  * `validateTree`: the whole-tree limits first (depth, components, size, without recursion), then
  * the action table, then every node in document order. Pure: no I/O, no clock, no throwing.
  */
-import { OURS } from '../messages.ts';
+import { OURS } from '../kit/messages.ts';
 import { actionTableProblem } from '../rules/actions.ts';
 import { REGISTRY } from '../spec/registry.ts';
-import type { ActionTable, TreeValidation } from '../types.ts';
-import { isRecord } from './attr-types.ts';
-import { prepass } from './prepass.ts';
-import { TreeProblem, WalkState } from './state.ts';
+import type { ActionTable, TreeValidation } from '../kit/types.ts';
+import { isRecord } from '../kit/attr-types.ts';
+import { prepass } from '../kit/prepass.ts';
+import { TreeProblem, WalkState } from '../kit/state.ts';
 import { visitNode } from './walk.ts';
 
 /**

@@ -4,17 +4,17 @@
  * in document order, its shape, where it sits, its attributes, its rules, then its children.
  * The first problem is thrown as a `TreeProblem` and ends the walk.
  */
-import { OURS, SPEC, componentName } from '../messages.ts';
+import { OURS, SPEC, componentName } from '../kit/messages.ts';
 import { checkAudience } from '../rules/audience.ts';
 import { registerLabel } from '../rules/labels.ts';
 import { checkInline } from '../rules/text.ts';
 import { FLOW } from '../spec/groups.ts';
 import { REGISTRY, isKnownType } from '../spec/registry.ts';
-import type { AttrSpec, ComponentSpec, NodeView } from '../spec/types.ts';
-import type { PathSegment } from '../types.ts';
-import { checkFields, isRecord } from './attr-types.ts';
+import type { AttrSpec, ComponentSpec, NodeView } from '../kit/spec.ts';
+import type { PathSegment } from '../kit/types.ts';
+import { checkFields, isRecord } from '../kit/attr-types.ts';
 import { Sequence } from './sequence.ts';
-import { fail, type WalkState } from './state.ts';
+import { fail, type WalkState } from '../kit/state.ts';
 
 const NODE_KEYS = new Set(['type', 'attrs', 'content']);
 const isFlow = (type: string) => FLOW.has(type);

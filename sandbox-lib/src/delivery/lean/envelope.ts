@@ -2,7 +2,7 @@
  * @module delivery/lean/envelope
  * `EnvelopeSchema` (delivery/envelope.ts) as a lean check: every delivery body, read leniently.
  */
-import { FORMATS } from '../../api/predicates.ts';
+import { FORMATS } from '../../wire/predicates.ts';
 import { INSTALL_KINDS } from '../constants.ts';
 import { actor } from './common.ts';
 import { closed, int, matches, object, optional, record, str, type Check } from './check.ts';

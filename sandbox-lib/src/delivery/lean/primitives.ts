@@ -1,11 +1,11 @@
 /**
  * @module delivery/lean/primitives
- * The wire primitives of `api/primitives.ts`, as lean checks: ids, timestamps, versions, texts
+ * The wire primitives of `wire/primitives.ts`, as lean checks: ids, timestamps, versions, texts
  * measured as people see them, `https://` URLs, JSON objects under a byte cap, block trees and
- * action tables. The predicates and messages come from `api/predicates.ts`, as the zod ones do.
+ * action tables. The predicates and messages come from `wire/predicates.ts`, as the zod ones do.
  */
 import { LIMITS } from '../../limits/index.ts';
-import { fitsJson, fitsText, FORMATS, HTTPS_URL_MESSAGE, isHttpsUrl, jsonMessage, textMessage } from '../../api/predicates.ts';
+import { fitsJson, fitsText, FORMATS, HTTPS_URL_MESSAGE, isHttpsUrl, jsonMessage, textMessage } from '../../wire/predicates.ts';
 import { matches, object, optional, record, refine, str, int, type Check } from './check.ts';
 
 /**

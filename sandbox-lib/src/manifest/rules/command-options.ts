@@ -3,7 +3,7 @@
  * The three command option rules: `choices` exactly on `choice` options, `objectKind` exactly on
  * `appObject` options (naming one of the app's reference kinds), required options first.
  */
-import { manifestInvalid, type ManifestRule } from '../rule.ts';
+import { manifestInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const commandOptionsRule: ManifestRule = (manifest) => {
   const kinds = new Set(manifest.references.map((r) => r.kind));

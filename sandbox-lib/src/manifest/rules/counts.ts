@@ -4,9 +4,9 @@
  * reason answered when it is over (`too-many-patterns` is the spec's; the others are ours).
  */
 import { LIMITS } from '../../limits/index.ts';
-import type { ManifestInvalidReason } from '../reasons.ts';
-import { manifestInvalid, type ManifestPath, type ManifestRule } from '../rule.ts';
-import type { Manifest } from '../schemas.ts';
+import type { ManifestInvalidReason } from '../model/reasons.ts';
+import { manifestInvalid, type ManifestPath, type ManifestRule } from '../model/rule.ts';
+import type { Manifest } from '../model/schemas.ts';
 
 interface CountedList {
   readonly reason: ManifestInvalidReason;

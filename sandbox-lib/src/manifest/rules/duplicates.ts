@@ -4,8 +4,8 @@
  * actions, patterns, message actions, commands, options within one command) plus ours that would
  * be as ambiguous (sections, choice values, environment keys, MCP tools).
  */
-import { manifestInvalid, type ManifestPath, type ManifestRule } from '../rule.ts';
-import type { Manifest } from '../schemas.ts';
+import { manifestInvalid, type ManifestPath, type ManifestRule } from '../model/rule.ts';
+import type { Manifest } from '../model/schemas.ts';
 
 interface IdList {
   readonly what: string;

@@ -3,7 +3,7 @@
  * `endpoint-required`, `endpoint-unexpected` and ours `egress-unexpected`: a self-hosted app gives
  * the URL deliveries go to; a hosted app runs at the service and has an egress allow-list instead.
  */
-import { manifestInvalid, type ManifestRule } from '../rule.ts';
+import { manifestInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const endpointRule: ManifestRule = (manifest) => {
   if (manifest.hosting === 'self') {

@@ -3,7 +3,7 @@
  * `env-missing`: every required variable has a value in the target environment. Runs only when
  * the service says which variables have values (`context.envValues`).
  */
-import { manifestInvalid, type ManifestRule } from '../rule.ts';
+import { manifestInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const envRule: ManifestRule = (manifest, context) => {
   const values = context.envValues;

@@ -6,7 +6,7 @@
  * its port.
  */
 import { isPublicSuffix, overlapsAny, parseEgressHost } from '../../hosts/index.ts';
-import { manifestInvalid, type ManifestRule } from '../rule.ts';
+import { manifestInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const hostsRule: ManifestRule = (manifest, context) => {
   const reserved = context.reservedDomains ?? [];

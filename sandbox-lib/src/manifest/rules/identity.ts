@@ -3,7 +3,7 @@
  * `reserved-name`, `slug-mismatch`, `hosting-mismatch`: the manifest names the app the service
  * knows, with a name and slug nobody may take.
  */
-import { manifestInvalid, type ManifestRule } from '../rule.ts';
+import { manifestInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const identityRule: ManifestRule = (manifest, context) => {
   const serviceName = (context.serviceName ?? 'platform').toLowerCase();

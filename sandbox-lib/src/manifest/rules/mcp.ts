@@ -6,7 +6,7 @@
  * domains (`context.verifiedDomains`, possibly empty).
  */
 import { hostCovers } from '../../hosts/index.ts';
-import { manifestInvalid, type ManifestRule } from '../rule.ts';
+import { manifestInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const mcpRule: ManifestRule = (manifest, context) => {
   if (!manifest.mcp || context.verifiedDomains === undefined || context.appPrivate) return null;

@@ -6,8 +6,8 @@
  * claimed domain covering it would overlap them, which the hosts rule already refuses.
  */
 import { hostCovers, isPublicSuffix } from '../../hosts/index.ts';
-import { parseReferencePattern } from '../patterns.ts';
-import { manifestInvalid, patternInvalid, type ManifestRule } from '../rule.ts';
+import { parseReferencePattern } from '../model/patterns.ts';
+import { manifestInvalid, patternInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const patternsRule: ManifestRule = (manifest) => {
   for (const [i, reference] of manifest.references.entries()) {

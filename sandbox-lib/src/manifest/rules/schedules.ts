@@ -5,7 +5,7 @@
  * Counts and duplicate names are checked with the other lists (counts.ts, duplicates.ts).
  */
 import { checkCron } from '../../cron/cron.ts';
-import { manifestInvalid, type ManifestRule } from '../rule.ts';
+import { manifestInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const schedulesRule: ManifestRule = (manifest) => {
   for (const [index, schedule] of (manifest.schedules ?? []).entries()) {

@@ -7,8 +7,8 @@
  */
 import { LIMITS } from '../../limits/index.ts';
 import { measureSchema, type SchemaProblemKind } from '../../json-schema/index.ts';
-import { manifestInvalid, type ManifestPath, type ManifestRule } from '../rule.ts';
-import type { Manifest } from '../schemas.ts';
+import { manifestInvalid, type ManifestPath, type ManifestRule } from '../model/rule.ts';
+import type { Manifest } from '../model/schemas.ts';
 
 const M = LIMITS.manifest;
 const PER_SCHEMA = { maxNodes: M.schemaNodes, maxBytes: M.schemaExpandedBytes, maxDepth: M.manifestSchemaDepth };

@@ -2,8 +2,8 @@
  * @module manifest/rules/scopes
  * `scope-undeclared`: the manifest's `scopes` contain every scope its pieces need.
  */
-import { scopeNeeds } from '../required-scopes.ts';
-import { manifestInvalid, type ManifestRule } from '../rule.ts';
+import { scopeNeeds } from '../model/required-scopes.ts';
+import { manifestInvalid, type ManifestRule } from '../model/rule.ts';
 
 export const scopesRule: ManifestRule = (manifest) => {
   const declared = new Set(manifest.scopes);
