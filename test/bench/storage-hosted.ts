@@ -75,8 +75,7 @@ interface Measured { samples: number[]; perSecond: number; clock: GuestTimings['
 /** Commands of `lanes` × `calls` one after another until `limit` (calls made, or ms passed). */
 async function measure(h: Hosted, command: Command, lanes: number, calls: number, limit: { calls?: number; ms?: number }): Promise<Measured> {
   const loadBefore = loadNow();
-  const pgPids = await h.postgresPids();
-  const pgBefore = await cpuMs(pgPids, { descendants: false });
+  const pg = await postgresCpu(() => h.postgresPids());
   const window = cpuWindow(h.platform.pid);
   const started = performance.now();
   const samples: number[] = [];
@@ -89,9 +88,25 @@ async function measure(h: Hosted, command: Command, lanes: number, calls: number
     insideMs += t.totalMs;
     clock = t.clock;
   } while (more());
-  const pgUs = ((await cpuMs(pgPids, { descendants: false })) - pgBefore) * 1000 / Math.max(1, samples.length);
+  const pgUs = ((await pg.spent()) * 1000) / Math.max(1, samples.length);
   const cpu = [...mergeByLabel(window.end(samples.length)), { label: 'Postgres backends', usPerRequest: pgUs }];
   return { samples: samples.sort((a, b) => a - b), perSecond: samples.length / (Math.max(1, insideMs) / 1000), clock, loadBefore, cpu };
+}
+
+/**
+ * CPU milliseconds the Postgres backends of the bench's database spend from now until `spent()`:
+ * backends opened meanwhile (a pool growing to 16 connections) count from their start.
+ */
+export async function postgresCpu(pids: () => Promise<number[]>): Promise<{ spent(): Promise<number> }> {
+  const before = new Map<number, number>();
+  for (const pid of await pids()) before.set(pid, await cpuMs([pid], { descendants: false }));
+  return {
+    async spent() {
+      let total = 0;
+      for (const pid of await pids()) total += (await cpuMs([pid], { descendants: false })) - (before.get(pid) ?? 0);
+      return total;
+    },
+  };
 }
 
 /** One row per kind of process (Postgres runs one process per connection). */

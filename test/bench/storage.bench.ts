@@ -22,7 +22,7 @@ import { request } from 'undici';
 import { agent, cpuMs, load, must, percentile, startPlatform, type BenchPlatform } from '../fixtures/blocks/bench-support.ts';
 import { loadNow, loadRow } from './runtime-process-cpu.ts';
 import type { BenchRow } from './run.ts';
-import { hostedRows } from './storage-hosted.ts';
+import { hostedRows, postgresCpu } from './storage-hosted.ts';
 
 const IN_FLIGHT = 16;
 const RUN_MS = Number(process.env.BENCH_STORAGE_MS ?? 5_000);
@@ -55,12 +55,13 @@ interface Measured { latencies: number[]; perSecond: number; loadBefore: number;
 /** `load` with the load average before it and the CPU per call of the control plane and of its Postgres backends. */
 async function measured(p: BenchPlatform, inFlight: number, limit: { ms?: number; count?: number }, worker: (lane: number) => Promise<void>): Promise<Measured> {
   const loadBefore = loadNow();
-  const pg = await p.postgresPids();
-  const before = { cp: await cpuMs([p.pids.controlPlane]), pg: await cpuMs(pg, { descendants: false }) };
+  const pg = await postgresCpu(() => p.postgresPids());
+  const cpBefore = await cpuMs([p.pids.controlPlane]);
   const run = await load(inFlight, limit, worker);
-  const after = { cp: await cpuMs([p.pids.controlPlane]), pg: await cpuMs(pg, { descendants: false }) };
+  const cpMs = (await cpuMs([p.pids.controlPlane])) - cpBefore;
+  const pgMs = await pg.spent();
   const per = (ms: number) => (ms * 1000) / Math.max(1, run.latencies.length);
-  return { ...run, loadBefore, cpu: { controlPlaneUs: per(after.cp - before.cp), postgresUs: per(after.pg - before.pg) } };
+  return { ...run, loadBefore, cpu: { controlPlaneUs: per(cpMs), postgresUs: per(pgMs) } };
 }
 
 const p50 = (l: number[]) => percentile(l, 0.5);
