@@ -103,7 +103,7 @@ export function createCallerResolver(deps: CallerResolverDeps): CallerResolverSe
       case 'interaction': {
         const row = await activeInstall(verified.claims);
         const caller: InteractionCaller = {
-          kind: 'interaction', workspaceId: row.workspace_id, appId: row.app_id, installId: row.id,
+          kind: 'interaction', workspaceId: row.workspace_id, appId: row.app_id, installId: row.id, installKind: row.kind,
           blockId: verified.claims.blockId, invocationId: verified.claims.invocationId, unitKey: unitKeyOf(token),
           ...(verified.claims.readOnly === true ? { readOnly: true } : {}),
         };
