@@ -3,9 +3,11 @@
  * - a hosted app (test/fixtures/storage/hosted-app.ts, bundled with esbuild, run in an isolate by a
  *   runtime node) uses every operation through `ctx.storage`, the install token added by the
  *   runtime's egress;
- * - a self-hosted app's code does the same with the SDK's checked client (`createPlatformClient`) and
- *   an install token minted with its client credentials, as a self-hosted server does.
- * Both run test/fixtures/storage/exercise.ts; each sees only its own space.
+ * - a self-hosted app (test/fixtures/storage/self-app.ts) served by the SDK's node server on
+ *   loopback does the same from its own command handler, on signed deliveries of the control plane,
+ *   with the tokens they carry.
+ * Both run test/fixtures/storage/exercise.ts; each sees only its own space. Both apps' `keeper`
+ * blocks then show that an action's writes commit with its result, or not at all.
  */
 import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
@@ -15,13 +17,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlatformClient } from '@platform/sdk';
 import { createRuntimeNode, loadConfig, type RuntimeNode } from '@platform/runtime';
 import { click, view } from '../control-plane/blocks/setup.ts';
 import { freePort } from '../helpers/npm-start.ts';
 import { startStack, type CreatedWorkspace, type Stack } from '../helpers/stack.ts';
-import { createApp, install, selfManifest, sync } from '../control-plane/apps/helpers.ts';
-import { exercise } from '../fixtures/storage/exercise.ts';
+import { startSelfKeeper, type SelfKeeper } from '../fixtures/storage/self-app.ts';
 
 const SLUG = 'e2e-storage';
 
@@ -30,8 +30,13 @@ let stack: Stack;
 let node: RuntimeNode;
 let ws: CreatedWorkspace;
 let controlPlaneUrl: string;
-let hosted: { appId: string; installToken: string };
+/** An app under test: its id, an install token, and the prefix its handlers write under. */
+interface AppUnderTest { appId: string; installToken: string; prefix: string }
+let hosted: AppUnderTest;
+let self: AppUnderTest;
+let selfKeeper: SelfKeeper;
 let circleId: string;
+let conversationId: string;
 
 async function mintToken(clientId: string, clientSecret: string, installId: string): Promise<string> {
   const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
@@ -74,8 +79,25 @@ beforeAll(async () => {
   const consent = await ws.client.get(`/apps/${created.body.app.id}/consent`);
   const installed = await ws.client.post(`/apps/${created.body.app.id}/installs`, { version: consent.body.consent.version });
   expect(installed.status, JSON.stringify(installed.body)).toBe(201);
-  hosted = { appId: created.body.app.id, installToken: await mintToken(created.body.clientId, created.body.clientSecret, installed.body.install.id) };
+  hosted = { appId: created.body.app.id, installToken: await mintToken(created.body.clientId, created.body.clientSecret, installed.body.install.id), prefix: 'hosted/' };
+  conversationId = (await ws.client.post(`/circles/${circleId}/conversations`, { title: 'Storage' })).body.conversation.id;
+  self = await installSelfKeeper();
 }, 90_000);
+
+/** The self-hosted app: served on loopback, created with that endpoint, its manifest synced, installed. */
+async function installSelfKeeper(): Promise<AppUnderTest> {
+  selfKeeper = await startSelfKeeper(() => stack.clock.now());
+  cleanups.push(() => selfKeeper.close());
+  const created = await ws.client.post('/apps', { name: 'Self keeper', slug: 'self-keeper', hosting: 'self', endpoint: { url: selfKeeper.endpoint } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  selfKeeper.configure({ signingSecret: created.body.signingSecret, apiUrl: controlPlaneUrl });
+  const synced = await stack.v0(ws.apiKey).put(`/apps/${created.body.app.id}/manifest`, { manifest: selfKeeper.app.manifest, target: 'production' });
+  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+  const consent = await ws.client.get(`/apps/${created.body.app.id}/consent`);
+  const installed = await ws.client.post(`/apps/${created.body.app.id}/installs`, { version: consent.body.consent.version });
+  expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+  return { appId: created.body.app.id, installToken: await mintToken(created.body.clientId, created.body.clientSecret, installed.body.install.id), prefix: 'self/' };
+}
 
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -93,11 +115,12 @@ function expectReport(report: any, p: string) {
   expect(report.page1).toEqual({ keys: [`${p}a`], more: true });
   expect(report.page2).toEqual({ keys: [`${p}b`], more: false });
   expect(report.reversed).toEqual([`${p}b`, `${p}a`]);
+  expect(report.ranged).toEqual([`${p}a`]);
   expect(report.committed).toEqual({ ok: true, versionstamp: stamp });
   expect(report.conflicted).toEqual({ ok: false, checkIndex: 0, key: `${p}a` });
   expect(report.summedStamp > report.committed.versionstamp).toBe(true);
   expect(report.after).toEqual([
-    { key: `${p}b`, value: null }, { key: `${p}count`, value: 3 }, { key: `${p}never`, value: null }, { key: `${p}c`, value: [1, 2] },
+    { key: `${p}b`, value: null }, { key: `${p}count`, value: 3 }, { key: `${p}never`, value: null }, { key: `${p}c`, value: [1, 2] }, { key: `${p}gone`, value: null },
   ]);
 }
 
@@ -115,28 +138,36 @@ describe('storage through the SDK', () => {
     expect(read.body.entries[0].value).toBe(3);
   });
 
-  it('a self-hosted app does the same with the SDK client and its own install token; the two apps share nothing', async () => {
-    const app = await createApp(ws.client, { name: 'Self keeper' });
-    await sync(stack, ws.apiKey, app.app.id, selfManifest(app.app.slug, { name: 'Self keeper', scopes: [], blocks: [] }), 'production');
-    const ins = await install(ws, app.app.id);
-    const token = await mintToken(app.clientId, app.clientSecret, ins.id);
-    const client = createPlatformClient({ baseUrl: controlPlaneUrl, token });
-    expectReport(await exercise(client.storage, 'self/'), 'self/');
-    expect((await client.storage.get('hosted/count')).value).toBeNull();
-    expect((await client.storage.list({ prefix: 'hosted/' })).entries).toEqual([]);
+  it('a self-hosted app served by the SDK does the same from its command handler, on signed deliveries; the two apps share nothing', async () => {
+    const ran = await ws.client.post('/commands/run', { appId: self.appId, command: 'exercise', options: {}, surface: { kind: 'circle', circleId, conversationId } });
+    expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+    expect(ran.body.invocation, JSON.stringify(ran.body)).toMatchObject({ status: 'answered', error: null });
+    expect(selfKeeper.reports).toHaveLength(1);
+    expectReport(selfKeeper.reports[0], 'self/');
+    const api = stack.v0(self.installToken);
+    expect((await api.post('/storage/get', { keys: ['self/count', 'hosted/count'] })).body.entries.map((e: { value: unknown }) => e.value)).toEqual([3, null]);
+    expect((await api.post('/storage/list', { prefix: 'hosted/' })).body.entries).toEqual([]);
+    expect((await stack.v0(hosted.installToken).post('/storage/list', { prefix: 'self/' })).body.entries).toEqual([]);
   });
 });
 
-describe('storage atomic with the card (a block action\'s writes commit with its result)', () => {
+describe.each([
+  ['hosted', () => hosted],
+  ['self-hosted', () => self],
+] as const)('storage atomic with the card (a %s app\'s block action: its writes commit with its result)', (_, appOf) => {
   let blockId: string;
-  const value = async (key: string) => (await stack.v0(hosted.installToken).post('/storage/get', { keys: [key] })).body.entries[0].value;
-  const state = async () => (await stack.v0(hosted.installToken).get(`/blocks/${blockId}`)).body as { state: { clicks: number }; version: number };
+  let app: AppUnderTest;
+  let p: string;
+  const value = async (key: string) => (await stack.v0(app.installToken).post('/storage/get', { keys: [key] })).body.entries[0].value;
+  const state = async () => (await stack.v0(app.installToken).get(`/blocks/${blockId}`)).body as { state: { clicks: number }; version: number };
   /** The bodies of the queue messages sent so far (issue 23: an action's sends wait for its result). */
   const sent = async () => (await stack.db.query<{ payload: { message: { body: unknown } } }>(
-    `select e.payload from outbox_events e join installs i on i.id = e.install_id where i.app_id = $1 and e.type = 'queue.message' order by e.seq`, [hosted.appId])).rows.map((r) => r.payload.message.body);
+    `select e.payload from outbox_events e join installs i on i.id = e.install_id where i.app_id = $1 and e.type = 'queue.message' order by e.seq`, [app.appId])).rows.map((r) => r.payload.message.body);
 
   beforeAll(async () => {
-    const inserted = await stack.v0(hosted.installToken).post('/blocks', { type: 'keeper', props: { title: 'Card' }, circleId });
+    app = appOf();
+    p = app.prefix;
+    const inserted = await stack.v0(app.installToken).post('/blocks', { type: 'keeper', props: { title: 'Card' }, circleId });
     expect(inserted.status, JSON.stringify(inserted.body)).toBe(201);
     blockId = inserted.body.id;
     await stack.controlPlane.deliveries.worker.drain();
@@ -146,10 +177,10 @@ describe('storage atomic with the card (a block action\'s writes commit with its
     const out = await click(ws.client, blockId, 'Bump');
     expect(out.outcome).toBe('applied');
     expect((await state()).state.clicks).toBe(1);
-    expect(await value('hosted/clicks')).toBe(1);
+    expect(await value(`${p}clicks`)).toBe(1);
     await click(ws.client, blockId, 'Bump');
     expect((await state()).state.clicks).toBe(2);
-    expect(await value('hosted/clicks')).toBe(2);
+    expect(await value(`${p}clicks`)).toBe(2);
     // Each click's queue message was sent with its result.
     expect(await sent()).toEqual([{ bumped: 1 }, { bumped: 2 }]);
     const { rows } = await stack.db.query<{ n: number }>('select count(*)::int as n from units_of_work');
@@ -164,23 +195,23 @@ describe('storage atomic with the card (a block action\'s writes commit with its
     const after = await state();
     expect(after.state).toEqual(before.state);
     expect(after.version).toBe(before.version);
-    expect(await value('hosted/guarded')).toBeNull();
+    expect(await value(`${p}guarded`)).toBeNull();
     // The direct write (install token) was not part of the action: it committed.
-    expect(await value('hosted/guard')).toBe('changed after true');
+    expect(await value(`${p}guard`)).toBe('changed after true');
     expect((await view(ws.client, blockId)).summary).toContain('2 clicks');
   });
 
   it('the handler lists its own staged writes (a set and a delete), in key order, with the page cut where it would be', async () => {
-    for (const [key, v] of [['hosted/listed/a', 'stored'], ['hosted/listed/c', 'stored'], ['hosted/listed/d', 'stored']]) {
-      expect((await stack.v0(hosted.installToken).post('/storage/commit', { mutations: [{ type: 'set', key, value: v }] })).status).toBe(200);
+    for (const [key, v] of [[`${p}listed/a`, 'stored'], [`${p}listed/c`, 'stored'], [`${p}listed/d`, 'stored']]) {
+      expect((await stack.v0(app.installToken).post('/storage/commit', { mutations: [{ type: 'set', key, value: v }] })).status).toBe(200);
     }
     const out = await click(ws.client, blockId, 'Listed');
     expect(out.outcome).toBe('applied');
     const report = JSON.parse((await state() as unknown as { state: { report: string } }).state.report);
-    expect(report).toEqual({ keys: [['hosted/listed/b', 'staged'], ['hosted/listed/c', 'stored']], more: true });
+    expect(report).toEqual({ keys: [[`${p}listed/b`, 'staged'], [`${p}listed/c`, 'stored']], more: true });
     // Applied with the result.
-    expect(await value('hosted/listed/a')).toBeNull();
-    expect(await value('hosted/listed/b')).toBe('staged');
+    expect(await value(`${p}listed/a`)).toBeNull();
+    expect(await value(`${p}listed/b`)).toBe('staged');
   });
 
   it('a result refused for an invalid state leaves storage untouched and sends none of its queue messages', async () => {
@@ -188,7 +219,7 @@ describe('storage atomic with the card (a block action\'s writes commit with its
     const sentBefore = await sent();
     const out = await click(ws.client, blockId, 'Invalid');
     expect(out.outcome).toBe('failed');
-    expect(await value('hosted/invalid')).toBeNull();
+    expect(await value(`${p}invalid`)).toBeNull();
     expect(await sent()).toEqual(sentBefore);
     expect((await state()).state).toEqual(before.state);
   });

@@ -197,7 +197,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     importDiskBundles: () => importDiskBundles({ dir: join(config.dataDir, 'bundles'), db, bundles, logger: deps.logger }),
     tokens,
     ciIdentities: createCiIdentitiesService({ db, clock, tokens, allowHttpIssuers, oidc: createOidcVerifier({ clock, allowHttp: allowHttpIssuers }) }),
-    resolver: createCallerResolver({ db, tokens, apiKeys: deps.apiKeys }),
+    resolver: createCallerResolver({ db, tokens, apiKeys: deps.apiKeys, clock }),
     accessTokens: createCredentialsService({ db, tokens }),
     treeChecker: createCheckTreesService({ kv: deps.kv, images }),
     bundleChecker: createCheckBundlesService({ reader, assets, domains }),

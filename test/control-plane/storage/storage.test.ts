@@ -167,6 +167,33 @@ describe('isolation', () => {
   });
 });
 
+describe('usage (keys and bytes a space keeps, what the quotas count)', () => {
+  it('follows every kind of commit: a first write creates the space, same-size overwrites change nothing, set and delete in one commit, a delete of an absent key', async () => {
+    const u = await w.installApp([], 'Usage');
+    const usage = async () => (await w.stack.db.query<{ keys: number; bytes: string }>(
+      'select keys, bytes from app_storage_spaces where app_id = $1', [u.appId])).rows.map((r) => ({ keys: r.keys, bytes: Number(r.bytes) }));
+    const ok = async (body: unknown) => {
+      const res = await commit(u, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    expect(await usage()).toEqual([]);
+    // "ab" + '"xy"': 2 + 4 bytes.
+    await ok({ mutations: [{ type: 'set', key: 'ab', value: 'xy' }] });
+    expect(await usage()).toEqual([{ keys: 1, bytes: 6 }]);
+    await ok({ mutations: [{ type: 'set', key: 'ab', value: 'zz' }] });
+    expect(await usage()).toEqual([{ keys: 1, bytes: 6 }]);
+    await ok({ mutations: [{ type: 'set', key: 'ab', value: 'longer' }] });
+    expect(await usage()).toEqual([{ keys: 1, bytes: 10 }]);
+    // A new key and a delete in one commit; a delete of a key that is not there changes nothing.
+    await ok({ mutations: [{ type: 'set', key: 'cd', value: 1 }, { type: 'delete', key: 'ab' }, { type: 'delete', key: 'none' }] });
+    expect(await usage()).toEqual([{ keys: 1, bytes: 3 }]);
+    await ok({ mutations: [{ type: 'delete', key: 'cd' }] });
+    expect(await usage()).toEqual([{ keys: 0, bytes: 0 }]);
+    // What was written is what is read.
+    expect((await get(u, ['ab', 'cd'])).map((e) => e.value)).toEqual([null, null]);
+  });
+});
+
 describe('operator metrics', () => {
   it('count operations, bytes, conflicts and refusals per app', async () => {
     const m = await w.installApp([], 'Measured');

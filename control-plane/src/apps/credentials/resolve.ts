@@ -7,7 +7,8 @@
  *
  * Install and interaction tokens are checked against the install row on every request, so an
  * uninstall, a suspension or a new approval applies at once to tokens already issued; their scopes
- * are read from the row, never from the token. Failures answer the spec's tags: no header →
+ * are read from the row, never from the token. Their signatures are checked once per process and
+ * token (verified-tokens.ts): only what a signature proves is remembered. Failures answer the spec's tags: no header →
  * `PlatformAppTokenMissingError`; anything unverifiable or expired → `PlatformAppTokenInvalidError`;
  * an interaction token whose signature holds but whose time is up →
  * `PlatformAppInteractionExpiredError`; a token of an install that is no longer active →
@@ -25,6 +26,8 @@ import { TokenRejected, type TokenService } from '../tokens/service.ts';
 import type { InstallClaims } from '../tokens/claims.ts';
 import type { CallerResolver } from '../../core/http/v0-auth.ts';
 import { clientSecretMatches } from './client-secret.ts';
+import { createVerifiedTokens } from './verified-tokens.ts';
+import type { Clock } from '../../core/clock/clock.ts';
 import { findAppByClientId, findInstallForAuth, memberInWorkspace } from './store.ts';
 
 // Generous caps: a header beyond them is not a credential we issued.
@@ -41,17 +44,20 @@ export interface CallerResolverDeps {
   db: Db;
   tokens: TokenService;
   apiKeys: ApiKeysService;
+  /** For the expiry of tokens verified before. */
+  clock: Clock;
 }
 
 /**
  * @example
- * const resolver = createCallerResolver({ db, tokens, apiKeys });
+ * const resolver = createCallerResolver({ db, tokens, apiKeys, clock });
  * const caller = await resolver.resolveValue('Bearer platapp_eyJ…'); // { kind: 'install', … }
  */
 /** The resolver of the `/v0` schemes, which also takes a header value alone (the relay's upgrade request). */
 export type CallerResolverService = CallerResolver & { resolveValue(header: string | undefined): Promise<Caller> };
 
 export function createCallerResolver(deps: CallerResolverDeps): CallerResolverService {
+  const verifiedTokens = createVerifiedTokens({ tokens: deps.tokens, clock: deps.clock });
   const activeInstall = async (claims: InstallClaims) => {
     const row = await findInstallForAuth(deps.db, claims.installId);
     // A token naming an install that is gone, or another app or workspace than its row, is not ours.
@@ -77,7 +83,7 @@ export function createCallerResolver(deps: CallerResolverDeps): CallerResolverSe
     }
     let verified;
     try {
-      verified = await deps.tokens.verify(token);
+      verified = await verifiedTokens.verify(token);
     } catch (err) {
       if (!(err instanceof TokenRejected)) throw err;
       if (err.reason === 'expired' && err.kind === 'interaction') {
@@ -97,7 +103,7 @@ export function createCallerResolver(deps: CallerResolverDeps): CallerResolverSe
       case 'interaction': {
         const row = await activeInstall(verified.claims);
         const caller: InteractionCaller = {
-          kind: 'interaction', workspaceId: row.workspace_id, appId: row.app_id, installId: row.id,
+          kind: 'interaction', workspaceId: row.workspace_id, appId: row.app_id, installId: row.id, installKind: row.kind,
           blockId: verified.claims.blockId, invocationId: verified.claims.invocationId, unitKey: unitKeyOf(token),
           ...(verified.claims.readOnly === true ? { readOnly: true } : {}),
         };

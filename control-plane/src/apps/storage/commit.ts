@@ -1,8 +1,9 @@
 /**
  * @module apps/storage/commit
- * One atomic commit inside a transaction the caller owns: lock the keys it touches, evaluate its
- * checks, fold its mutations in order into each key's final entry, write them under one new
- * versionstamp and charge the space's usage against the quotas. Any refusal throws, and the caller's
+ * One atomic commit inside a transaction the caller owns: lock the keys it touches, read them (and
+ * draw the versionstamp), evaluate its checks, fold its mutations in order into each key's final
+ * entry, then write them, delete, and charge the space's usage in one statement, checked against
+ * the quotas. Three statements within the transaction, whatever the commit holds. Any refusal throws, and the caller's
  * transaction rolls back with it: nothing of a commit is ever applied in part.
  *
  * Taking the transaction from the caller is what makes storage atomic with a card: an action's
@@ -11,7 +12,7 @@
 import { LIMITS, PlatformError } from '@platform/sdk';
 import type { Db } from '../../core/db/db.ts';
 import { utf8Bytes } from './limits.ts';
-import { addUsage, deleteEntries, ensureSpace, lockKeys, nextVersionstamp, readStored, writeEntries, type EntryRow, type StorageSpace, type WrittenEntry } from './store.ts';
+import { lockKeys, readStoredAndStamp, writeCommit, type EntryRow, type StorageSpace, type WrittenEntry } from './store.ts';
 import { formatVersionstamp } from './versionstamp.ts';
 
 export type Mutation =
@@ -45,9 +46,9 @@ export function checkFailed(index: number, key: string): PlatformError {
 export async function applyCommit(tx: Db, space: StorageSpace, commit: CommitRequest, now: Date): Promise<CommitResult> {
   const checks = commit.checks ?? [];
   const keys = [...new Set([...checks.map((c) => c.key), ...commit.mutations.map((m) => m.key)])];
-  if (commit.mutations.length > 0) await ensureSpace(tx, space);
   await lockKeys(tx, space, keys);
-  const stored = new Map((await readStored(tx, space, keys)).map((r) => [r.key, r]));
+  const read = await readStoredAndStamp(tx, space, keys);
+  const stored = new Map(read.rows.map((r) => [r.key, r]));
 
   checks.forEach((check, i) => {
     const row = stored.get(check.key);
@@ -56,11 +57,10 @@ export async function applyCommit(tx: Db, space: StorageSpace, commit: CommitReq
   });
 
   const finals = foldMutations(commit.mutations, stored, now);
-  const versionstamp = await nextVersionstamp(tx);
+  const { versionstamp } = read;
   const { writes, deletes, keysDelta, bytesDelta } = plan(finals, stored);
-  await writeEntries(tx, space, writes, versionstamp);
-  await deleteEntries(tx, space, deletes);
-  if (keysDelta !== 0 || bytesDelta !== 0) await chargeUsage(tx, space, keysDelta, bytesDelta);
+  const usage = await writeCommit(tx, space, { writes, deletes, versionstamp, keysDelta, bytesDelta });
+  if (usage !== null) checkQuotas(usage, keysDelta, bytesDelta);
   return { versionstamp: formatVersionstamp(versionstamp), keysDelta, bytesDelta };
 }
 
@@ -116,9 +116,9 @@ function plan(finals: Map<string, Final>, stored: Map<string, EntryRow>) {
   return { writes, deletes, keysDelta, bytesDelta };
 }
 
-async function chargeUsage(tx: Db, space: StorageSpace, keysDelta: number, bytesDelta: number): Promise<void> {
+/** Throws past a quota; the caller's transaction then rolls the commit back. */
+function checkQuotas(total: { keys: number; bytes: number }, keysDelta: number, bytesDelta: number): void {
   const L = LIMITS.storage;
-  const total = await addUsage(tx, space, keysDelta, bytesDelta);
   // Only growth is refused: a commit that frees space always goes through, even over a quota.
   if (keysDelta > 0 && total.keys > L.keysPerInstall) {
     throw new PlatformError('PlatformAppStorageQuotaExceededError', `An install keeps at most ${L.keysPerInstall} keys`, { fields: { limit: 'keysPerInstall', max: L.keysPerInstall } });

@@ -18,6 +18,7 @@ export interface ToolingSpace {
 export async function spaceOfInstall(db: Db, caller: InstallCaller | InteractionCaller | ToolingSpace): Promise<StorageSpace> {
   if (caller.kind === 'tooling') return caller.space;
   if (caller.kind === 'install') return { appId: caller.appId, workspaceId: caller.workspaceId, kind: caller.installKind };
+  if (caller.installKind !== undefined) return { appId: caller.appId, workspaceId: caller.workspaceId, kind: caller.installKind };
   // An interaction token does not say its install's kind; the install row does.
   const { rows } = await db.query<{ kind: 'workspace' | 'dev' }>('select kind from installs where id = $1 and app_id = $2', [caller.installId, caller.appId]);
   const kind = rows[0]?.kind;

@@ -33,13 +33,19 @@ export async function readLive(db: Db, space: StorageSpace, keys: readonly strin
   return rows;
 }
 
-/** Every stored row among `keys`, expired or not (a commit replaces expired rows and counts their bytes). */
-export async function readStored(db: Db, space: StorageSpace, keys: readonly string[]): Promise<EntryRow[]> {
-  const { rows } = await db.query<EntryRow>(
-    `select key, value, versionstamp, bytes, expires_at from app_storage_entries where ${SPACE} and key = any($4::text[])`,
+/**
+ * Every stored row among `keys`, expired or not (a commit replaces expired rows and counts their
+ * bytes), and the commit's versionstamp drawn in the same statement: one round trip, after the
+ * keys' locks (a read in the statement that waits for a lock would see the state from before it).
+ */
+export async function readStoredAndStamp(db: Db, space: StorageSpace, keys: readonly string[]): Promise<{ rows: EntryRow[]; versionstamp: number }> {
+  const { rows } = await db.query<EntryRow & { stamp: number }>(
+    `select s.stamp, e.key, e.value, e.versionstamp, e.bytes, e.expires_at
+     from (select nextval('app_storage_versionstamp_seq') as stamp) s
+     left join app_storage_entries e on e.app_id = $1 and e.workspace_id = $2 and e.kind = $3 and e.key = any($4::text[])`,
     [...spaceParams(space), keys],
   );
-  return rows;
+  return { versionstamp: rows[0]!.stamp, rows: rows.filter((r) => r.key !== null).map(({ stamp: _, ...row }) => row) };
 }
 
 export interface ListRange {
@@ -66,11 +72,6 @@ export async function listLive(db: Db, space: StorageSpace, range: ListRange, no
     params,
   );
   return rows;
-}
-
-/** Creates the space on its first write; an existing one is left as it is (and not locked). */
-export async function ensureSpace(db: Db, space: StorageSpace): Promise<void> {
-  await db.query(`insert into app_storage_spaces (app_id, workspace_id, kind) values ($1, $2, $3) on conflict do nothing`, spaceParams(space));
 }
 
 /**
@@ -100,27 +101,43 @@ export interface WrittenEntry {
   expiresAt: Date | null;
 }
 
-export async function writeEntries(db: Db, space: StorageSpace, entries: readonly WrittenEntry[], versionstamp: number): Promise<void> {
-  if (entries.length === 0) return;
-  await db.query(
-    `insert into app_storage_entries (app_id, workspace_id, kind, key, value, versionstamp, bytes, expires_at)
-     select $1, $2, $3, k, v::jsonb, $4, b, e from unnest($5::text[], $6::text[], $7::int[], $8::timestamptz[]) as t (k, v, b, e)
-     on conflict (app_id, workspace_id, kind, key) do update
-       set value = excluded.value, versionstamp = excluded.versionstamp, bytes = excluded.bytes, expires_at = excluded.expires_at`,
-    [...spaceParams(space), versionstamp, entries.map((e) => e.key), entries.map((e) => e.json), entries.map((e) => e.bytes), entries.map((e) => e.expiresAt)],
-  );
+export interface CommitWrites {
+  writes: readonly WrittenEntry[];
+  deletes: readonly string[];
+  versionstamp: number;
+  /** How the space's usage changes; the row is touched only when one is not 0. */
+  keysDelta: number;
+  bytesDelta: number;
 }
 
-export async function deleteEntries(db: Db, space: StorageSpace, keys: readonly string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await db.query(`delete from app_storage_entries where ${SPACE} and key = any($4::text[])`, [...spaceParams(space), keys]);
-}
-
-/** Adds to the space's usage and answers the new totals (the quota is checked against them). */
-export async function addUsage(db: Db, space: StorageSpace, keys: number, bytes: number): Promise<{ keys: number; bytes: number }> {
-  const { rows } = await db.query<{ keys: number; bytes: number }>(
-    `update app_storage_spaces set keys = keys + $4, bytes = bytes + $5 where ${SPACE} returning keys, bytes`,
-    [...spaceParams(space), keys, bytes],
-  );
-  return rows[0]!;
+/**
+ * A commit's writes, deletes and usage change in one statement; answers the space's new usage when
+ * it changed (the caller checks the quotas and rolls back). The space row is created with its
+ * first write (only a commit that adds a key can meet no row, and its deltas are then its own
+ * totals); the entries' foreign key is checked at the statement's end, after that insert.
+ */
+export async function writeCommit(db: Db, space: StorageSpace, c: CommitWrites): Promise<{ keys: number; bytes: number } | null> {
+  const usage = c.keysDelta !== 0 || c.bytesDelta !== 0;
+  if (c.writes.length === 0 && c.deletes.length === 0 && !usage) return null;
+  const params: unknown[] = [...spaceParams(space)];
+  const bind = (v: unknown) => { params.push(v); return `$${params.length}`; };
+  const parts: string[] = [];
+  if (c.writes.length > 0) {
+    parts.push(`w as (insert into app_storage_entries (app_id, workspace_id, kind, key, value, versionstamp, bytes, expires_at)
+      select $1, $2, $3, k, v::jsonb, ${bind(c.versionstamp)}, b, e
+      from unnest(${bind(c.writes.map((e) => e.key))}::text[], ${bind(c.writes.map((e) => e.json))}::text[], ${bind(c.writes.map((e) => e.bytes))}::int[], ${bind(c.writes.map((e) => e.expiresAt))}::timestamptz[]) as t (k, v, b, e)
+      on conflict (app_id, workspace_id, kind, key) do update
+        set value = excluded.value, versionstamp = excluded.versionstamp, bytes = excluded.bytes, expires_at = excluded.expires_at
+      returning 1)`);
+  }
+  if (c.deletes.length > 0) parts.push(`d as (delete from app_storage_entries where ${SPACE} and key = any(${bind(c.deletes)}::text[]) returning 1)`);
+  if (usage) {
+    const [k, b] = [bind(c.keysDelta), bind(c.bytesDelta)];
+    // The inserted row's values matter only for a new space, whose deltas are never negative (the check constraints see the proposed row).
+    parts.push(`u as (insert into app_storage_spaces as s (app_id, workspace_id, kind, keys, bytes) values ($1, $2, $3, greatest(${k}::int, 0), greatest(${b}::bigint, 0))
+      on conflict (app_id, workspace_id, kind) do update set keys = s.keys + ${k}::int, bytes = s.bytes + ${b}::bigint
+      returning keys, bytes)`);
+  }
+  const { rows } = await db.query<{ keys: number; bytes: number }>(`with ${parts.join(', ')} ${usage ? 'select keys, bytes from u' : 'select 1'}`, params);
+  return usage ? { keys: Number(rows[0]!.keys), bytes: Number(rows[0]!.bytes) } : null;
 }

@@ -35,6 +35,8 @@ export interface InteractionCaller {
   invocationId: string | null;
   /** The token's unit of work (core/unit-of-work): what a block action's handler stages. */
   unitKey: string;
+  /** The install's kind, from the row the resolver read (absent: read it again). */
+  installKind?: 'workspace' | 'dev';
   /** A replay's token: reads only. */
   readOnly?: boolean;
 }
