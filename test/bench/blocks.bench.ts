@@ -120,9 +120,18 @@ async function measured<T extends { latencies: number[] }>(roles: Roles, phase: 
 /** The machine's load average (1, 5, 15 minutes) now: a figure taken on a loaded machine says so. */
 const loadLine = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
 
-const cpuLine = (label: string, m: Measured) =>
-  `  ${label}: CPU per click ${Object.entries(m.cpu).map(([role, ms]) => `${role} ${ms.toFixed(2)} ms`).join(', ')}; `
-  + `total ${Object.values(m.cpu).reduce((a, b) => a + b, 0).toFixed(2)} ms (meanwhile other processes ${m.disturbance.others.toFixed(2)} ms per click, steal ${m.disturbance.stealPercent.toFixed(0)}%)\n`;
+/**
+ * One phase's CPU per click. When other processes used more CPU meanwhile than the click's own
+ * processes, the line says so: that phase's rates, latencies and ratios describe the neighbours
+ * more than the code, and only the CPU per click compares across runs (and even it inflates
+ * under contention).
+ */
+const cpuLine = (label: string, m: Measured) => {
+  const total = Object.values(m.cpu).reduce((a, b) => a + b, 0);
+  const disturbed = m.disturbance.others > total ? `; DISTURBED (others ${(m.disturbance.others / total).toFixed(1)}× this phase's own CPU)` : '';
+  return `  ${label}: CPU per click ${Object.entries(m.cpu).map(([role, ms]) => `${role} ${ms.toFixed(2)} ms`).join(', ')}; `
+    + `total ${total.toFixed(2)} ms (meanwhile other processes ${m.disturbance.others.toFixed(2)} ms per click, steal ${m.disturbance.stealPercent.toFixed(0)}%${disturbed})\n`;
+};
 
 /** Clicks "Add one" on the app's blocks; each lane owns its blocks, so its revision is always current. */
 async function clicks(p: BenchPlatform, ws: Workspace, app: InstalledApp, roles: Roles, label: string) {

@@ -25,6 +25,8 @@ export interface StackOptions {
   db?: 'pglite' | 'postgres';
   /** Default: `redis` when REDIS_URL is set, else `memory`; `redis` without it, the run's private one. */
   kv?: 'memory' | 'redis';
+  /** The Redis of `kv: 'redis'`, instead of REDIS_URL or the run's: a suite's own, which it may pause or stop. */
+  redisUrl?: string;
   /** Extra environment for the config (wins over the stack's own). */
   env?: Record<string, string>;
   /** Where log lines go (default: nowhere unless TEST_LOG_LEVEL is set). */
@@ -93,7 +95,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dbKind = options.db ?? (process.env.DATABASE_URL ? 'postgres' : 'pglite');
   const kvKind = options.kv ?? (process.env.REDIS_URL ? 'redis' : 'memory');
   const pgUrl = dbKind === 'postgres' ? postgresUrl() : null;
-  const kvUrl = kvKind === 'redis' ? redisUrl() : null;
+  const kvUrl = kvKind === 'redis' ? options.redisUrl ?? redisUrl() : null;
   if (dbKind === 'postgres' && pgUrl === null) throw new Error(`startStack({ db: "postgres" }): ${absentReason('postgres')}`);
   if (kvKind === 'redis' && kvUrl === null) throw new Error(`startStack({ kv: "redis" }): ${absentReason('redis')}`);
 

@@ -4,7 +4,10 @@
  * anything else a failure with its reason.
  */
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '@platform/sdk';
 import { readAnswer } from '../../../control-plane/src/deliveries/interactive/answer.ts';
+import { checkTree } from '../../../control-plane/src/deliveries/interactive/tree-check.ts';
+import { checkState } from '../../../control-plane/src/blocks/definitions/state.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const json = (value: unknown) => bytes(JSON.stringify(value));
@@ -50,5 +53,29 @@ describe('readAnswer', () => {
   it('names where the answer left its schema', () => {
     const answer = readAnswer('block.action', 200, json({ notice: { tone: 'info', text: 'x'.repeat(141) } }));
     expect(answer.kind === 'failed' && answer.message).toMatch(/at notice\.text/);
+  });
+
+  describe('a block.action answer\'s table and state size, read once: by the checks that follow, not by the schema too', () => {
+    const anyState = Object.assign(() => true, { errors: null }) as unknown as Parameters<typeof checkState>[0];
+
+    it('a bad action table passes the read and fails the tree check, naming where', () => {
+      const answer = readAnswer('block.action', 200, json({ tree, actions: { 'not a ref!': { name: 'inc' } } }));
+      if (answer.kind !== 'result') throw new Error(JSON.stringify(answer));
+      expect(checkTree(answer.result.tree, answer.result.actions)).toMatchObject({ ok: false, path: ['actions', 'not a ref!'] });
+      const noName = readAnswer('block.action', 200, json({ tree, actions: { a0: { args: {} } } }));
+      expect(noName.kind === 'result' && checkTree(noName.result.tree, noName.result.actions)).toMatchObject({ ok: false, path: ['actions', 'a0', 'name'] });
+    });
+
+    it('a state over 64 KB passes the read and fails the state check; a state that is not an object fails the read', () => {
+      const big = readAnswer('block.action', 200, json({ state: { blob: 'x'.repeat(LIMITS.blockData.stateBytes) } }));
+      if (big.kind !== 'result') throw new Error(JSON.stringify(big));
+      expect(checkState(anyState, big.result.state)).toMatchObject({ ok: false, issues: [{ path: ['state'], code: 'too_large' }] });
+      for (const state of [[1], 5, 'x', null]) expect(readAnswer('block.action', 200, json({ state }))).toMatchObject({ kind: 'failed', reason: 'response-invalid' });
+    });
+
+    it('tree and actions still come together', () => {
+      expect(readAnswer('block.action', 200, json({ tree }))).toMatchObject({ kind: 'failed', reason: 'response-invalid' });
+      expect(readAnswer('block.action', 200, json({ actions: {} }))).toMatchObject({ kind: 'failed', reason: 'response-invalid' });
+    });
   });
 });

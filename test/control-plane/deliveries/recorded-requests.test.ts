@@ -53,5 +53,8 @@ describe('recorded interactive requests and answers', () => {
     expect(requestRecord({ data: { block: { id: 'blk_9' }, interactionToken: token }, actor: null }, 1))
       .toEqual({ data: { block: { id: 'blk_9' } }, actor: null, version: 1, interaction: { blockId: 'blk_9', invocationId: null } });
     expect(requestRecord({ data: { big: 'y'.repeat(300 * 1024) }, actor: null }, 1)).toBeNull();
+    // Measured against the cap even when the engine tells the envelope's length (as large as the record, or larger).
+    expect(requestRecord({ data: { big: 'y'.repeat(300 * 1024) }, actor: null }, 1, 300 * 1024 + 200)).toBeNull();
+    expect(requestRecord({ data: { small: 'y' }, actor: null }, 1, 200)).toEqual({ data: { small: 'y' }, actor: null, version: 1 });
   });
 });

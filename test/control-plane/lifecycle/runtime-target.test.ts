@@ -18,7 +18,7 @@ import { createPlacement } from '../../../control-plane/src/core/runtime-node/pl
 const NEW = generateSigningSecret();
 const OLD = generateSigningSecret();
 
-function world() {
+function world(options: { hang?: boolean } = {}) {
   const versions = new Map<string, Record<string, unknown>>();
   let reads = 0;
   const db = {
@@ -36,8 +36,12 @@ function world() {
     db, baseUrl: 'https://platform.test', placement: createPlacement({ directory, now: Date.now }),
     environmentFor: async () => ({ env, secretEnvKeys: [] }),
     client: async () => ({
-      async deliver(request) {
+      async deliver(request, init) {
         sent.push(request);
+        // A node that never answers: the call ends when its signal aborts, with the signal's reason (as undici's does).
+        if (options.hang === true) {
+          return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error), { once: true }));
+        }
         return { outcome: 'ok', status: 200, headers: new Headers(), body: new TextEncoder().encode('{}'), requestId: null, cpuMs: 1, error: null, text: () => '{}' };
       },
     }),
@@ -45,12 +49,12 @@ function world() {
   const add = (version: number, sha: string, hosts: string[]) => versions.set(`app_1@${version}`, {
     app_id: 'app_1', version, target: 'production', manifest: { egressHosts: hosts }, bundle_sha256: sha,
   });
-  const delivery = (version: number): OutgoingDelivery => ({
+  const delivery = (version: number, timeoutMs = 5_000): OutgoingDelivery => ({
     id: `dlv_${version}`, deliveryClass: 'interactive', type: 'block.action',
     app: { id: 'app_1', slug: 'a', version, hosting: 'platform', endpointUrl: null }, install: { id: 'ins_1', kind: 'workspace' },
     body: JSON.stringify({ id: `dlv_${version}`, object: true }), installToken: 'platapp_t',
     headers: deliveryHeadersSync({ id: `dlv_${version}`, timestamp: Math.floor(Date.now() / 1000), body: JSON.stringify({ id: `dlv_${version}`, object: true }), secrets: [NEW, OLD], deliveryClass: 'interactive', installId: 'ins_1' }),
-    timeoutMs: 5_000, maxResponseBytes: 1024,
+    timeoutMs, maxResponseBytes: 1024,
   });
   return { target, add, delivery, sent, reads: () => reads, setEnv: (next: Record<string, string>) => (env = next) };
 }
@@ -84,5 +88,11 @@ describe('runtime target', () => {
     await w.target.send(w.delivery(2));
     expect(w.reads()).toBe(3);
     expect(w.sent.map((r) => r.bundle.sha256)).toEqual(['b'.repeat(64), 'a'.repeat(64), 'b'.repeat(64)]);
+  });
+
+  it('a node that does not answer within the delivery\'s time is a timeout', async () => {
+    const w = world({ hang: true });
+    w.add(1, 'a'.repeat(64), []);
+    expect(await w.target.send(w.delivery(1, 50))).toMatchObject({ ok: false, failure: 'timeout', message: 'no answer within 50 ms' });
   });
 });

@@ -119,11 +119,14 @@ describe('the sweeper', () => {
 
   it('drops units of work whose action never answered', async () => {
     const uow = w.stack.controlPlane.apps.unitOfWork;
-    await uow.open(w.stack.db, 'abandoned-unit', new Date(w.stack.clock.now() + 1_000));
-    expect(await uow.items(w.stack.db, 'abandoned-unit')).toEqual([]);
-    w.stack.clock.advance(1_000);
+    const units = async () => (await w.stack.db.query<{ n: number }>('select count(*)::int as n from units_of_work where key = $1', ['abandoned-unit'])).rows[0]!.n;
+    expect(await uow.stage(w.stack.db, 'abandoned-unit', 'queue.send', { n: 1 })).toBe(true);
+    expect(await units()).toBe(1);
+    // A unit lives as long as the interaction token that staged in it.
+    w.stack.clock.advance(LIMITS.tokens.interactionTokenSeconds * 1000);
     await sweep();
-    expect(await uow.items(w.stack.db, 'abandoned-unit')).toBeNull();
+    expect(await units()).toBe(0);
+    expect(await uow.stage(w.stack.db, 'abandoned-unit', 'queue.send', { n: 2 })).toBe(false);
   });
 });
 

@@ -55,6 +55,20 @@ export function derToRaw(der: Uint8Array, size: number): Buffer {
  * const jwt = signEs256({ alg: 'ES256', kid, typ: 'JWT' }, { sub: 'ins_1', exp }, privateKey);
  */
 export function signEs256(header: Record<string, unknown>, payload: Record<string, unknown>, key: KeyObject): string {
-  const input = `${part(header)}.${part(payload)}`;
+  return signEs256Encoded(part(header), payload, key);
+}
+
+/** The encoded header part (`signEs256Encoded`'s first argument), to compute once per key. */
+export const encodedHeader = (header: Record<string, unknown>): string => part(header);
+
+/**
+ * `signEs256` with the header already encoded: a minter signing with one key for hours encodes
+ * its header once.
+ * @example
+ * const header = encodedHeader({ alg: 'ES256', kid, typ: 'JWT' });
+ * const jwt = signEs256Encoded(header, { sub: 'ins_1', exp }, privateKey);
+ */
+export function signEs256Encoded(header: string, payload: Record<string, unknown>, key: KeyObject): string {
+  const input = `${header}.${part(payload)}`;
   return `${input}.${derToRaw(sign('sha256', Buffer.from(input, 'utf8'), key), 32).toString('base64url')}`;
 }

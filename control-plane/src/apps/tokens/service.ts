@@ -14,7 +14,7 @@ import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.ts';
 import { fromPayload, toPayload, type ClaimsOf, type VerifiedToken } from './claims.ts';
-import { signEs256 } from './jws.ts';
+import { encodedHeader, signEs256Encoded } from './jws.ts';
 import { ALG, type KeyRing, type PublicJwk } from './keyring.ts';
 import { kindOfToken, MCP_CALL_TOKEN_TTL_MS, TOKEN_KINDS, type TokenKind } from './kinds.ts';
 
@@ -62,12 +62,18 @@ export interface TokenService {
  * const verified = await tokens.verify(token); // { kind: 'install', claims: {…}, expiresAt }
  */
 export function createTokensService(deps: { ring: KeyRing; clock: Clock; issuer: string }): TokenService {
+  // The header of the current key, encoded once per key (the ring rotates rarely).
+  let header = { kid: '', encoded: '' };
+  const headerOf = (kid: string) => {
+    if (header.kid !== kid) header = { kid, encoded: encodedHeader({ alg: ALG, kid, typ: 'JWT' }) };
+    return header.encoded;
+  };
   const sign = async (payload: Record<string, unknown>, audience: string, ttlMs: number): Promise<MintedToken> => {
     const { kid, key } = await deps.ring.signingKey();
     const now = deps.clock.now();
     const iat = Math.floor(now / 1000);
     const exp = Math.floor((now + ttlMs) / 1000);
-    const token = signEs256({ alg: ALG, kid, typ: 'JWT' }, { ...payload, iss: deps.issuer, aud: audience, iat, exp, jti: randomBytes(12).toString('base64url') }, key);
+    const token = signEs256Encoded(headerOf(kid), { ...payload, iss: deps.issuer, aud: audience, iat, exp, jti: randomBytes(12).toString('base64url') }, key);
     return { token, expiresAt: exp * 1000 };
   };
 

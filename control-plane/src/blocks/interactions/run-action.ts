@@ -32,7 +32,7 @@ import type { ActionOutcome } from './schemas.ts';
 import type { ResultWriter } from '../records/result-writer.ts';
 import { writeActionResults, writeFailure, writePending, type InputCounts, type ResultWrite } from '../records/store.ts';
 import { isPlatformError } from '@platform/sdk';
-import { unitKeyOf, type UnitOfWork } from '../../core/unit-of-work/unit-of-work.ts';
+import { unitKeyOf, type ActionEnd, type UnitOfWork } from '../../core/unit-of-work/unit-of-work.ts';
 import { indexTree } from './tree-index.ts';
 import { memberView } from './view.ts';
 
@@ -93,8 +93,12 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     deps.tokens.mint('interaction', { installId: row.install_id, appId: row.app_id, workspaceId: row.workspace_id, blockId: row.id, invocationId: null }),
     readInputs(deps.db, row.id, type.definition.inputs ?? {}, memberId, run.counted),
   ]);
-  // The unit of work opens when the handler first stages something (core/unit-of-work): most stage nothing.
+  // The unit of work opens when the handler first stages something (core/unit-of-work): most stage
+  // nothing. The action ends when the app answered: its end (a key-value round trip) runs beside the
+  // answer's checks instead of after them.
   const unit = unitKeyOf(token.token);
+  let ended: Promise<ActionEnd> | undefined;
+  const endAction = () => (ended ??= deps.unitOfWork.endAction(unit));
   let prepared: PreparedResult | undefined;
   const outcome = await deps.engine.deliver({
     type: 'block.action', target: targetFromRow(row), actor: run.anonymous === true ? null : { memberId, name: actor.name },
@@ -103,6 +107,7 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
       tallies: inputs.tallies, invocationId, interactionToken: token.token,
     },
     check: async (result, budget) => {
+      void endAction();
       const checked = prepareResult(result, type, readOnly);
       if (typeof checked === 'string') return checked;
       if (checked.tree !== null) {
@@ -123,11 +128,11 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     result = 'pending';
     const until = new Date(at.getTime() + LIMITS.actions.deferredAnswerWindowMs).toISOString();
     written = await writePending(deps.db, row.id, { ref: run.ref, invocationId, memberId, since: at.toISOString(), until }, at);
-    await applyDeferredUnit(deps, unit);
+    await applyDeferredUnit(deps, unit, await endAction());
   } else if (outcome.kind === 'failed' || prepared === undefined) {
     result = 'failed';
     // A refused result takes what its handler staged with it.
-    if ((await deps.unitOfWork.close(unit)) === 'staged') await deps.unitOfWork.discard(deps.db, unit);
+    if ((await endAction()) === 'staged') await deps.unitOfWork.discard(deps.db, unit);
     const message = memberText(outcome.kind === 'failed' ? outcome.reason : 'response-invalid');
     answer.error = { message };
     written = await writeFailure(deps.db, row.id, { memberId, message, at: at.toISOString() }, at);
@@ -136,7 +141,7 @@ export async function runAction(deps: RunDeps, run: ActionRun): Promise<ActionOu
     const p = prepared;
     Object.assign(answer, { notice: p.notice, fieldErrors: p.fieldErrors, openUrl: p.openUrl });
     const write = resultWrite(p, { memberId, staleAfter: type.definition.staleAfter, at, hadMemberError: row.error?.memberId === memberId });
-    const applied = await applyWithUnit(deps, unit, row, write);
+    const applied = await applyWithUnit(deps, { key: unit, end: await endAction() }, row, write);
     if (applied.kind === 'refused') {
       result = 'failed';
       answer.error = { message: applied.message };
@@ -164,15 +169,17 @@ export const STORAGE_CHANGED = 'The app\'s stored data changed while it worked o
 class ClosedMeanwhile extends Error {}
 
 /**
- * The result's write and what its handler staged, both or neither. Without staged items (the unit
- * closes without a statement) the write goes through the group commit as always; with some, in one
- * transaction of its own: the staged items first (a failed check or a quota throws and rolls
- * everything back), then the block. A unit the handler staged in but which holds nothing any more
- * (its stage lost the race with the close) takes this path too: rare, and still correct.
+ * The result's write and what its handler staged, both or neither. When nothing was staged (the
+ * action ended without a statement) the write goes through the group commit as always; otherwise
+ * in one transaction of its own: the staged items first (a failed check or a quota throws and
+ * rolls everything back), then the block. A unit the handler staged in but which holds nothing any
+ * more (its stage lost the race with the end), and every action ended while the key-value store
+ * was away, take this path too: rare, and still correct.
  */
-async function applyWithUnit(deps: RunDeps, unit: string, row: BlockWithTarget, write: ResultWrite | null):
+async function applyWithUnit(deps: RunDeps, ended: { key: string; end: ActionEnd }, row: BlockWithTarget, write: ResultWrite | null):
   Promise<{ kind: 'written'; written: BlockWithTarget | undefined } | { kind: 'refused'; message: string }> {
-  if ((await deps.unitOfWork.close(unit)) === 'empty') {
+  const unit = ended.key;
+  if (ended.end === 'nothing-staged') {
     return { kind: 'written', written: write === null ? row : await deps.results.write(row, write) };
   }
   try {
@@ -197,8 +204,8 @@ async function applyWithUnit(deps: RunDeps, unit: string, row: BlockWithTarget, 
  * now, on its own, and later calls with the token commit directly. A staged check that fails here
  * drops those writes (logged): the app finishes the action itself, with its interaction token.
  */
-async function applyDeferredUnit(deps: RunDeps, unit: string): Promise<void> {
-  if ((await deps.unitOfWork.close(unit)) === 'empty') return;
+async function applyDeferredUnit(deps: RunDeps, unit: string, end: ActionEnd): Promise<void> {
+  if (end === 'nothing-staged') return;
   try {
     await deps.db.transaction((tx) => deps.unitOfWork.apply(tx, unit));
   } catch (err) {

@@ -17,6 +17,12 @@
  * discards the rows. From there a transaction-scoped advisory lock on the key serializes the
  * stagers' inserts with the apply or discard, which leaves a second marker (`closed:`) while it
  * holds the lock, so a stage after it commits directly too.
+ *
+ * Without the key-value store (unreachable, or slower than `KV_WAIT_MS`) an action is not failed:
+ * its end cannot tell whether anything was staged, so it takes the path of a staged unit, which
+ * reads the rows under the lock (none, for most actions) and applies them with the result; and
+ * where the closed marker cannot be set, the unit's row stays behind without items, a tombstone
+ * that a later stage finds under the lock (and the sweeper drops once no token can stage in it).
  */
 import { createHash } from 'node:crypto';
 import { LIMITS } from '@platform/sdk';
@@ -29,6 +35,11 @@ export const unitKeyOf = (token: string): string => createHash('sha256').update(
 
 /** A marker outlives every token that could stage under it (the resolver refuses expired tokens). */
 const MARKER_TTL_MS = LIMITS.tokens.interactionTokenSeconds * 1000;
+/**
+ * How long the end of an action waits for the key-value store before it takes the staged path
+ * (which is right whatever the store would have answered): a click is not held by a store that hangs.
+ */
+export const KV_WAIT_MS = 500;
 const OPEN = 'open';
 const CLOSED = 'closed';
 const markerOf = (key: string) => `uow:${key}`;
@@ -43,18 +54,21 @@ export interface UnitItem {
 /** Applies one staged item inside the result's transaction; throwing rolls the whole result back. */
 export type Applier = (tx: Db, payload: unknown, shared: Map<string, unknown>) => Promise<void>;
 
+/** What the end of an action learned: `nothing-staged` needs no statement; `staged` is applied or discarded by the caller. */
+export type ActionEnd = 'nothing-staged' | 'staged';
+
 export interface UnitOfWork {
-  /** Opens the unit of `key` until `expiresAt` at once (staging opens it too, lazily). */
-  open(db: Db, key: string, expiresAt: Date): Promise<void>;
   /** The staged items of a unit not closed yet (of one kind, if given), oldest first; null when it is closed. */
   items(db: Db, key: string, kind?: string): Promise<UnitItem[] | null>;
   /** Stages an item, opening the unit if needed; false when the unit is closed (its action is over). */
   stage(db: Db, key: string, kind: string, payload: unknown): Promise<boolean>;
   /**
-   * Ends the action of `key`: `empty` when nothing was staged (the unit is closed, no statement
-   * was run), `staged` when a handler staged something: the caller then applies or discards it.
+   * The app answered the action of `key`: from now on nothing stages in its unit. `nothing-staged`
+   * when no handler staged (no statement was run); `staged` when one did, or when the key-value
+   * store could not say: the caller then applies or discards the unit (an empty one costs a read).
+   * Never throws.
    */
-  close(key: string): Promise<'empty' | 'staged'>;
+  endAction(key: string): Promise<ActionEnd>;
   /**
    * Within `tx`: closes the unit (nothing more is staged in it), applies its items in order and
    * removes them. Answers how many items it applied.
@@ -66,18 +80,47 @@ export interface UnitOfWork {
   sweep(db: Db, now: Date): Promise<number>;
 }
 
+/** `promise`, or `fallback` once it failed or took longer than `ms`. */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([promise.catch(() => fallback), late]).finally(() => clearTimeout(timer));
+}
+
+// One statement per stage: the unit's row (rides with its first item: one commit for both) and the
+// item, unless the unit is a tombstone (a row without items: closed while the key-value store was away).
+const STAGE = `
+with tombstone as (
+  select 1 from units_of_work u where u.key = $1 and not exists (select 1 from unit_of_work_items i where i.unit_key = $1)
+), unit as (
+  insert into units_of_work (key, expires_at) select $1, $2 where not exists (select 1 from tombstone) on conflict (key) do nothing
+)
+insert into unit_of_work_items (unit_key, kind, payload) select $1, $3, $4::jsonb where not exists (select 1 from tombstone)
+returning id`;
+
 /**
  * @example
  * const uow = createUnitOfWork({ kv, clock, appliers: { 'storage.commit': applyStagedCommit } });
- * if ((await uow.close(key)) === 'staged') await db.transaction(async (tx) => { await uow.apply(tx, key); await writeResult(tx, …); });
+ * if ((await uow.endAction(key)) === 'staged') await db.transaction(async (tx) => { await uow.apply(tx, key); await writeResult(tx, …); });
  */
 export function createUnitOfWork(deps: { kv: Kv; clock: Clock; appliers: Record<string, Applier> }): UnitOfWork {
   const { kv } = deps;
   const expiry = () => new Date(deps.clock.now() + MARKER_TTL_MS);
   /** Holds the key's advisory lock until `tx` ends: stagers and the closing apply or discard take turns. */
   const lockKey = (tx: Db, key: string) => tx.query('select pg_advisory_xact_lock(hashtext($1))', [key]);
-  /** Under the key's lock: from here on, stages commit directly. */
-  const markClosed = (key: string) => kv.setIfAbsent(closedMarkerOf(key), CLOSED, MARKER_TTL_MS);
+  /** Under the key's lock: from here on, stages commit directly (true), unless the key-value store cannot say so (false). */
+  const markClosed = (key: string) => within(kv.setIfAbsent(closedMarkerOf(key), CLOSED, MARKER_TTL_MS).then(() => true), KV_WAIT_MS, false);
+  /** Removes the unit's rows; where the closed marker could not be set, its row stays as a tombstone (no items). */
+  const removeUnit = async (tx: Db, key: string, marked: boolean) => {
+    if (marked) {
+      await tx.query('delete from units_of_work where key = $1', [key]);
+      return;
+    }
+    await tx.query('delete from unit_of_work_items where unit_key = $1', [key]);
+    await tx.query('insert into units_of_work (key, expires_at) values ($1, $2) on conflict (key) do update set expires_at = excluded.expires_at', [key, expiry()]);
+  };
   const readItems = async (db: Db, key: string, kind?: string): Promise<UnitItem[]> => {
     const { rows } = await db.query<{ id: number; kind: string; payload: unknown }>(
       'select id, kind, payload from unit_of_work_items where unit_key = $1 and ($2::text is null or kind = $2) order by id',
@@ -87,10 +130,6 @@ export function createUnitOfWork(deps: { kv: Kv; clock: Clock; appliers: Record<
   };
 
   return {
-    async open(db, key, expiresAt) {
-      await kv.setIfAbsent(markerOf(key), OPEN, MARKER_TTL_MS);
-      await db.query('insert into units_of_work (key, expires_at) values ($1, $2) on conflict (key) do nothing', [key, expiresAt]);
-    },
     async items(db, key, kind) {
       const marker = await kv.get(markerOf(key));
       if (marker === CLOSED) return null;
@@ -105,22 +144,20 @@ export function createUnitOfWork(deps: { kv: Kv; clock: Clock; appliers: Record<
         return await db.transaction(async (tx) => {
           await lockKey(tx, key);
           if ((await kv.get(closedMarkerOf(key))) !== null) return false;
-          // The unit's row rides in the transaction of its first item: one commit for both.
-          await tx.query('insert into units_of_work (key, expires_at) values ($1, $2) on conflict (key) do nothing', [key, expiry()]);
-          await tx.query('insert into unit_of_work_items (unit_key, kind, payload) values ($1, $2, $3::jsonb)', [key, kind, JSON.stringify(payload)]);
-          return true;
+          const { rows } = await tx.query(STAGE, [key, expiry(), kind, JSON.stringify(payload)]);
+          return rows.length === 1;
         });
       } catch (err) {
         if (isForeignKeyViolation(err)) return false;
         throw err;
       }
     },
-    async close(key) {
-      return (await kv.setIfAbsent(markerOf(key), CLOSED, MARKER_TTL_MS)) ? 'empty' : 'staged';
+    async endAction(key) {
+      return (await within(kv.setIfAbsent(markerOf(key), CLOSED, MARKER_TTL_MS), KV_WAIT_MS, false)) ? 'nothing-staged' : 'staged';
     },
     async apply(tx, key) {
       await lockKey(tx, key);
-      await markClosed(key);
+      const marked = await markClosed(key);
       const staged = await readItems(tx, key);
       const shared = new Map<string, unknown>();
       for (const item of staged) {
@@ -128,20 +165,19 @@ export function createUnitOfWork(deps: { kv: Kv; clock: Clock; appliers: Record<
         if (applier === undefined) throw new Error(`No applier for staged ${item.kind}`);
         await applier(tx, item.payload, shared);
       }
-      await tx.query('delete from units_of_work where key = $1', [key]);
+      await removeUnit(tx, key, marked);
       return staged.length;
     },
     async discard(db, key) {
       await db.transaction(async (tx) => {
         await lockKey(tx, key);
-        await markClosed(key);
-        await tx.query('delete from units_of_work where key = $1', [key]);
+        await removeUnit(tx, key, await markClosed(key));
       });
     },
     async sweep(db, now) {
       const { rows } = await db.query<{ key: string }>('delete from units_of_work where expires_at <= $1 returning key', [now]);
       // A swept unit is closed: a late stage under it commits directly.
-      for (const { key } of rows) await markClosed(key);
+      for (const { key } of rows) await kv.setIfAbsent(closedMarkerOf(key), CLOSED, MARKER_TTL_MS);
       return rows.length;
     },
   };

@@ -6,9 +6,9 @@
  * and message actions ("any other body fails the run"); anything else fails. A body that is not
  * JSON, or JSON outside the schema, is `PlatformAppResponseInvalidError` on our side.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
-  DEFERRABLE_TYPES, interactiveDeferralSchemas, interactiveResultSchemas, type InteractiveResult, type InteractiveType,
+  ActionResultSchema, DEFERRABLE_TYPES, interactiveDeferralSchemas, interactiveResultSchemas, type InteractiveResult, type InteractiveType,
 } from '@platform/sdk';
 import type { DeliveryFailure } from '../targets/target.ts';
 
@@ -23,6 +23,21 @@ export type ReadAnswer<T extends InteractiveType> =
   | { kind: 'failed'; reason: FailureReason; message: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * `block.action`'s answer as read here: the SDK's ActionResult, but its action table and its
+ * state's size are left to the checks every consumer runs next (the tree's `validateTree` checks
+ * the table with the tree, the state is measured and checked against the block's schema), so an
+ * answer's table is read once and not twice (its 20-odd entries cost zod as much as parsing the
+ * whole answer). A `readOnly` action's state, tree and table are ignored, checked or not.
+ */
+const ActionAnswerSchema = z.looseObject({
+  ...ActionResultSchema.shape,
+  state: z.record(z.string(), z.unknown()).optional(),
+  actions: z.unknown().optional(),
+}).refine((result) => (result.tree === undefined) === (result.actions === undefined), { message: 'Send tree and actions together', path: ['actions'] });
+
+const resultSchemas: Record<InteractiveType, z.ZodType> = { ...interactiveResultSchemas, 'block.action': ActionAnswerSchema };
 
 function parseJson(body: Uint8Array): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -71,7 +86,7 @@ export function readAnswer<T extends InteractiveType>(type: T, status: number, b
   if (status !== 200) return { kind: 'failed', reason: 'http-status', message: `The app answered ${status}` };
   const json = parseJson(body);
   if (!json.ok) return { kind: 'failed', reason: 'invalid-json', message: 'The answer is not JSON' };
-  const parsed = (interactiveResultSchemas[type] as z.ZodType).safeParse(json.value);
+  const parsed = resultSchemas[type].safeParse(json.value);
   if (!parsed.success) {
     return { kind: 'failed', reason: 'response-invalid', message: `The answer does not match the ${type} result schema ${firstIssue(parsed.error)}` };
   }

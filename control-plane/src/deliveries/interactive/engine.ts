@@ -114,7 +114,7 @@ export function createInteractiveEngine(deps: EngineDeps): InteractiveEngine {
       deps.recorder.record({
         id: deliveryId, appId: app.id, installId: target.installId, type, version: target.version, startedAt: new Date(startedAt),
         durationMs: outcome.durationMs, status: outcome.status, error: failure,
-        request: requestRecord(input, target.version), response: sent.ok ? recordedAnswer(sent.body) : null,
+        request: requestRecord(input, target.version, delivery.body.length), response: sent.ok ? recordedAnswer(sent.body) : null,
       });
       deps.metrics?.delivery(type, outcome.kind === 'failed' ? outcome.reason : outcome.kind, outcome.durationMs, app.slug);
       if (failure !== null) deps.logger.info({ deliveryId, type, installId: target.installId, reason: failure }, 'interactive delivery failed');

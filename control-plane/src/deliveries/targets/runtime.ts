@@ -83,8 +83,12 @@ export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
       const started = performance.now();
       const version = await versionOf(d.app.id, d.app.version);
       if (version?.bundle_sha256 == null) return unavailable(`version ${d.app.version} of the app has no uploaded bundle`, started);
+      // The deadline is a timer cleared with the answer, not `AbortSignal.timeout`, which fires
+      // after every delivery (an abort event and a stacked DOMException each; deliveries/outbound/post-json.ts).
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new DOMException(`no answer within ${d.timeoutMs} ms`, 'TimeoutError')), d.timeoutMs);
       try {
-        const signal = AbortSignal.timeout(d.timeoutMs);
+        const signal = deadline.signal;
         const request: RuntimeDeliveryRequest = {
           app: { id: d.app.id, slug: d.app.slug, version: d.app.version },
           // With its source map, the node's stacks of this version name the author's files.
@@ -114,6 +118,8 @@ export function createRuntimeTarget(deps: RuntimeTargetDeps): DeliveryTarget {
           : typeof (err as { status?: unknown }).status === 'number' ? `the runtime node refused the delivery (${(err as { status: number }).status})`
             : 'the runtime node was lost with the delivery in flight';
         return unavailable(`${what}: ${(err as Error).message}`.slice(0, 500), started);
+      } finally {
+        clearTimeout(timer);
       }
     },
   };
