@@ -48,6 +48,7 @@ import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
 import { createVersionHistoryService, type VersionHistoryService } from '../apps/publish/history.ts';
 import { createVersionsService, type VersionsService } from '../apps/publish/service.ts';
+import { createRolloutsService, type RolloutsService } from '../apps/rollouts/service.ts';
 import { createStorageMetrics } from '../apps/storage/metrics.ts';
 import { createStorageService, type StorageService } from '../apps/storage/service.ts';
 import { createStorageAdmin, type StorageAdmin } from '../apps/storage/admin.ts';
@@ -79,6 +80,8 @@ export interface AppsArea {
   versions: VersionsService;
   /** The version list and rollback. */
   versionHistory: VersionHistoryService;
+  /** Gradual rollouts' status, advance, promote and abort (the evaluator is wired in app.ts, beside the mail). */
+  rollouts: RolloutsService;
   devApps: DevAppsService;
   installs: InstallsService;
   production: ProductionResolver;
@@ -186,6 +189,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     envVars,
     versions,
     versionHistory: createVersionHistoryService({ db, versions }),
+    rollouts: createRolloutsService({ db, clock }),
     devApps: createDevAppsService({
       db, clock, secrets, versions, publicUrl: config.publicUrl, ...(options.devSlugSuffix === undefined ? {} : { slugSuffix: options.devSlugSuffix }),
     }),
