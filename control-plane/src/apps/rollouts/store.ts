@@ -43,9 +43,9 @@ export async function runningRollout(db: Db, appId: string, lock = false): Promi
   return rows[0];
 }
 
-/** The app's newest rollout, whatever its status. */
+/** The app's newest rollout, whatever its status (a version is rolled out at most once, when it is recorded). */
 export async function latestRollout(db: Db, appId: string): Promise<RolloutRow | undefined> {
-  const { rows } = await db.query<RolloutRow>(`select ${COLUMNS} from rollouts where app_id = $1 order by started_at desc, id desc limit 1`, [appId]);
+  const { rows } = await db.query<RolloutRow>(`select ${COLUMNS} from rollouts where app_id = $1 order by version desc limit 1`, [appId]);
   return rows[0];
 }
 
