@@ -44,7 +44,6 @@ import { createRuntimeFetch } from './deliveries/targets/runtime-fetch.ts';
 import { registerAssetPublicRoutes } from './apps/assets/public-routes.ts';
 import { CONSOLE_BASE, createConsole } from './console/routes.ts';
 import { createRolloutEvaluator, type RolloutEvaluator } from './apps/rollouts/evaluator.ts';
-import { createRolloutMetrics } from './apps/rollouts/metrics.ts';
 import { createAbortNotifier } from './apps/rollouts/notify.ts';
 
 // A version failing every request is aborted at the first evaluation after its 20th failure, so
@@ -135,7 +134,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     images: apps.images, unitOfWork: apps.unitOfWork,
   });
   const rolloutEvaluator = createRolloutEvaluator({
-    db, clock, logger, intervalMs: ROLLOUT_EVALUATE_INTERVAL_MS, metrics: createRolloutMetrics(metrics.registry),
+    db, clock, logger, intervalMs: ROLLOUT_EVALUATE_INTERVAL_MS, metrics: apps.rolloutMetrics,
     notifier: createAbortNotifier({ db, logger, mail: lifecycle.mail, logs: apps.logs, publicUrl: config.publicUrl }),
   });
   const clientApi = createClientApi({ member: memberAuthScheme(services.apiKeys), operator: operatorAuthScheme(config) });

@@ -22,6 +22,7 @@ afterAll(async () => w?.stop());
 const rank = (rolloutId: string, installId: string) => createHash('sha256').update(`${rolloutId}:${installId}`).digest('hex');
 const versions = async () => Promise.all(w.installs.map(async (i) => ({ installId: i.installId, version: await w.installVersion(i.installId) })));
 const status = async () => (await w.stack.v0(w.owner.apiKey).get(`/apps/${w.appId}/rollout`)).body;
+const metrics = async () => (await fetch(w.stack.metricsUrl)).text();
 const settled = async () => {
   await w.stack.controlPlane.blocks.settled();
   await w.stack.controlPlane.lifecycle.interactive.flush();
@@ -104,6 +105,12 @@ describe('a rollout at 10 %', () => {
     expect(s19.signals.new).toEqual({ outcomes: 19, failures: failing.length });
     expect(s19.signals.old).toEqual({ outcomes: 11, failures: 0 });
     expect(s19.signals.newErrorGroups).toBe(1);
+    // Operators see the rollout by version on the operator port.
+    const during = await metrics();
+    expect(during).toContain(`platform_rollout_percent{app="${w.appId}",version="2"} 50`);
+    expect(during).toContain(`platform_rollout_outcomes{app="${w.appId}",version="2",side="new"} 19`);
+    expect(during).toContain(`platform_rollout_failures{app="${w.appId}",version="2",side="new"} ${failing.length}`);
+    expect(during).toContain(`platform_rollout_installs{app="${w.appId}",version="2"} 20`);
 
     await w.insertCard(moved[19]!);
     await settled();
@@ -116,6 +123,9 @@ describe('a rollout at 10 %', () => {
     // A second evaluation (another control plane's) finds nothing to abort and tells no one twice.
     expect(await w.stack.controlPlane.rolloutEvaluator.evaluate()).toEqual([]);
     failures = failing.length + 1;
+    const after = await metrics();
+    expect(after).toContain(`platform_rollout_aborts_total{app="${w.appId}",by="platform"} 1`);
+    expect(after).not.toContain('platform_rollout_percent{');
   });
 
   it('the author is told: a line in the app\'s log and a mail to the owner', async () => {
@@ -164,5 +174,15 @@ describe('a promoted rollout', () => {
       expect(res.status).toBe(400);
       expect(res.body._tag).toBe('PlatformApiInvalidRequestError');
     }
+  });
+});
+
+describe('the API document', () => {
+  it('lists the rollout routes as ours, and the publish query', async () => {
+    const doc = (await (await w.stack.fetch('/v0/openapi.json')).json()) as { paths: Record<string, Record<string, { summary: string; parameters?: Array<{ name: string }> }>> };
+    expect(doc.paths['/apps/{app_id}/rollout']?.get?.summary).toContain('(ours)');
+    for (const action of ['advance', 'promote', 'abort']) expect(doc.paths[`/apps/{app_id}/rollout/${action}`]?.post?.summary).toContain('(ours)');
+    expect(doc.paths['/apps/{app_id}/manifest']?.put?.parameters?.map((p) => p.name)).toContain('rollout');
+    expect(doc.paths['/apps/{app_id}/versions']?.post?.parameters?.map((p) => p.name)).toContain('rollout');
   });
 });

@@ -9,6 +9,7 @@ import type { Clock } from '../../core/clock/clock.ts';
 import type { Db } from '../../core/db/db.ts';
 import { iso } from '../../core/http/common.ts';
 import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';
+import type { RolloutMetrics } from './metrics.ts';
 import * as moves from './moves.ts';
 import type { Rollout } from './schemas.ts';
 import { readSignals } from './signals.ts';
@@ -31,7 +32,7 @@ export async function rolloutView(db: Db, rollout: RolloutRow): Promise<Rollout>
 
 export type RolloutsService = ReturnType<typeof createRolloutsService>;
 
-export function createRolloutsService(deps: { db: Db; clock: Clock }) {
+export function createRolloutsService(deps: { db: Db; clock: Clock; metrics: Pick<RolloutMetrics, 'aborted'> }) {
   const { db } = deps;
   const now = () => new Date(deps.clock.now());
 
@@ -64,6 +65,7 @@ export function createRolloutsService(deps: { db: Db; clock: Clock }) {
       const app = await deployableApp(db, caller, appId, 'production');
       const ended = await moves.abort(db, app.id, { reason: reason ?? 'Aborted by the author', by: 'author' }, now());
       if (ended === undefined) throw moves.noRollout();
+      deps.metrics.aborted(app.id, 'author');
       return current(app.id);
     },
   };
