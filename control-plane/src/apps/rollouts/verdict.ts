@@ -10,8 +10,8 @@
  * says nothing, and a version failing most requests is worse than any release worth keeping).
  *
  * So a version failing every request is aborted at the first evaluation after its 20th failure
- * (the lower bound at 20 of 20 is 0.75), and one failing 25 % of 20 requests beside an old version
- * failing none of 200 is too (0.07 > 0.03); noise of a few failures on either side is not.
+ * (the lower bound at 20 of 20 is 0.75), and one failing 5 of 20 requests beside an old version
+ * failing none of 200 is too (0.09 > 0.03); noise of a few failures on either side is not.
  */
 
 export const VERDICT = { minOutcomes: 20, z: 2.576, absoluteRate: 0.5 } as const;
