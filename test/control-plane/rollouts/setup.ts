@@ -13,13 +13,21 @@ import { startStack, type CreatedWorkspace, type Stack } from '../../helpers/sta
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** The same app at every version but its title: no version widens access over another. */
+/**
+ * The same app at every version but its title, so no version widens access over another; a title
+ * ending in "lean" drops the Close action (removing an action widens nothing either). Ping answers
+ * with the version's title in the summary, so a test sees which version applied a click.
+ */
 function noteApp(endpoint: string, slug: string, title: string, now: () => number): App {
-  const note = defineBlock({
-    type: 'note', title, insertable: true, props: z.object({}), state: z.object({}),
-    actions: { ping: { handler: () => ({}) } },
-    render: () => ui.block({ summary: title }, [ui.header({ title }), ui.actions([ui.button({ label: 'Ping', action: 'ping' })])]),
-  });
+  const lean = title.endsWith('lean');
+  const state = z.object({ by: z.string().default('') });
+  const ping = { handler: () => ({ state: { by: title } }) };
+  const render = ({ state: s }: { state: { by: string } }) => ui.block({ summary: `${title}: ${s.by}` }, [ui.header({ title }), ui.actions([
+    ui.button({ label: 'Ping', action: 'ping' }), ...(lean ? [] : [ui.button({ label: 'Close', action: 'close' })]),
+  ])]);
+  const base = { type: 'note', title, insertable: true, props: z.object({}), state, render } as const;
+  const note = lean ? defineBlock({ ...base, actions: { ping } })
+    : defineBlock({ ...base, actions: { ping, close: { handler: () => ({ final: { summary: 'Closed' } }) } } });
   return defineApp({ name: 'Notes', slug, hosting: 'self', endpoint, scopes: ['blocks:write'], blocks: [note] }, { logger: quiet, now });
 }
 
@@ -38,8 +46,12 @@ export interface RolloutWorld {
   seen: Array<{ installId: string; version: number }>;
   publish(title: string, query?: string): Promise<{ status: number; body: any }>;
   installVersion(installId: string): Promise<number>;
-  /** Inserts a card for the install (one render delivered to the version it runs). */
+  /** Inserts a card for the install (one render delivered to the version it runs); answers the status. */
   insertCard(installId: string): Promise<number>;
+  /** Inserts a card for the install; answers its id. */
+  card(installId: string): Promise<string>;
+  /** The workspace of an install (its member client clicks). */
+  workspaceOf(installId: string): CreatedWorkspace;
   stop(): Promise<void>;
 }
 
@@ -89,6 +101,15 @@ export async function startRolloutWorld(options: { slug: string; workspaces: num
     }
     const byInstall = new Map(installs.map((i) => [i.installId, i.ws]));
     const conversations = new Map<string, string>();
+    const insert = async (installId: string) => {
+      const ws = byInstall.get(installId)!;
+      if (!conversations.has(installId)) {
+        const circle = (await ws.client.post('/circles', { name: 'Cards', visibility: 'public' })).body.circle.id;
+        conversations.set(installId, (await ws.client.post(`/circles/${circle}/conversations`, { title: 'Cards' })).body.conversation.id);
+      }
+      const token = (await stack.v0().request('POST', `/apps/installs/${installId}/access-tokens`, { body: {}, headers: { authorization: `Basic ${basic}` } })).body.token as string;
+      return stack.v0(token).post('/blocks', { type: 'note', props: {}, conversationId: conversations.get(installId) });
+    };
 
     return {
       stack, smtp, owner, installs, appId, manifest, throwing, seen, publish,
@@ -96,15 +117,14 @@ export async function startRolloutWorld(options: { slug: string; workspaces: num
         return (await byInstall.get(installId)!.client.get(`/installs/${installId}`)).body.install.version as number;
       },
       async insertCard(installId) {
-        const ws = byInstall.get(installId)!;
-        if (!conversations.has(installId)) {
-          const circle = (await ws.client.post('/circles', { name: 'Cards', visibility: 'public' })).body.circle.id;
-          conversations.set(installId, (await ws.client.post(`/circles/${circle}/conversations`, { title: 'Cards' })).body.conversation.id);
-        }
-        const token = (await stack.v0().request('POST', `/apps/installs/${installId}/access-tokens`, { body: {}, headers: { authorization: `Basic ${basic}` } })).body.token as string;
-        const res = await stack.v0(token).post('/blocks', { type: 'note', props: {}, conversationId: conversations.get(installId) });
-        return res.status;
+        return (await insert(installId)).status;
       },
+      async card(installId) {
+        const res = await insert(installId);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return res.body.id as string;
+      },
+      workspaceOf: (installId) => byInstall.get(installId)!,
       async stop() {
         await served?.close();
         await stack.stop();
