@@ -177,6 +177,32 @@ describe('a promoted rollout', () => {
   });
 });
 
+describe('request lines as a signal', () => {
+  it('a version whose requests stop at the CPU limit is aborted on the lines the runtime nodes ship', async () => {
+    w.stack.clock.advance(1_000);
+    const res = await w.publish('v4', '?rollout=10');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    let n = 0;
+    const line = (version: number, outcome: string) => ({
+      at: new Date(w.stack.clock.now()).toISOString(), appId: w.appId, version, requestId: `req_${++n}`, deliveryId: null, installId: null,
+      kind: 'route', level: 'request', status: outcome === 'ok' ? 'ok' : 'error', message: `GET /x ${outcome}`,
+      request: { label: 'GET /x', outcome, httpStatus: outcome === 'ok' ? 200 : null, cpuMs: 1, wallMs: 1, outbound: 0 },
+    });
+    const ship = (lines: unknown[]) => w.stack.fetch('/internal/v1/logs', {
+      method: 'POST', headers: { authorization: `Bearer ${w.stack.config.runtimeSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ node: 'node-a', lines }),
+    });
+    expect((await ship([...Array.from({ length: 30 }, () => line(3, 'ok')), ...Array.from({ length: 19 }, () => line(4, 'cpu_limit'))])).status).toBe(204);
+    expect(await w.stack.controlPlane.rolloutEvaluator.evaluate()).toEqual([]);
+    expect((await status()).signals).toMatchObject({ new: { outcomes: 19, failures: 19 }, old: { outcomes: 30, failures: 0 } });
+    expect((await ship([line(4, 'cpu_limit')])).status).toBe(204);
+    expect(await w.stack.controlPlane.rolloutEvaluator.evaluate()).toHaveLength(1);
+    const s = await status();
+    expect(s).toMatchObject({ version: 4, status: 'aborted', abortedBy: 'platform' });
+    expect(s.reason).toContain('failed 20 of 20');
+    expect(onVersion(await versions(), 3)).toHaveLength(INSTALLS);
+  });
+});
+
 describe('the API document', () => {
   it('lists the rollout routes as ours, and the publish query', async () => {
     const doc = (await (await w.stack.fetch('/v0/openapi.json')).json()) as { paths: Record<string, Record<string, { summary: string; parameters?: Array<{ name: string }> }>> };
