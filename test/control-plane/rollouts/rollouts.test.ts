@@ -118,6 +118,8 @@ describe('a rollout at 10 %', () => {
     const s = await status();
     expect(s).toMatchObject({ status: 'aborted', abortedBy: 'platform', installs: { moved: 0 }, verdict: { worse: true } });
     expect(s.reason).toContain(`failed ${failing.length + 1} of 20`);
+    // The figures stay those of the rollout's time: the installs moved back keep their failures on the new side.
+    expect(s.signals.new).toEqual({ outcomes: 20, failures: failing.length + 1 });
     // Every install runs version 1 again.
     expect(onVersion(await versions(), 1)).toHaveLength(INSTALLS);
     // A second evaluation (another control plane's) finds nothing to abort and tells no one twice.
