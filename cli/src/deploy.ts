@@ -5,7 +5,8 @@
  * `--production`). Hosted apps upload their bundle (`POST /v0/apps/{app_id}/versions`, streamed
  * with a progress bar; the service reads the manifest from the code); self-hosted apps sync
  * their manifest (`PUT /v0/apps/{app_id}/manifest`). `--manifest <file.json>` syncs a manifest
- * file instead of building. The app's icon file is uploaded first (cli/icon.ts) and the version names
+ * file instead of building. `--rollout <percent>` (with `--production`) moves only that share of
+ * the installs to the new version (docs/decisions/rollouts.md; `platform rollout`). The app's icon file is uploaded first (cli/icon.ts) and the version names
  * its asset id. Prints the version record (`--json`: the record alone, as JSON).
  */
 import { LIMITS, createPlatformClient } from '@platform/sdk';
@@ -22,16 +23,19 @@ import { checkManifestLocally } from './read-manifest.ts';
 import { createServiceClient, type Target, type VersionRecord } from './service.ts';
 import { uploadBody } from './upload-body.ts';
 
-export const DEPLOY_USAGE = `Usage: platform deploy [entry] [--production] [--app <app id or slug>] [--create]
+export const DEPLOY_USAGE = `Usage: platform deploy [entry] [--production [--rollout <percent>]] [--app <app id or slug>] [--create]
                        [--outfile <file>] [--no-minify] [--manifest <file.json>] [--json]
                        [--url <service URL>] [--key <API key>]
 
 Builds the app and records a version: a preview, or production with --production. Hosted apps
 upload their bundle; self-hosted apps (hosting: 'self') sync their manifest. The app is --app,
-else the one platform.json records, else yours with the manifest's slug (--create makes it).`;
+else the one platform.json records, else yours with the manifest's slug (--create makes it).
+--rollout 10 moves a stable tenth of the installs (1-99 %) instead of all: platform rollout
+status|advance|promote|abort follows it, and the platform aborts it by itself when the new
+version fails more than the old.`;
 
 const OPTIONS = {
-  production: { type: 'boolean' }, app: { type: 'string' }, create: { type: 'boolean' }, outfile: { type: 'string' },
+  production: { type: 'boolean' }, rollout: { type: 'string' }, app: { type: 'string' }, create: { type: 'boolean' }, outfile: { type: 'string' },
   ...MINIFY_OPTIONS, manifest: { type: 'string' }, json: { type: 'boolean' }, ...SERVICE_OPTIONS,
 } as const;
 
@@ -81,6 +85,7 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
   if (flags.manifest !== undefined && (positionals.length > 0 || flags.outfile !== undefined || flags.minify || flags['no-minify'])) {
     throw new UsageError('--manifest syncs a manifest file; it takes no entry, --outfile or --(no-)minify');
   }
+  const rollout = rolloutShare(flags.rollout, flags.production === true);
   const cwd = process.cwd();
   const target: Target = flags.production ? 'production' : 'preview';
   // With --json stdout carries the record alone; the report goes to stderr.
@@ -127,12 +132,23 @@ export async function deployCommand(argv: readonly string[]): Promise<void> {
       const { bytes, contentType } = upload;
       const bar = createProgressBar({ label: `Uploading to ${target}`, total: bytes.byteLength });
       const body = countingStream(bytes, (sent) => bar.update(sent));
-      return await service.uploadBundle(app.appId, target, body, bytes.byteLength, contentType, icon).finally(() => bar.done());
+      return await service.uploadBundle(app.appId, target, body, bytes.byteLength, contentType, icon, rollout).finally(() => bar.done());
     }
+    if (rollout !== null) return service.syncManifestRollout(app.appId, manifest, rollout);
     const client = createPlatformClient({ baseUrl: session.url, token: session.apiKey });
     return (await client.apps.syncManifest(app.appId, { manifest, target })) as VersionRecord;
   }, hintFor(target));
 
   if (flags.json) return print(JSON.stringify(record, null, 2));
   for (const line of describeVersion(record, identity.slug)) print(line);
+  if (rollout !== null && record.created) print(`  rollout    ${rollout} % of the installs run it; platform rollout status shows how it fares`);
+}
+
+/** `--rollout <percent>`: a whole share from 1 to 99, of a production deploy only. */
+function rolloutShare(raw: string | undefined, production: boolean): number | null {
+  if (raw === undefined) return null;
+  if (!production) throw new UsageError('--rollout rolls out a production version: add --production');
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > 99) throw new UsageError(`--rollout takes a whole percent from 1 to 99, got ${raw}`);
+  return n;
 }

@@ -21,6 +21,7 @@ import { LOGS_USAGE, logsCommand } from './logs.ts';
 import { ERRORS_USAGE, errorsCommand } from './errors.ts';
 import { VERSIONS_USAGE, versionsCommand } from './versions.ts';
 import { ROLLBACK_USAGE, rollbackCommand } from './rollback.ts';
+import { ROLLOUT_USAGE, rolloutCommand } from './rollout.ts';
 import { REPLAY_USAGE, replayCommand } from './replay.ts';
 import { SCHEDULES_USAGE, schedulesCommand } from './schedules.ts';
 import { QUEUE_USAGE, queueCommand } from './queue.ts';
@@ -44,6 +45,7 @@ export const COMMANDS: Record<string, Command> = {
   errors: { summary: 'The app\'s errors grouped by kind: how often, where in your source, on which versions', usage: ERRORS_USAGE, run: errorsCommand },
   versions: { summary: 'List the app\'s versions: target, when, manifest digest, what each adds in access', usage: VERSIONS_USAGE, run: versionsCommand },
   rollback: { summary: 'Serve an earlier production version again (consent rules as for any publish)', usage: ROLLBACK_USAGE, run: rollbackCommand },
+  rollout: { summary: 'A gradual rollout (deploy --production --rollout N): rollout status|advance|promote|abort', usage: ROLLOUT_USAGE, run: rolloutCommand },
   replay: { summary: 'Run a recorded delivery again against a preview, read-only, beside its recorded answer', usage: REPLAY_USAGE, run: replayCommand },
   schedules: { summary: 'The app\'s schedules (next and last firing, outcome); schedules run <name> fires one now', usage: SCHEDULES_USAGE, run: schedulesCommand },
   queue: { summary: 'The app\'s queue: queue send <json>, queue depth, queue dead (dead letters)', usage: QUEUE_USAGE, run: queueCommand },

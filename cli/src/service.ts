@@ -159,9 +159,10 @@ export function createServiceClient(options: ServiceOptions) {
      * `POST /v0/apps/{app_id}/versions?target=`: the bundle streamed as the body, as `application/javascript`, or with
      * its source map as `multipart/form-data` (upload-body.ts); `icon`: the uploaded icon's asset id.
      */
-    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number, contentType = 'application/javascript', icon: string | null = null) =>
+    uploadBundle: (appId: string, target: Target, body: ReadableStream<Uint8Array>, bytes: number, contentType = 'application/javascript', icon: string | null = null,
+      rollout: number | null = null) =>
       call<VersionRecord>({
-        method: 'POST', path: `${app(appId)}/versions?target=${target}${icon === null ? '' : `&icon=${icon}`}`, body,
+        method: 'POST', path: `${app(appId)}/versions?target=${target}${icon === null ? '' : `&icon=${icon}`}${rollout === null ? '' : `&rollout=${rollout}`}`, body,
         headers: { 'content-type': contentType, 'content-length': String(bytes) },
       }),
     /** `POST /v0/apps/check/bundles`: the bundle checked as an upload would, before its app exists. */
@@ -204,6 +205,13 @@ export function createServiceClient(options: ServiceOptions) {
     /** `POST /v0/apps/{app_id}/storage/{install}/{op}`: the app's storage (docs/decisions/storage.md). */
     storage: <T>(appId: string, install: 'dev' | 'workspace', op: 'get' | 'list' | 'commit', body: unknown) =>
       call<T>({ method: 'POST', path: `${app(appId)}/storage/${install}/${op}`, json: body }),
+    /** `PUT /v0/apps/{app_id}/manifest?rollout=`: a self-hosted app's production version to a share of its installs. */
+    syncManifestRollout: (appId: string, manifest: Record<string, unknown>, rollout: number) =>
+      call<VersionRecord>({ method: 'PUT', path: `${app(appId)}/manifest?rollout=${rollout}`, json: { manifest, target: 'production' } }),
+    /** `GET /v0/apps/{app_id}/rollout` and `POST …/rollout/{advance,promote,abort}` (docs/decisions/rollouts.md). */
+    rollout: (appId: string) => call<RolloutStatus>({ method: 'GET', path: `${app(appId)}/rollout` }),
+    rolloutAction: (appId: string, action: 'advance' | 'promote' | 'abort', json: Record<string, unknown> = {}) =>
+      call<RolloutStatus>({ method: 'POST', path: `${app(appId)}/rollout/${action}`, json }),
     /** `POST /v0/apps/{app_id}/rollback`: production back to `version` (default: the one before the live one). */
     rollback: (appId: string, version?: number) =>
       call<VersionRecord>({ method: 'POST', path: `${app(appId)}/rollback`, json: version === undefined ? {} : { version } }),
@@ -211,6 +219,22 @@ export function createServiceClient(options: ServiceOptions) {
 }
 
 export type ServiceClient = ReturnType<typeof createServiceClient>;
+
+/** `GET /v0/apps/{app_id}/rollout`: the running rollout, else the newest finished one. */
+export interface RolloutStatus {
+  id: string;
+  appId: string;
+  version: number;
+  percent: number;
+  status: 'running' | 'promoted' | 'aborted';
+  reason: string | null;
+  abortedBy: 'author' | 'platform' | null;
+  startedAt: string;
+  endedAt: string | null;
+  installs: { moved: number; byVersion: Array<{ version: number; installs: number }> };
+  signals: { new: { outcomes: number; failures: number }; old: { outcomes: number; failures: number }; newErrorGroups: number };
+  verdict: { worse: boolean; newLower: number | null; baseline: number | null; minOutcomes: number };
+}
 
 export interface ScheduleState {
   installId: string;

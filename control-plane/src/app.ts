@@ -43,6 +43,12 @@ import { openRuntimeNodes, type RuntimeNodes } from './core/runtime-node/nodes.t
 import { createRuntimeFetch } from './deliveries/targets/runtime-fetch.ts';
 import { registerAssetPublicRoutes } from './apps/assets/public-routes.ts';
 import { CONSOLE_BASE, createConsole } from './console/routes.ts';
+import { createRolloutEvaluator, type RolloutEvaluator } from './apps/rollouts/evaluator.ts';
+import { createAbortNotifier } from './apps/rollouts/notify.ts';
+
+// A version failing every request is aborted at the first evaluation after its 20th failure, so
+// within this interval of it (docs/decisions/rollouts.md, "The bound").
+const ROLLOUT_EVALUATE_INTERVAL_MS = 15_000;
 
 export interface ControlPlaneDeps {
   config: Config;
@@ -75,6 +81,8 @@ export interface ControlPlane {
   messaging: MessagingArea;
   /** The blocks area: the blocks API, the member's side, rendering, commands and message actions. */
   blocks: BlocksArea;
+  /** Judges running rollouts and aborts a worse version (started and stopped with the control plane). */
+  rolloutEvaluator: RolloutEvaluator;
   secrets: Secrets;
   /** Cache invalidation across replicas (Redis pub/sub, or in process without Redis). */
   invalidation: Invalidation;
@@ -125,6 +133,10 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     db, kv, clock, logger, tokens: apps.tokens, events, interactive: deliveries.interactive, schemaValidators: apps.schemaValidators, links: messaging.links,
     images: apps.images, unitOfWork: apps.unitOfWork,
   });
+  const rolloutEvaluator = createRolloutEvaluator({
+    db, clock, logger, intervalMs: ROLLOUT_EVALUATE_INTERVAL_MS, metrics: apps.rolloutMetrics,
+    notifier: createAbortNotifier({ db, logger, mail: deliveries.mail, logs: apps.logs, publicUrl: config.publicUrl }),
+  });
   const clientApi = createClientApi({ member: memberAuthScheme(workspace.apiKeys), operator: operatorAuthScheme(config) });
   registerClientRoutes(clientApi, { workspace, apps, deliveries, messaging, blocks });
   const v0Api = createV0Api({ resolver: apps.resolver });
@@ -158,6 +170,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     deliveries,
     messaging,
     blocks,
+    rolloutEvaluator,
     secrets,
     invalidation,
     registry: metrics.registry,
@@ -194,6 +207,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       await deliveries.start();
       apps.bundleCollector.start();
       apps.storageSweeper.start();
+      rolloutEvaluator.start();
       return { ...listening, metricsUrl: operator.url };
     },
     async stop(graceMs = 5_000) {
@@ -205,6 +219,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       await metricsServer.stop();
       await apps.bundleCollector.stop();
       await apps.storageSweeper.stop();
+      await rolloutEvaluator.stop();
       await deliveries.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {

@@ -65,7 +65,7 @@ describe.skipIf(skip !== null)('an app\'s settings pages in chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Settings polls');
     expect(await page.locator('.facts').textContent()).toContain('v2, since');
     const nav = page.getByRole('navigation', { name: 'Pages of Settings polls' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Storage', 'Domains', 'Credentials', 'Deliveries', 'Schedules and queues', 'Errors', 'Playground']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Storage', 'Domains', 'Credentials', 'Deliveries', 'Schedules and queues', 'Errors', 'Rollout', 'Playground']);
     expect(await nav.getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
     await expectAccessible(page);
   });

@@ -232,7 +232,7 @@ describe.skipIf(skip !== null)('the console in chromium', () => {
     const frame = async (title: string) => {
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
       const tabs = page.getByRole('navigation', { name: 'Pages of Webhook sink' });
-      expect(await tabs.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Storage', 'Domains', 'Credentials', 'Deliveries', 'Schedules and queues', 'Errors', 'Playground']);
+      expect(await tabs.getByRole('link').allTextContents()).toEqual(['Overview', 'Versions', 'Environment', 'Storage', 'Domains', 'Credentials', 'Deliveries', 'Schedules and queues', 'Errors', 'Rollout', 'Playground']);
       expect(await tabs.locator('[aria-current="page"]').textContent()).toBe('Deliveries');
     };
     await frame('Deliveries of Webhook sink');

@@ -32,6 +32,7 @@ import { registerPlaygroundPage } from './pages/playground.ts';
 import { registerInboxPage } from './pages/inbox.ts';
 import { registerLogsPage } from './pages/logs.ts';
 import { registerErrorsPage } from './pages/errors.ts';
+import { registerRolloutPage } from './pages/rollout.ts';
 import { registerMemoriesPage } from './pages/memories.ts';
 import { registerOperatorPage } from './pages/operator.ts';
 import { registerSearchPage } from './pages/search.ts';
@@ -111,6 +112,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerInitiativePage(router, assets);
   registerLogsPage(router, assets);
   registerErrorsPage(router, assets);
+  registerRolloutPage(router, assets);
   registerPlaygroundPage(router, assets);
   registerAdminPages(router, assets);
   registerOperatorPage(router, assets);

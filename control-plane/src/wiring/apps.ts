@@ -48,6 +48,8 @@ import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
 import { createVersionHistoryService, type VersionHistoryService } from '../apps/publish/history.ts';
 import { createPublishService, type PublishService } from '../apps/publish/service.ts';
+import { createRolloutMetrics, type RolloutMetrics } from '../apps/rollouts/metrics.ts';
+import { createRolloutsService, type RolloutsService } from '../apps/rollouts/service.ts';
 import { createStorageMetrics } from '../apps/storage/metrics.ts';
 import { createStorageService, type StorageService } from '../apps/storage/service.ts';
 import { createStorageAdmin, type StorageAdmin } from '../apps/storage/admin.ts';
@@ -79,6 +81,10 @@ export interface AppsArea {
   versions: PublishService;
   /** The version list and rollback. */
   versionHistory: VersionHistoryService;
+  /** Gradual rollouts' status, advance, promote and abort (the evaluator is wired in app.ts, beside the mail). */
+  rollouts: RolloutsService;
+  /** Rollouts' operator metrics (the evaluator sets the gauges). */
+  rolloutMetrics: RolloutMetrics;
   devApps: DevAppsService;
   installs: InstallsService;
   production: ProductionResolver;
@@ -171,6 +177,7 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const logs = createLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   const storageMetrics = createStorageMetrics(deps.registry);
+  const rolloutMetrics = createRolloutMetrics(deps.registry);
   // Each kind of staged effect registers its applier here: storage commits and queue sends.
   const unitOfWork = createUnitOfWork({
     kv: deps.kv,
@@ -186,6 +193,8 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
     envVars,
     versions,
     versionHistory: createVersionHistoryService({ db, versions }),
+    rollouts: createRolloutsService({ db, clock, metrics: rolloutMetrics }),
+    rolloutMetrics,
     devApps: createDevAppsService({
       db, clock, secrets, versions, publicUrl: config.publicUrl, ...(options.devSlugSuffix === undefined ? {} : { slugSuffix: options.devSlugSuffix }),
     }),

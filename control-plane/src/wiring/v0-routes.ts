@@ -16,6 +16,7 @@ import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
 import { registerStorageV0Routes } from '../apps/storage/v0-routes.ts';
 import { registerAppErrorV0Routes } from '../apps/errors/v0-routes.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
+import { registerRolloutV0Routes } from '../apps/rollouts/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
 import { registerInvocationV0Routes } from '../blocks/invocations/v0-routes.ts';
 import { registerReplayV0Routes } from '../deliveries/replay/v0-routes.ts';
@@ -34,7 +35,7 @@ import type { MessagingArea } from './messaging.ts';
 export interface V0RouteParts {
   /** The database, for the tooling guards of routes that take it (storage). */
   db: Db;
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'envVars' | 'logs' | 'errors' | 'storage'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'rollouts' | 'envVars' | 'logs' | 'errors' | 'storage'>;
   deliveries: Pick<DeliveriesArea, 'replays' | 'queues' | 'initiative'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
@@ -53,6 +54,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerAssetV0Routes(api, p.apps.assetUploads);
   registerDevAppV0Routes(api, p.apps.devApps);
   registerPublishV0Routes(api, p.apps.versions, p.apps.versionHistory);
+  registerRolloutV0Routes(api, p.apps.rollouts);
   registerEnvVarV0Routes(api, p.apps.envVars);
   registerAppLogV0Routes(api, p.apps.logs);
   registerAppErrorV0Routes(api, p.apps.errors);

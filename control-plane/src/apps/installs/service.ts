@@ -12,7 +12,7 @@ import { isUniqueViolation, type Db } from '../../core/db/db.ts';
 import { appNotFound, appsUnavailable, isWorkspaceAdmin, type MemberRef } from '../apps/access.ts';
 import { newInstallId } from '../apps/ids.ts';
 import { appsEnabled, findApp, type AppRow } from '../apps/store.ts';
-import { findVersion, latestVersion, type VersionRow } from '../versions/store.ts';
+import { findVersion, servedProductionVersion, type VersionRow } from '../versions/store.ts';
 import type { SchemaValidatorCache } from '../versions/validators.ts';
 import { consentFor } from './consent.ts';
 import { checkConfig, installConfigFor, sealConfig, secretFieldPaths, type InstallConfig } from './config.ts';
@@ -62,7 +62,9 @@ export function createInstallsService(deps: { db: Db; clock: Clock; secrets: Sec
   };
 
   const published = async (app: AppRow): Promise<VersionRow> => {
-    const version = await latestVersion(db, app.id, 'production');
+    // Not a version under a rollout or aborted by one (docs/decisions/rollouts.md).
+    const served = await servedProductionVersion(db, app.id);
+    const version = served === undefined ? undefined : await findVersion(db, app.id, served);
     if (version === undefined) throw conflict('The app has no published (production) version to install');
     return version;
   };

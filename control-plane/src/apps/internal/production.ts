@@ -7,7 +7,7 @@
 import type { Db } from '../../core/db/db.ts';
 import { findAppBySlug } from '../apps/store.ts';
 import type { EnvVarsService } from '../env-vars/service.ts';
-import { latestVersion } from '../versions/store.ts';
+import { findVersion, servedProductionVersion } from '../versions/store.ts';
 
 export interface ProductionApp {
   appId: string;
@@ -34,7 +34,9 @@ export function createProductionResolver(deps: { db: Db; env: Pick<EnvVarsServic
     async resolve(slug) {
       const app = await findAppBySlug(deps.db, slug);
       if (app === undefined || app.hosting !== 'platform') return null;
-      const version = await latestVersion(deps.db, app.id, 'production');
+      // During a rollout app-level routes keep the version before it (docs/decisions/rollouts.md).
+      const served = await servedProductionVersion(deps.db, app.id);
+      const version = served === undefined ? undefined : await findVersion(deps.db, app.id, served);
       if (version === undefined || version.bundle_sha256 === null) return null;
       return {
         appId: app.id,

@@ -23,8 +23,15 @@ export const VersionRecordSchema = AppVersionRecordSchema.extend({
 }).meta({ id: 'AppVersion' });
 export type VersionRecord = z.input<typeof VersionRecordSchema>;
 
+/** `?rollout=`: start a gradual rollout of a production version at this share (ours, docs/decisions/rollouts.md). */
+const RolloutQuery = z.coerce.number().int().min(1).max(99).optional()
+  .describe('Production only (ours): move this share (1-99 %) of the installs that may take the version, chosen by a stable hash, instead of all; `platform rollout` advances, promotes or aborts it, and the platform aborts it by itself when the version is worse');
+
+export const SyncQuerySchema = z.strictObject({ rollout: RolloutQuery });
+
 export const UploadQuerySchema = z.strictObject({
   target: z.enum(MANIFEST_TARGETS),
+  rollout: RolloutQuery,
   icon: z.string().regex(ASSET_ID_PATTERN).optional()
     .describe('An uploaded asset id: the version\'s icon when the code names none or names a file (`platform deploy` uploads the icon beside the app)'),
 });

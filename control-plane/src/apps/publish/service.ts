@@ -4,7 +4,8 @@
  * accepted version passes `validateManifest` with what the service knows and compiles its JSON
  * Schemas; an identical sync or upload (same target, same canonical manifest, same bundle) answers
  * the latest version instead of recording a new one. A new version rolls out to installs in the
- * transaction that records it.
+ * transaction that records it: to all that may take it, or, with `rollout`, to a share of them
+ * (apps/rollouts); no production version is recorded while a rollout runs.
  */
 import type { AssetService } from '../assets/service.ts';
 import { missingAsset, withUploadedIcon } from './manifest-assets.ts';
@@ -17,6 +18,7 @@ import { lockApp, setAppIcon, type AppRow } from '../apps/store.ts';
 import type { BundlesService } from '../bundles/service.ts';
 import { readUpload } from '../bundles/upload.ts';
 import { rollOutVersion } from '../installs/rollout.ts';
+import { beginRollout, refuseDuringRollout } from '../rollouts/begin.ts';
 import { deployableApp, manageableApp, type ToolingCaller } from '../guards/access.ts';
 import { manifestSha256 } from '../versions/canonical.ts';
 import { manifestContextFor, type ServiceDomains } from './context.ts';
@@ -81,7 +83,10 @@ export function createPublishService(deps: PublishServiceDeps) {
    * source map, when it came with one); `rollbackOf` the earlier version a rollback copies.
    */
   async function accept(app: AppRow, target: store.Target, manifest: unknown, bundle: VersionBundle | null,
-    options: { rollbackOf?: number } = {}): Promise<AcceptedVersion> {
+    options: { rollbackOf?: number; rollout?: number | undefined } = {}): Promise<AcceptedVersion> {
+    if (options.rollout !== undefined && target !== 'production') {
+      throw new PlatformError('PlatformApiInvalidRequestError', 'A gradual rollout is of a production version: previews move the development installs at once', { path: ['rollout'] });
+    }
     const result = validateManifest(manifest, await manifestContextFor(db, deps.domains, app, target));
     if (!result.valid) throw manifestErrorToPlatformError(result.error);
     const missing = await missingAsset(deps.assets, result.manifest);
@@ -101,14 +106,18 @@ export function createPublishService(deps: PublishServiceDeps) {
           (bundle === null || (latest.bundle_sha256 === bundle.sha256 && (latest.source_map_sha256 ?? null) === (bundle.sourceMap?.sha256 ?? null)))) {
         return { row: latest, created: false };
       }
+      if (target === 'production') await refuseDuringRollout(tx, app.id);
       const at = new Date(deps.clock.now());
       const row: store.VersionRow = {
         app_id: app.id, version: await store.nextVersionNumber(tx, app.id), target, manifest: result.manifest, manifest_hash: hash,
         bundle_sha256: bundle?.sha256 ?? null, bundle_bytes: bundle?.bytes ?? null, created_at: at, rollback_of: options.rollbackOf ?? null,
         source_map_sha256: bundle?.sourceMap?.sha256 ?? null, source_map_bytes: bundle?.sourceMap?.bytes ?? null,
       };
+      const hadProduction = options.rollout !== undefined && (await store.latestVersion(tx, app.id, 'production')) !== undefined;
       await store.insertVersion(tx, row);
-      await rollOutVersion(tx, row, at);
+      // A gradual rollout moves its share; the rest stay on their version until it is promoted.
+      if (options.rollout !== undefined) await beginRollout(tx, row, options.rollout, hadProduction, at);
+      else await rollOutVersion(tx, row, at);
       // The icon members see: production's (a development app has previews only).
       if (target === 'production' || app.dev_base_slug !== null) await setAppIcon(tx, app.id, result.manifest.icon ?? null);
       return { row, created: true };
@@ -122,13 +131,13 @@ export function createPublishService(deps: PublishServiceDeps) {
     record,
 
     /** `PUT /v0/apps/{app_id}/manifest`. Hosted apps publish production by upload, not this way. */
-    async syncManifest(caller: ToolingCaller, appId: string, input: { manifest: unknown; target: store.Target }): Promise<VersionRecord> {
+    async syncManifest(caller: ToolingCaller, appId: string, input: { manifest: unknown; target: store.Target }, rollout?: number): Promise<VersionRecord> {
       const app = await deployableApp(db, caller, appId, input.target);
       if (app.hosting === 'platform' && input.target === 'production') {
         throw new PlatformError('PlatformAppDeployTargetForbiddenError',
           'Hosted apps publish production by uploading their bundle (POST /v0/apps/{app_id}/versions?target=production)', { path: ['target'] });
       }
-      return record(await accept(app, input.target, input.manifest, null));
+      return record(await accept(app, input.target, input.manifest, null, { rollout }));
     },
 
     /**
@@ -136,7 +145,7 @@ export function createPublishService(deps: PublishServiceDeps) {
      * multipart); the manifest is the one its code computes. `icon`: an uploaded asset id the
      * version's manifest takes when its code names none (or names a file).
      */
-    async upload(caller: ToolingCaller, appId: string, target: store.Target, c: Context, icon?: string): Promise<VersionRecord> {
+    async upload(caller: ToolingCaller, appId: string, target: store.Target, c: Context, icon?: string, rollout?: number): Promise<VersionRecord> {
       const app = await deployableApp(db, caller, appId, target);
       if (app.hosting !== 'platform') {
         throw new PlatformError('PlatformAppManifestInvalidError', 'Only hosted apps (hosting "platform") upload bundles',
@@ -156,7 +165,7 @@ export function createPublishService(deps: PublishServiceDeps) {
       const read = await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes, ...(sourceMap === null ? {} : { sourceMap: sourceMap.bytes }) });
       return record(await accept(app, target, withUploadedIcon(read, icon), {
         sha256: bundle.sha256, bytes: bundle.bytes.byteLength, sourceMap: sourceMap === null ? null : { sha256: sourceMap.sha256, bytes: sourceMap.bytes.byteLength },
-      }));
+      }, { rollout }));
     },
 
     /** Without `target`: the published manifest, else the latest preview. */

@@ -11,7 +11,7 @@ import type { V0Api } from '../../core/http/v0-api.ts';
 import type { VersionHistoryService } from './history.ts';
 import { MANIFEST_BODY } from './manifest-body.ts';
 import {
-  RollbackRequestSchema, UploadQuerySchema, VersionDetailSchema, VersionListQuerySchema, VersionListSchema, VersionParamsSchema, VersionRecordSchema,
+  RollbackRequestSchema, SyncQuerySchema, UploadQuerySchema, VersionDetailSchema, VersionListQuerySchema, VersionListSchema, VersionParamsSchema, VersionRecordSchema,
 } from './schemas.ts';
 import type { PublishService } from './service.ts';
 
@@ -20,16 +20,21 @@ const targetForbidden = {
   status: 403,
   description: 'PlatformAppDeployTargetForbiddenError: a preview-only deploy token or an agent builder token asked for production, or a hosted app tried to publish production without its bundle',
 };
+const rolloutErrors = {
+  invalid: { status: 400, description: 'PlatformApiInvalidRequestError: `rollout` with a preview target' },
+  conflict: { status: 409, description: 'PlatformApiConflictError: a rollout is running (promote or abort it first), or `rollout` on the app\'s first production version' },
+};
 const invalid = { status: 422, description: 'PlatformAppManifestInvalidError or PlatformAppPatternInvalidError (`reason`)' };
 
 export function registerPublishV0Routes(api: V0Api, versions: PublishService, history: VersionHistoryService): void {
   api.route({
     operationId: 'syncManifest', method: 'put', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
     summary: 'Record a version from a manifest (self-hosted apps; previews of hosted apps)',
-    description: 'A manifest identical to the latest version\'s (same target) answers that version with `created: false`.',
-    body: ManifestSyncRequestSchema, ...MANIFEST_BODY, status: 200, response: VersionRecordSchema,
-    errors: [notFound, targetForbidden, invalid],
-  }, async ({ auth, params, body }) => versions.syncManifest(auth, params.app_id, body));
+    description: 'A manifest identical to the latest version\'s (same target) answers that version with `created: false`. '
+      + '`?rollout=` (ours) moves only that share of the installs (docs/decisions/rollouts.md).',
+    body: ManifestSyncRequestSchema, ...MANIFEST_BODY, query: SyncQuerySchema, status: 200, response: VersionRecordSchema,
+    errors: [notFound, targetForbidden, invalid, rolloutErrors.invalid, rolloutErrors.conflict],
+  }, async ({ auth, params, body, query }) => versions.syncManifest(auth, params.app_id, body, query.rollout));
 
   api.route({
     operationId: 'getManifest', method: 'get', path: '/apps/{app_id}/manifest', tag: 'tooling', auth: 'tooling',
@@ -62,8 +67,9 @@ export function registerPublishV0Routes(api: V0Api, versions: PublishService, hi
       { status: 413, description: `PlatformApiPayloadTooLargeError: the bundle is over 10 MB, or the source map over ${LIMITS.hosted.sourceMapBytes / 1024 / 1024} MB (\`path\`: bundle or sourceMap, \`limit\`)` },
       { status: 422, description: 'PlatformAppBundleInvalidError: the code did not load or computed no manifest (`error`: what it threw, with its frames, mapped when a source map came with it)' },
       { status: 503, description: 'PlatformRuntimeCpuLimitError / PlatformRuntimeMemoryLimitError while evaluating, or no runtime node answered' },
+      rolloutErrors.conflict,
     ],
-  }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c, query.icon));
+  }, async ({ auth, params, query, c }) => versions.upload(auth, params.app_id, query.target, c, query.icon, query.rollout));
 
   api.route({
     operationId: 'listVersions', method: 'get', path: '/apps/{app_id}/versions', tag: 'tooling', auth: 'tooling',
@@ -89,7 +95,7 @@ export function registerPublishV0Routes(api: V0Api, versions: PublishService, hi
       notFound,
       { status: 403, description: 'PlatformAppDeployTargetForbiddenError: a preview-only deploy token or an agent builder token' },
       { status: 404, description: 'PlatformApiNotFoundError: the app has no such version' },
-      { status: 409, description: 'PlatformApiConflictError: no production version yet, none before the live one, the version is a preview, or it is live already' },
+      { status: 409, description: 'PlatformApiConflictError: no production version yet, none before the live one, the version is a preview, it is live already, or a rollout is running' },
       { status: 422, description: 'PlatformAppManifestInvalidError: the earlier manifest is no longer valid (`reason`, such as env-missing)' },
     ],
   }, async ({ auth, params, body }) => history.rollback(auth, params.app_id, body));

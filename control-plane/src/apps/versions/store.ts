@@ -72,3 +72,17 @@ export async function productionBefore(db: Db, appId: string, version: number): 
     `select ${COLUMNS} from app_versions where app_id = $1 and target = 'production' and version < $2 order by version desc limit 1`, [appId, version]);
   return rows[0];
 }
+
+/**
+ * The production version the platform serves where no install's own version decides: the newest
+ * one that is not being rolled out and was not aborted. (A version under a running rollout is run
+ * only by the installs it moved; an aborted one by none.)
+ */
+export async function servedProductionVersion(db: Db, appId: string): Promise<number | undefined> {
+  const { rows } = await db.query<{ version: number }>(
+    `select v.version from app_versions v
+      where v.app_id = $1 and v.target = 'production'
+        and not exists (select 1 from rollouts r where r.app_id = v.app_id and r.version = v.version and r.status in ('running', 'aborted'))
+      order by v.version desc limit 1`, [appId]);
+  return rows[0]?.version;
+}

@@ -20,7 +20,7 @@ export interface AuthorApp {
   endpoint: { url: string } | null; clientId: string; createdAt: string;
 }
 
-export type AppPageKey = 'overview' | 'versions' | 'env' | 'storage' | 'domains' | 'credentials' | 'deliveries' | 'initiative' | 'logs' | 'errors' | 'playground';
+export type AppPageKey = 'overview' | 'versions' | 'env' | 'storage' | 'domains' | 'credentials' | 'deliveries' | 'initiative' | 'logs' | 'errors' | 'rollout' | 'playground';
 
 const PAGES: Array<[AppPageKey, string, string]> = [
   ['overview', '', 'Overview'],
@@ -33,6 +33,7 @@ const PAGES: Array<[AppPageKey, string, string]> = [
   ['initiative', '/schedules', 'Schedules and queues'],
   ['logs', '/logs', 'Logs'],
   ['errors', '/errors', 'Errors'],
+  ['rollout', '/rollout', 'Rollout'],
   ['playground', '/playground', 'Playground'],
 ];
 

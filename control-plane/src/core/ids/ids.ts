@@ -27,6 +27,7 @@ export const ID_PREFIX = {
   client: 'cli',
   install: 'ins',
   ciIdentity: 'cii',
+  rollout: 'rol',
   /** Content-addressed: the base32 of the bytes' SHA-256 instead of random bits (`ASSET_ID_PATTERN` of @platform/sdk). */
   asset: 'ast',
   // deliveries
