@@ -22,7 +22,8 @@ const PATH_PREFIX = '/apps/';
 
 export interface IngressDeps {
   directory: AppDirectory;
-  runs: RunService;
+  /** The node's run service, or a worker's on handed connections (sandbox/local-runs.ts). */
+  runs: Pick<RunService, 'run' | 'nextRequestId'>;
   hostedAppDomain: string | null;
   maxBodyBytes: number;
   appOrigin: (slug: string) => string;

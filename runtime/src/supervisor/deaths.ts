@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/metrics.ts';
 import { judgeCrash } from './crash.ts';
 import type { Dispatcher } from './dispatcher.ts';
-import { EMPTY_REPORT, toPlatformError } from './pending.ts';
+import { EMPTY_REPORT, toPlatformError, type Pending } from './pending.ts';
 import type { Quarantine } from './quarantine.ts';
 import type { Reports } from './reports.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -30,6 +30,8 @@ export interface DeathDeps {
   stopping: () => boolean;
   /** Starts the quarantine worker now, so the culprit's next request does not wait for a process start. */
   startQuarantine: () => void;
+  /** The local request (hand-off) the dead worker was running, when its journal names one. */
+  localCulprit?: (w: WorkerRef) => Pending | null;
 }
 
 export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, signal: NodeJS.Signals | null): void {
@@ -55,7 +57,7 @@ export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, 
       dispatcher.submit(p);
     }
   }
-  const culprit = verdict.culprit;
+  const culprit = verdict.culprit ?? deps.localCulprit?.(w) ?? null;
   if (culprit === null || stopping) return;
   const { offences, ms } = deps.quarantine.offend(culprit.spec.key);
   deps.metrics.quarantines.inc({ app: culprit.meta.appId });

@@ -11,6 +11,7 @@ import { closeSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WorkerLimits } from '../config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
@@ -32,6 +33,11 @@ export interface WorkerHandle {
   readonly ready: Promise<void>;
   readonly isReady: boolean;
   send(msg: ToWorker, body?: Buffer | string | null): void;
+  /**
+   * Hands a connection to the worker (RUNTIME_HANDOFF) with the bytes already read from it; false
+   * when the worker has no channel for it or is gone. This process closes its copy once it is sent.
+   */
+  handOff(socket: Socket, head: Buffer): boolean;
   kill(): void;
   /** Resident bytes (Linux /proc), or null when unknown. */
   rssBytes(): number | null;
@@ -47,6 +53,8 @@ export function spawnWorker(options: {
   entry: string;
   guestSource: string;
   limits: WorkerLimits;
+  /** A Node IPC channel too (fd 5), to hand client connections to the worker (RUNTIME_HANDOFF). */
+  ipc?: boolean;
   onMessage: (msg: FromWorker, body: FrameBody) => void;
   onStderr: (line: string) => void;
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
@@ -54,7 +62,7 @@ export function spawnWorker(options: {
   const journalPath = join(tmpdir(), `platform-worker-${process.pid}-${options.name}-${Date.now().toString(36)}.journal`);
   const journalFd = openSync(journalPath, 'w+', 0o600);
   const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', '--disable-warning=ExperimentalWarning', options.entry], {
-    stdio: ['ignore', 'inherit', 'pipe', 'pipe', journalFd],
+    stdio: options.ipc === true ? ['ignore', 'inherit', 'pipe', 'pipe', journalFd, 'ipc'] : ['ignore', 'inherit', 'pipe', 'pipe', journalFd],
     env: {},
   });
   let isReady = false;
@@ -94,6 +102,12 @@ export function spawnWorker(options: {
     ready,
     get isReady() { return isReady; },
     send: (msg, body) => { if (child.exitCode === null && child.signalCode === null) channel.send(msg, body ?? null); },
+    handOff(socket, head) {
+      if (options.ipc !== true || child.exitCode !== null || child.signalCode !== null || !child.connected) return false;
+      // latin1: the bytes as they came, one character each.
+      child.send({ t: 'conn', head: head.toString('latin1') }, socket, (err) => { if (err !== null) socket.destroy(); });
+      return true;
+    },
     kill() {
       child.kill('SIGKILL');
     },
