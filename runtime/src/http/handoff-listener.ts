@@ -26,6 +26,25 @@ export function readHead(buf: Buffer, end: number): { target: string; host: stri
   return { target: line[1]!, host };
 }
 
+/**
+ * Stops this process's reads of `socket` at the system call, for good: a paused stream still asks
+ * for more up to its high-water mark (Readable's read-ahead restarts the handle's reads), and those
+ * bytes would never reach the worker. `resume` undoes it (the hand-off did not happen).
+ */
+function stopReading(socket: Socket): () => void {
+  const s = socket as unknown as { _read: (n: number) => void; _handle?: { reading?: boolean; readStop?: () => number } };
+  const read = s._read;
+  s._read = () => {};
+  const handle = s._handle;
+  if (handle?.readStop !== undefined) {
+    handle.reading = false;
+    handle.readStop();
+  }
+  return () => {
+    s._read = read;
+  };
+}
+
 export function createHandoffListener(deps: {
   http: Server;
   isIngress(target: string, host: string | undefined): boolean;
@@ -45,9 +64,12 @@ export function createHandoffListener(deps: {
       const end = buf.indexOf(END);
       const head = end === -1 ? null : readHead(buf, end);
       if (head !== null && deps.isIngress(head.target, head.host)) {
-        // Nothing more is read here: what arrives next is the worker's to read.
+        // Nothing more is read here: what arrives next is the worker's to read. This process keeps
+        // its copy of the connection (to answer or move it if the worker dies), reading nothing.
         socket.pause();
+        const resume = stopReading(socket);
         if (deps.handOff(socket, buf)) return;
+        resume();
         socket.resume();
       }
       serveHere(socket, buf);

@@ -72,6 +72,7 @@ export function createIngress(deps: IngressDeps) {
       requestId = deps.runs.nextRequestId();
       const result = await deps.runs.run({
         source: app,
+        client: req,
         app: { id: app.appId, slug: app.slug, version: app.version },
         sha256: app.sha256,
         sourceMapSha256: app.sourceMapSha256 ?? null,

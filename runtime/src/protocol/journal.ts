@@ -45,3 +45,29 @@ export function readJournal(fd: number): JournalEntry {
   if (n < BYTES) return { maxEntered: 0, current: 0 };
   return { maxEntered: buf.readDoubleLE(0), current: buf.readDoubleLE(8) };
 }
+
+/**
+ * Hand-off (RUNTIME_HANDOFF): after the 16 bytes above, one byte per handed connection (its slot,
+ * chosen by the supervisor) says whether a request on it is in progress: `IDLE` (nothing read since
+ * the last answer went out: the connection can move to another worker, the kernel holds whatever the
+ * client sent since), `READ` (a request read, not entered), `ENTERED` (a request entered guest code).
+ * Written by the worker only when it changes: entry and the answer's end on the hot path.
+ */
+export const CONN = { IDLE: 0, READ: 1, ENTERED: 2 } as const;
+export type ConnState = (typeof CONN)[keyof typeof CONN];
+const CONN_OFFSET = BYTES;
+/** Connections one worker may hold at once (the file's size bound). */
+export const MAX_CONN_SLOTS = 65_536;
+
+export function writeConnState(fd: number | null, slot: number, state: ConnState, scratch: Buffer = Buffer.alloc(1)): void {
+  if (fd === null) return;
+  scratch[0] = state;
+  writeSync(fd, scratch, 0, 1, CONN_OFFSET + slot);
+}
+
+/** Every connection slot's last state (IDLE for slots never written). */
+export function readConnStates(fd: number): Buffer {
+  const buf = Buffer.alloc(MAX_CONN_SLOTS);
+  readSync(fd, buf, 0, MAX_CONN_SLOTS, CONN_OFFSET);
+  return buf;
+}

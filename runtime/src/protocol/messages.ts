@@ -153,5 +153,5 @@ export type FromWorker =
   /** A request the worker runs itself is about to call out (sent once, before its first `egress`). */
   | { t: 'local'; id: string; vid: number; deadlineAt: number }
   /** A handed connection closed (the supervisor counts each worker's connections). */
-  | { t: 'conn-end' }
+  | { t: 'conn-end'; slot: number }
   | { t: 'local-end'; id: string; vid: number; label: string; kind: RequestKind; httpStatus: number | null; report: RunReport };

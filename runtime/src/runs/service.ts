@@ -9,6 +9,7 @@
  * bundle names them, and is asked for again a minute later at the earliest.
  */
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { ENV_KEYS, LIMITS } from '@platform/sdk';
 import type { RuntimeConfig } from '../config.ts';
 import type { Logger } from 'pino';
@@ -42,6 +43,8 @@ export interface RunInput {
    * directory record): what is derived from them is then derived once, not per request.
    */
   source?: object;
+  /** The HTTP request this came from, on a connection handed to a worker (its journal marks the entry). */
+  client?: IncomingMessage;
 }
 
 interface Derived {

@@ -18,6 +18,7 @@ import { createIngress } from '../ingress/routes.ts';
 import { onClientError } from '../http/client-errors.ts';
 import type { FromWorker, HandoffSetup, IngressTicket, ToWorker } from '../protocol/messages.ts';
 import type { LocalRuns } from './local-runs.ts';
+import { CONN, writeConnState, type ConnState } from '../protocol/journal.ts';
 
 type Send = (msg: FromWorker) => void;
 
@@ -77,24 +78,82 @@ function misdirected(res: ServerResponse): void {
   res.end(body);
 }
 
-export function createHandoffServer(deps: { setup: HandoffSetup; runs: LocalRuns; directory: AppDirectory; send: Send }): { server: Server; take(socket: Socket, head: string): void } {
-  const { setup } = deps;
+/**
+ * What the journal says of each handed connection (protocol/journal.ts): ENTERED while one of its
+ * requests entered guest code and is not answered, READ while one is read and not answered, else
+ * IDLE; written only when that changes (on the hot path: at entry and at the answer's end).
+ */
+export function createConnJournal(fd: number | null) {
+  interface Conn { slot: number; open: number; entered: number; state: ConnState }
+  const conns = new WeakMap<Socket, Conn>();
+  const entered = new WeakSet<IncomingMessage>();
+  const scratch = Buffer.alloc(1);
+  const update = (c: Conn): void => {
+    const state = c.entered > 0 ? CONN.ENTERED : c.open > 0 ? CONN.READ : CONN.IDLE;
+    if (state === c.state) return;
+    c.state = state;
+    writeConnState(fd, c.slot, state, scratch);
+  };
+  return {
+    take(socket: Socket, slot: number): void {
+      // A slot is reused only after its last connection's end: start it IDLE (it may say otherwise).
+      const c: Conn = { slot, open: 0, entered: 0, state: CONN.READ };
+      conns.set(socket, c);
+      update(c);
+    },
+    /** A request was read; returns what to call once it was answered. */
+    read(req: IncomingMessage): () => void {
+      const c = conns.get(req.socket as Socket);
+      if (c === undefined) return () => {};
+      c.open++;
+      return () => {
+        c.open--;
+        if (entered.has(req)) c.entered--;
+        update(c);
+      };
+    },
+    /** After the request's handler ran as far as it could at once: READ unless it entered. */
+    settled(req: IncomingMessage): void {
+      const c = conns.get(req.socket as Socket);
+      if (c !== undefined) update(c);
+    },
+    /** The request is about to enter guest code (first entry only counts). */
+    enter(req: IncomingMessage): void {
+      const c = conns.get(req.socket as Socket);
+      if (c === undefined || entered.has(req)) return;
+      entered.add(req);
+      c.entered++;
+      update(c);
+    },
+  };
+}
+
+export type ConnJournal = ReturnType<typeof createConnJournal>;
+
+export function createHandoffServer(deps: { setup: HandoffSetup; runs: LocalRuns; directory: AppDirectory; send: Send; journal: ConnJournal }): { server: Server; take(socket: Socket, head: string, slot: number): void } {
+  const { setup, journal } = deps;
   const logger = channelLogger(deps.send);
   const ingress = createIngress({
     directory: deps.directory, runs: deps.runs, hostedAppDomain: setup.hostedAppDomain, maxBodyBytes: setup.maxBodyBytes, logger,
     appOrigin: (slug) => (setup.hostedAppDomain === null ? setup.publicUrl : `https://${slug}.${setup.hostedAppDomain}`),
   });
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     const slug = ingress.slugOfHost(req.headers.host);
     if (slug !== null) return void ingress.serveHost(req, res, slug);
     if (ingress.isPath(req.url ?? '/')) return void ingress.servePath(req, res);
     misdirected(res);
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    res.once('close', journal.read(req));
+    serve(req, res);
+    journal.settled(req);
   });
   onClientError(server, logger);
   return {
     server,
-    take(socket, head) {
-      socket.once('close', () => deps.send({ t: 'conn-end' }));
+    take(socket, head, slot) {
+      journal.take(socket, slot);
+      socket.once('close', () => deps.send({ t: 'conn-end', slot }));
       // The bytes the supervisor read to choose this worker come first, then the socket's own.
       if (head.length > 0) socket.unshift(Buffer.from(head, 'latin1'));
       server.emit('connection', socket);

@@ -30,6 +30,8 @@ export interface LocalRunDeps {
   versions: Map<number, VersionSpec>;
   /** Requests in this worker by id (egress results reach them through it). */
   running: Map<string, RunningRequest>;
+  /** The request (`RunInput.client`) enters guest code: its connection's journal says so first. */
+  entering: (client: NonNullable<RunInput['client']>) => void;
 }
 
 /** A body as the guest receives it: text when it is UTF-8, else one byte per character. */
@@ -50,7 +52,7 @@ export function createLocalRuns(deps: LocalRunDeps) {
 
   const pass = (input: RunInput, id: string): Promise<RunResult> => new Promise((resolve) => {
     passed.set(id, resolve);
-    const { source: _source, request, ...rest } = input;
+    const { source: _source, client: _client, request, ...rest } = input;
     channel({ t: 'pass', id, input: { ...rest, request: { method: request.method, url: request.url, headers: request.headers } } }, request.body);
   });
 
@@ -90,7 +92,10 @@ export function createLocalRuns(deps: LocalRunDeps) {
       }
     };
     const { text, kind } = guestBody(input.request.body);
-    deps.running.set(id, runRequest({ ...deps.run, send }, spec, job, text, kind, () => deps.running.delete(id)));
+    const client = input.client;
+    const base = deps.run.journal;
+    const journal = client === undefined ? base : { enter(seq: number): void { deps.entering(client); base.enter(seq); } };
+    deps.running.set(id, runRequest({ ...deps.run, send, journal }, spec, job, text, kind, () => deps.running.delete(id)));
   });
 
   return {

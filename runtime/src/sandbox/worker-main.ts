@@ -10,7 +10,7 @@ import { Socket } from 'node:net';
 import type { WorkerLimits } from '../config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, HandoffSetup, IngressTicket, ToWorker, VersionSpec } from '../protocol/messages.ts';
-import { createHandoffServer, createWorkerDirectory } from './handoff-server.ts';
+import { createConnJournal, createHandoffServer, createWorkerDirectory } from './handoff-server.ts';
 import { createLocalRuns, type LocalRuns } from './local-runs.ts';
 import { assertSafeToolchain } from '../preflight.ts';
 import { createBackground, type Background } from './background.ts';
@@ -79,18 +79,19 @@ function startHandoff(setup: HandoffSetup): void {
   const w = worker;
   const tickets = new WeakMap<object, IngressTicket>();
   const directory = createWorkerDirectory(send, setup.directoryTtlMs, now, tickets);
-  const runs = createLocalRuns({ setup, run: { pool: w.pool, background: w.background, blank: w.blank, journal, startupCpuMs: w.limits.startupCpuMs, send, now }, tickets, versions, running });
-  const h = handoff = { server: createHandoffServer({ setup, runs, directory, send }), runs, directory };
-  for (const [socket, head] of early.splice(0)) h.server.take(socket, head);
+  const conns = createConnJournal(JOURNAL_FD);
+  const runs = createLocalRuns({ setup, run: { pool: w.pool, background: w.background, blank: w.blank, journal, startupCpuMs: w.limits.startupCpuMs, send, now }, tickets, versions, running, entering: conns.enter });
+  const h = handoff = { server: createHandoffServer({ setup, runs, directory, send, journal: conns }), runs, directory };
+  for (const [socket, head, slot] of early.splice(0)) h.server.take(socket, head, slot);
 }
 
 // Connections arrive on Node's IPC channel, which is not ordered with the frames on fd 3: one may
 // come before the `handoff` frame that says how to serve it.
-const early: Array<[Socket, string]> = [];
-process.on('message', (m: { t?: string; head?: string }, socket: unknown) => {
-  if (m?.t !== 'conn' || !(socket instanceof Socket)) return;
-  if (handoff === null) early.push([socket, m.head ?? '']);
-  else handoff.server.take(socket, m.head ?? '');
+const early: Array<[Socket, string, number]> = [];
+process.on('message', (m: { t?: string; head?: string; slot?: number }, socket: unknown) => {
+  if (m?.t !== 'conn' || !(socket instanceof Socket) || typeof m.slot !== 'number') return;
+  if (handoff === null) early.push([socket, m.head ?? '', m.slot]);
+  else handoff.server.take(socket, m.head ?? '', m.slot);
 });
 
 function handoffMessage(msg: Extract<ToWorker, { t: 'handoff' | 'app' | 'passed' | 'revoke' }>, body: FrameBody): void {

@@ -34,7 +34,8 @@ export interface DeathDeps {
   localCulprit?: (w: WorkerRef) => Pending | null;
 }
 
-export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, signal: NodeJS.Signals | null): void {
+/** Returns the culprit put in quarantine, if any. */
+export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, signal: NodeJS.Signals | null): Pending | null {
   const { dispatcher, scheduler } = deps;
   const stopping = deps.stopping();
   const verdict = judgeCrash(w.jobs.values(), w.handle.journal(), w.killedFor, w.handle.cause);
@@ -58,7 +59,7 @@ export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, 
     }
   }
   const culprit = verdict.culprit ?? deps.localCulprit?.(w) ?? null;
-  if (culprit === null || stopping) return;
+  if (culprit === null || stopping) return null;
   const { offences, ms } = deps.quarantine.offend(culprit.spec.key);
   deps.metrics.quarantines.inc({ app: culprit.meta.appId });
   // Now, not at the next sweep: a scrape right after the offence sees it.
@@ -67,4 +68,5 @@ export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, 
   deps.logger.warn({ app: culprit.meta.appId, version: culprit.meta.version, key: culprit.spec.key, offences, minutes: ms / 60_000 }, 'app version quarantined');
   deps.reports.note(culprit, 'limit',
     `This version ${WHY[verdict.reason]} and took its sandbox worker down; it runs on the quarantine worker for the next ${Math.round(ms / 60_000)} minutes (offence ${offences}).`);
+  return culprit;
 }

@@ -20,6 +20,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, HandoffSetup, RunJob, VersionSpec } from '../protocol/messages.ts';
 import type { RunInput } from '../runs/service.ts';
+import { CONN, MAX_CONN_SLOTS } from '../protocol/journal.ts';
 import { sendVersion } from './dispatcher.ts';
 import { abortEgress } from './egress-relay.ts';
 import type { Pending, RunResult } from './pending.ts';
@@ -57,6 +58,67 @@ function localPending(id: string, v: LocalVersion, deadlineAt: number): Pending 
   };
 }
 
+/** One worker's handed connections: this process's copy of each, by journal slot. */
+interface HandedConnections {
+  sockets: Map<number, Socket>;
+  free: number[];
+  next: number;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Hands `socket` to the worker of `ready` holding the fewest connections; false when none took it. */
+function handTo(ready: readonly WorkerRef[], connsOf: (w: WorkerRef) => HandedConnections, socket: Socket, head: Buffer): boolean {
+  let best: WorkerRef | null = null;
+  for (const w of ready) if (best === null || connsOf(w).sockets.size < connsOf(best).sockets.size) best = w;
+  if (best === null) return false;
+  const c = connsOf(best);
+  const slot = c.free.pop() ?? (c.next < MAX_CONN_SLOTS ? c.next++ : -1);
+  if (slot === -1 || !best.handle.handOff(socket, head, slot)) {
+    if (slot !== -1) c.free.push(slot);
+    return false;
+  }
+  c.sockets.set(slot, socket);
+  // This copy only ever writes (a crash answer) or closes: a client gone by then is no error here.
+  if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
+  socket.once('close', () => { if (c.sockets.get(slot) === socket) { c.sockets.delete(slot); c.free.push(slot); } });
+  return true;
+}
+
+/** A dead worker's connections: the idle ones to the live workers, the others answered and closed. */
+function rehome(c: HandedConnections, states: Buffer | null, live: readonly WorkerRef[], connsOf: (w: WorkerRef) => HandedConnections): void {
+  for (const [slot, socket] of c.sockets) {
+    if ((states?.[slot] ?? CONN.ENTERED) === CONN.IDLE && handTo(live, connsOf, socket, EMPTY)) continue;
+    answerCrashed(socket);
+  }
+}
+
+/** The answer on a connection whose worker died with a request read or running on it. */
+function answerCrashed(socket: Socket): void {
+  const body = JSON.stringify({ _tag: 'PlatformRuntimeCrashedError', message: 'The sandbox worker serving this connection ended unexpectedly', path: [] });
+  socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * A worker's question for a slug: the app and its ticket. The worker may run it itself unless its
+ * version is quarantined or its app heavy (then the supervisor places each request).
+ */
+async function answerApp(deps: { host: HandoffHost; versions: Map<number, LocalVersion>; quarantine: Quarantine; scheduler: Scheduler; logger: Logger }, w: WorkerRef, id: number, slug: string): Promise<void> {
+  const found = await deps.host.lookup(slug).catch((err: unknown) => {
+    deps.logger.warn({ err, slug }, 'hand-off: could not resolve an app for a worker');
+    return null;
+  });
+  if (found === null) return w.handle.send({ t: 'app', id, ticket: null });
+  const { app, spec } = found;
+  const local = !deps.quarantine.holds(spec.key) && !deps.scheduler.isHeavy(app.appId) && w.role === 'normal';
+  if (local) {
+    if (deps.versions.size >= MAX_VERSIONS) deps.versions.delete(deps.versions.keys().next().value as number);
+    deps.versions.set(spec.vid, { spec, app, egress: found.egress });
+    sendVersion(w, spec);
+  }
+  w.handle.send({ t: 'app', id, ticket: { app, vid: local ? spec.vid : null } });
+}
+
 /** Runs a request a worker passed and sends it the answer. */
 function answerPass(host: HandoffHost, logger: Logger, w: WorkerRef, msg: Extract<HandoffMessage, { t: 'pass' }>, body: FrameBody): void {
   const input: RunInput = { ...msg.input, request: { ...msg.input.request, body } };
@@ -74,7 +136,12 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
   const localCount = deps.metrics.handoffRequests.labels('local');
   const passedCount = deps.metrics.handoffRequests.labels('passed');
   let setup: HandoffSetup | null = null;
-  const conns = new WeakMap<WorkerRef, number>();
+  const conns = new WeakMap<WorkerRef, HandedConnections>();
+  const connsOf = (w: WorkerRef): HandedConnections => {
+    let c = conns.get(w);
+    if (c === undefined) conns.set(w, c = { sockets: new Map(), free: [], next: 0 });
+    return c;
+  };
   const versions = new Map<number, LocalVersion>();
   /** Local requests the supervisor knows of (they called out): by worker, then request id. */
   const locals = new WeakMap<WorkerRef, Map<string, Pending>>();
@@ -84,22 +151,6 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
 
   const revoke = (appId: string): void => {
     for (const w of deps.workers().all()) w.handle.send({ t: 'revoke', appId });
-  };
-
-  const answerApp = async (w: WorkerRef, id: number, slug: string): Promise<void> => {
-    const found = await host!.lookup(slug).catch((err: unknown) => {
-      deps.logger.warn({ err, slug }, 'hand-off: could not resolve an app for a worker');
-      return null;
-    });
-    if (found === null) return w.handle.send({ t: 'app', id, ticket: null });
-    const { app, spec } = found;
-    const local = !deps.quarantine.holds(spec.key) && !deps.scheduler.isHeavy(app.appId) && w.role === 'normal';
-    if (local) {
-      if (versions.size >= MAX_VERSIONS) versions.delete(versions.keys().next().value as number);
-      versions.set(spec.vid, { spec, app, egress: found.egress });
-      sendVersion(w, spec);
-    }
-    w.handle.send({ t: 'app', id, ticket: { app, vid: local ? spec.vid : null } });
   };
 
   const localEnd = (w: WorkerRef, msg: Extract<HandoffMessage, { t: 'local-end' }>): void => {
@@ -119,6 +170,8 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
   };
 
   return {
+    /** The app's requests are placed by the supervisor from now on (quarantine, heavy). */
+    revoke,
     /** Workers may take connections from now on; `setup` says how they serve them. */
     enable(h: HandoffHost, s: HandoffSetup): void {
       host = h;
@@ -134,12 +187,7 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
     },
     /** Hands `socket` to the ready ordinary worker holding the fewest; false when none took it. */
     handOff(socket: Socket, head: Buffer): boolean {
-      let best: WorkerRef | null = null;
-      for (const w of deps.workers().ready()) if (best === null || (conns.get(w) ?? 0) < (conns.get(best) ?? 0)) best = w;
-      if (best === null || !best.handle.handOff(socket, head)) return false;
-      const w = best;
-      conns.set(w, (conns.get(w) ?? 0) + 1);
-      return true;
+      return handTo(deps.workers().ready(), connsOf, socket, head);
     },
     /** The culprit of a worker's death when it was running a local request (journal `current` = −vid). */
     version(vid: number): LocalVersion | null {
@@ -156,7 +204,7 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
     /** Handles a hand-off message; false for any other. */
     message(w: WorkerRef, msg: FromWorker, body: FrameBody): boolean {
       switch (msg.t) {
-        case 'app': void answerApp(w, msg.id, msg.slug); return true;
+        case 'app': void answerApp({ ...deps, host: host!, versions }, w, msg.id, msg.slug); return true;
         case 'pass':
           passedCount.inc();
           answerPass(host!, deps.logger, w, msg, body);
@@ -170,14 +218,26 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
           return true;
         }
         case 'local-end': localEnd(w, msg); return true;
-        case 'conn-end': conns.set(w, Math.max(0, (conns.get(w) ?? 1) - 1)); return true;
+        case 'conn-end': {
+          const c = connsOf(w);
+          c.sockets.get(msg.slot)?.destroy();
+          if (c.sockets.delete(msg.slot)) c.free.push(msg.slot);
+          return true;
+        }
         default: return false;
       }
     },
-    /** A worker died: its local requests' outbound calls stop. */
+    /**
+     * A worker died: its local requests' outbound calls stop; each of its connections with nothing
+     * in progress moves to another worker (what the client sent since is still in the kernel), and
+     * one with a request read or running is answered with the tagged error and closed.
+     */
     dead(w: WorkerRef): void {
       for (const p of locals.get(w)?.values() ?? []) abortEgress(p);
       locals.delete(w);
+      const c = conns.get(w);
+      conns.delete(w);
+      if (c !== undefined) rehome(c, w.handle.connStates(), deps.workers().ready().filter((o) => o !== w), connsOf);
     },
   };
 }

@@ -75,8 +75,10 @@ export function createSupervisor(deps: SupervisorDeps) {
     count: config.workers, spares: config.spareWorkers, entry: deps.workerEntry, limits: config.worker, guestSource: deps.guestSource, logger, now, onMessage,
     ipc: config.handoff === 'ingress',
     onDeath: (w, code, signal) => {
-      handleDeath(deathDeps, w, code, signal);
+      const culprit = handleDeath(deathDeps, w, code, signal);
       handoff.dead(w);
+      // Workers that hold a ticket of the culprit's app pass its requests from now on.
+      if (culprit !== null) handoff.revoke(culprit.meta.appId);
     },
     onAvailable: () => dispatcher.workerReady(),
   });
