@@ -18,7 +18,7 @@ import { createIngress } from '../ingress/routes.ts';
 import { onClientError } from '../http/client-errors.ts';
 import type { FromWorker, HandoffSetup, IngressTicket, ToWorker } from '../protocol/messages.ts';
 import type { LocalRuns } from './local-runs.ts';
-import { CONN, writeConnState, type ConnState } from '../protocol/journal.ts';
+import { CONN, type ConnState, type Journal } from '../protocol/journal.ts';
 
 type Send = (msg: FromWorker) => void;
 
@@ -83,16 +83,15 @@ function misdirected(res: ServerResponse): void {
  * requests entered guest code and is not answered, READ while one is read and not answered, else
  * IDLE; written only when that changes (on the hot path: at entry and at the answer's end).
  */
-export function createConnJournal(fd: number | null) {
+export function createConnJournal(journal: Pick<Journal, 'conn'>) {
   interface Conn { slot: number; open: number; entered: number; state: ConnState }
   const conns = new WeakMap<Socket, Conn>();
   const entered = new WeakSet<IncomingMessage>();
-  const scratch = Buffer.alloc(1);
   const update = (c: Conn): void => {
     const state = c.entered > 0 ? CONN.ENTERED : c.open > 0 ? CONN.READ : CONN.IDLE;
     if (state === c.state) return;
     c.state = state;
-    writeConnState(fd, c.slot, state, scratch);
+    journal.conn(c.slot, state);
   };
   return {
     take(socket: Socket, slot: number): void {

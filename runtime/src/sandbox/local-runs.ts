@@ -94,7 +94,7 @@ export function createLocalRuns(deps: LocalRunDeps) {
     const { text, kind } = guestBody(input.request.body);
     const client = input.client;
     const base = deps.run.journal;
-    const journal = client === undefined ? base : { enter(seq: number): void { deps.entering(client); base.enter(seq); } };
+    const journal = client === undefined ? base : { ...base, enter(seq: number): void { deps.entering(client); base.enter(seq); } };
     deps.running.set(id, runRequest({ ...deps.run, send, journal }, spec, job, text, kind, () => deps.running.delete(id)));
   });
 

@@ -79,7 +79,7 @@ function startHandoff(setup: HandoffSetup): void {
   const w = worker;
   const tickets = new WeakMap<object, IngressTicket>();
   const directory = createWorkerDirectory(send, setup.directoryTtlMs, now, tickets);
-  const conns = createConnJournal(JOURNAL_FD);
+  const conns = createConnJournal(journal);
   const runs = createLocalRuns({ setup, run: { pool: w.pool, background: w.background, blank: w.blank, journal, startupCpuMs: w.limits.startupCpuMs, send, now }, tickets, versions, running, entering: conns.enter });
   const h = handoff = { server: createHandoffServer({ setup, runs, directory, send, journal: conns }), runs, directory };
   for (const [socket, head, slot] of early.splice(0)) h.server.take(socket, head, slot);

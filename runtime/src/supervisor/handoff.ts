@@ -237,7 +237,10 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
       locals.delete(w);
       const c = conns.get(w);
       conns.delete(w);
-      if (c !== undefined) rehome(c, w.handle.connStates(), deps.workers().ready().filter((o) => o !== w), connsOf);
+      // Killed from outside (memory, hung), it may have died between entries, where its journal can
+      // be behind: none of its connections is taken for idle then.
+      const states = w.killedFor === null ? w.handle.connStates() : null;
+      if (c !== undefined) rehome(c, states, deps.workers().ready().filter((o) => o !== w), connsOf);
     },
   };
 }
