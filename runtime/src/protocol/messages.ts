@@ -115,6 +115,16 @@ export interface IngressTicket {
   vid: number | null;
 }
 
+/** The end of a request a worker ran itself on a handed connection. */
+export interface LocalEnd {
+  id: string;
+  vid: number;
+  label: string;
+  kind: RequestKind;
+  httpStatus: number | null;
+  report: RunReport;
+}
+
 /** A request a worker passes to the supervisor to run (the body is the frame's bytes). */
 export type PassedInput = Omit<RunInput, 'source' | 'request'> & { request: { method: string; url: string; headers: HeaderBlock } };
 
@@ -154,4 +164,5 @@ export type FromWorker =
   | { t: 'local'; id: string; vid: number; deadlineAt: number }
   /** A handed connection closed (the supervisor counts each worker's connections). */
   | { t: 'conn-end'; slot: number }
-  | { t: 'local-end'; id: string; vid: number; label: string; kind: RequestKind; httpStatus: number | null; report: RunReport };
+  /** Local requests that ended, batched per turn of the worker's event loop (and before each entry). */
+  | { t: 'local-ends'; ends: LocalEnd[] };

@@ -5,7 +5,7 @@
  * hop to the supervisor (the same request runner, budgets and journal as any request); any other
  * is passed to the supervisor, which places it as it places every request (admission, quarantine)
  * and answers here. A local request tells the supervisor of itself only to call out (`local`, once,
- * then its `egress` frames as any request's) and at its end (`local-end`: metrics, app log, the
+ * then its `egress` frames as any request's) and at its end (`local-ends`, one frame a turn: metrics, app log, the
  * scheduler's average), both after or beside its work, never before its answer.
  *
  * The journal names a local request by −vid (it has no job seq), so a worker that dies in it
@@ -14,7 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import { PlatformError } from '@platform/sdk';
 import type { FrameBody } from '../protocol/channel.ts';
-import type { FromWorker, HandoffSetup, IngressTicket, RunJob, RunReport, ToWorker, VersionSpec } from '../protocol/messages.ts';
+import type { FromWorker, HandoffSetup, IngressTicket, LocalEnd, RunJob, RunReport, ToWorker, VersionSpec } from '../protocol/messages.ts';
 import type { RunInput, RunService } from '../runs/service.ts';
 import type { RunDeps } from './request-context.ts';
 import { runRequest, type RunningRequest } from './request-run.ts';
@@ -49,6 +49,13 @@ export function createLocalRuns(deps: LocalRunDeps) {
   let n = 0;
   const passed = new Map<string, (r: RunResult) => void>();
   const channel = deps.run.send;
+  // One frame for the ends of a turn: each frame is a write and a wake-up of the supervisor.
+  let ends: LocalEnd[] = [];
+  const flushEnds = (): void => {
+    if (ends.length === 0) return;
+    channel({ t: 'local-ends', ends });
+    ends = [];
+  };
 
   const pass = (input: RunInput, id: string): Promise<RunResult> => new Promise((resolve) => {
     passed.set(id, resolve);
@@ -71,7 +78,10 @@ export function createLocalRuns(deps: LocalRunDeps) {
       status = r.kind === 'response' ? r.head.status : r.error.status;
       resolve(r);
     };
-    const end = (report: RunReport): void => channel({ t: 'local-end', id, vid: spec.vid, label: input.label, kind: input.kind, httpStatus: status, report });
+    const end = (report: RunReport): void => {
+      if (ends.length === 0) setImmediate(flushEnds);
+      ends.push({ id, vid: spec.vid, label: input.label, kind: input.kind, httpStatus: status, report });
+    };
     const send: Send = (msg: FromWorker, body, encoding) => {
       switch (msg.t) {
         case 'response':
@@ -107,6 +117,8 @@ export function createLocalRuns(deps: LocalRunDeps) {
       const spec = ticket?.vid === null || ticket === undefined ? undefined : deps.versions.get(ticket.vid);
       return spec === undefined ? pass(input, requestId) : local(input, requestId, spec);
     },
+    /** Sends the ends not sent yet (before an entry: a guest that takes the worker down keeps them). */
+    flushEnds,
     /** The supervisor's answer to a passed request. */
     passed(msg: Extract<ToWorker, { t: 'passed' }>, body: FrameBody): void {
       const resolve = passed.get(msg.id);

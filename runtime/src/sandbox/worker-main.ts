@@ -34,7 +34,10 @@ interface Worker {
 }
 
 const now = (): number => Date.now();
-const journal = createJournal(JOURNAL_FD, () => channel.flush());
+const journal = createJournal(JOURNAL_FD, () => {
+  handoff?.runs.flushEnds();
+  channel.flush();
+});
 const versions = new Map<number, VersionSpec>();
 const running = new Map<string, RunningRequest>();
 let worker: Worker | null = null;

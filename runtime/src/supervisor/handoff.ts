@@ -10,7 +10,7 @@
  *   apply (`pass`: this process runs it as any request and answers the worker);
  * - egress: a local request's first outbound call registers it (`local`), with the same egress
  *   context as any request (the install token never reaches a worker; routes carry none anyway);
- * - reports: a local request's end (`local-end`) goes to the metrics and the app log, and feeds the
+ * - reports: a local request's end (`local-ends`, batched per turn) goes to the metrics and the app log, and feeds the
  *   scheduler's average: an app that turns heavy is revoked on every worker.
  */
 import type { Socket } from 'node:net';
@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { ResolvedApp } from '../ingress/directory.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { FrameBody } from '../protocol/channel.ts';
-import type { FromWorker, HandoffSetup, RunJob, VersionSpec } from '../protocol/messages.ts';
+import type { FromWorker, HandoffSetup, LocalEnd, RunJob, VersionSpec } from '../protocol/messages.ts';
 import type { RunInput } from '../runs/service.ts';
 import { CONN, MAX_CONN_SLOTS } from '../protocol/journal.ts';
 import { sendVersion } from './dispatcher.ts';
@@ -43,7 +43,7 @@ interface LocalVersion {
   egress: { egressHosts: readonly string[]; platformOrigin: string | null };
 }
 
-type HandoffMessage = Extract<FromWorker, { t: 'app' | 'pass' | 'local' | 'local-end' | 'conn-end' }>;
+type HandoffMessage = Extract<FromWorker, { t: 'app' | 'pass' | 'local' | 'local-ends' | 'conn-end' }>;
 
 /** Versions a local request may name; older ones are looked up again by the worker's next ticket. */
 const MAX_VERSIONS = 10_000;
@@ -153,7 +153,7 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
     for (const w of deps.workers().all()) w.handle.send({ t: 'revoke', appId });
   };
 
-  const localEnd = (w: WorkerRef, msg: Extract<HandoffMessage, { t: 'local-end' }>): void => {
+  const localEnd = (w: WorkerRef, msg: LocalEnd): void => {
     const known = locals.get(w)?.get(msg.id);
     const v = versions.get(msg.vid);
     if (known !== undefined) {
@@ -217,7 +217,9 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
           m.set(msg.id, localPending(msg.id, v, msg.deadlineAt));
           return true;
         }
-        case 'local-end': localEnd(w, msg); return true;
+        case 'local-ends':
+          for (const end of msg.ends) localEnd(w, end);
+          return true;
         case 'conn-end': {
           const c = connsOf(w);
           c.sockets.get(msg.slot)?.destroy();
