@@ -1,6 +1,7 @@
 // Connection hand-off (RUNTIME_HANDOFF=ingress, issue 24 item 2): a hosted-ingress connection is
 // handed once to a sandbox worker, which parses its requests and runs a light app's requests in its
-// own isolates (no supervisor hop: the request id is one the worker made, `req_{node}{worker}.…`);
+// own isolates (no supervisor hop: runtime_handoff_requests_total{path="local"} counts them, and
+// the request id is one the worker made, `req_{node}{worker}.…`);
 // the internal API stays on the supervisor; a heavy app's requests are passed to the supervisor,
 // whose admission holds them; egress, the app log and the metrics work as for any request.
 import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
