@@ -85,11 +85,15 @@ function handTo(ready: readonly WorkerRef[], connsOf: (w: WorkerRef) => HandedCo
   return true;
 }
 
-/** A dead worker's connections: the idle ones to the live workers, the others answered and closed. */
+/**
+ * A dead worker's connections: the idle ones to the live workers (closed when there is none: an
+ * answer on an idle connection would be taken for the answer to the client's next request), the
+ * others answered and closed.
+ */
 function rehome(c: HandedConnections, states: Buffer | null, live: readonly WorkerRef[], connsOf: (w: WorkerRef) => HandedConnections): void {
   for (const [slot, socket] of c.sockets) {
-    if ((states?.[slot] ?? CONN.ENTERED) === CONN.IDLE && handTo(live, connsOf, socket, EMPTY)) continue;
-    answerCrashed(socket);
+    if ((states?.[slot] ?? CONN.ENTERED) !== CONN.IDLE) answerCrashed(socket);
+    else if (!handTo(live, connsOf, socket, EMPTY)) socket.destroy();
   }
 }
 
@@ -234,7 +238,7 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
      * in progress moves to another worker (what the client sent since is still in the kernel), and
      * one with a request read or running is answered with the tagged error and closed.
      */
-    dead(w: WorkerRef): void {
+    dead(w: WorkerRef, stopping: boolean): void {
       for (const p of locals.get(w)?.values() ?? []) abortEgress(p);
       locals.delete(w);
       const c = conns.get(w);
@@ -242,7 +246,7 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
       // Killed from outside (memory, hung), it may have died between entries, where its journal can
       // be behind: none of its connections is taken for idle then.
       const states = w.killedFor === null ? w.handle.connStates() : null;
-      if (c !== undefined) rehome(c, states, deps.workers().ready().filter((o) => o !== w), connsOf);
+      if (c !== undefined) rehome(c, states, stopping ? [] : deps.workers().ready().filter((o) => o !== w), connsOf);
     },
   };
 }

@@ -76,7 +76,7 @@ export function createSupervisor(deps: SupervisorDeps) {
     ipc: config.handoff === 'ingress',
     onDeath: (w, code, signal) => {
       const culprit = handleDeath(deathDeps, w, code, signal);
-      handoff.dead(w);
+      handoff.dead(w, stopping);
       // Workers that hold a ticket of the culprit's app pass its requests from now on.
       if (culprit !== null) handoff.revoke(culprit.meta.appId);
     },
