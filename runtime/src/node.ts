@@ -4,7 +4,7 @@
  * HTTP surface. Holds no logic of its own.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Logger } from 'pino';
 import { createBundleStore, createSourceMapStore } from './bundles/store.ts';
 import type { RuntimeConfig } from './config/config.ts';
@@ -16,12 +16,13 @@ import { createSecretCheck } from './http/auth.ts';
 import { createHttpServer } from './server.ts';
 import { createMemoryAppDirectory, type AppDirectory } from './ingress/directory.ts';
 import { createHttpAppDirectory } from './ingress/http-directory.ts';
-import { createIngress } from './ingress/routes.ts';
+import { createIngress, type Ingress } from './ingress/routes.ts';
+import { createHandoffListener } from './http/handoff-listener.ts';
 import { hostname } from 'node:os';
 import { createAppLog, type AppLog, type AppLogInput } from './logs/app-log.ts';
 import { createLogShipper, type LogShipper } from './logs/shipper.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
-import { createRunService } from './runs/service.ts';
+import { createRunService, type RunService } from './runs/service.ts';
 import { buildGuestSource } from './sandbox/guest-source.ts';
 import { createSupervisor, type Supervisor } from './supervisor/supervisor.ts';
 import { workerEntry } from './supervisor/worker-entry.ts';
@@ -64,8 +65,8 @@ export interface RuntimeNode {
   readonly isolatedVm: IsolatedVmBuild;
 }
 
-/** Binds the node's HTTP server; resolves with the port bound (port 0: the one the system chose). */
-function listen(http: Server, host: string, port: number): Promise<number> {
+/** Binds the node's server; resolves with the port bound (port 0: the one the system chose). */
+function listen(http: NetServer, host: string, port: number): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const refused = (err: Error) => reject(listenError(err, { variable: 'RUNTIME_PORT', host, port }));
     http.once('error', refused);
@@ -83,6 +84,32 @@ function logShipper(config: RuntimeConfig, deps: { now: () => number; logger: Lo
     url: config.controlPlaneUrl, secret: config.secret, nodeId: config.fleet?.nodeId ?? `${hostname()}-${process.pid}`,
     ...config.logShipping, now: deps.now, logger: deps.logger, ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
     dropped: (reason, n) => deps.metrics.appLogDropped.inc({ reason }, n),
+  });
+}
+
+/** The listening socket that hands hosted-ingress connections to the workers (RUNTIME_HANDOFF). */
+function handoffListener(http: Server, ingress: Ingress, sup: Supervisor): NetServer {
+  return createHandoffListener({
+    http,
+    isIngress: (target, host) => ingress.slugOfHost(host) !== null || ingress.isPath(target),
+    handOff: (socket, head) => sup.handOff(socket, head),
+  });
+}
+
+/** Workers serve handed connections: apps and passed requests are answered here (supervisor/handoff.ts). */
+function enableHandoff(deps: { config: RuntimeConfig; sup: Supervisor; runs: RunService; directory: AppDirectory; publicUrl: string }): void {
+  const { config, runs, directory } = deps;
+  deps.sup.enableHandoff({
+    async lookup(slug) {
+      const app = directory.cached?.(slug) ?? await directory.resolve(slug);
+      if (app === null) return null;
+      const derived = await runs.prepare({ app: { id: app.appId, slug: app.slug, version: app.version }, sha256: app.sha256, sourceMapSha256: app.sourceMapSha256 ?? null, env: app.env, secretEnvKeys: app.secretEnvKeys, egressHosts: app.egressHosts, baseUrl: app.baseUrl, source: app });
+      return { app, spec: derived.spec, egress: { egressHosts: derived.egressHosts, platformOrigin: derived.platformOrigin } };
+    },
+    pass: (input, requestId) => runs.run(input, requestId),
+  }, {
+    publicUrl: deps.publicUrl, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, directoryTtlMs: config.directoryTtlMs, idPrefix: runs.idPrefix,
+    budgets: { route: runs.budgets('route'), mcp: runs.budgets('mcp') },
   });
 }
 
@@ -112,6 +139,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
 
   let supervisor: Supervisor | null = null;
   let server: Server | null = null;
+  let listener: NetServer | null = null;
   const operator = createMetricsServer({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, logger, variable: 'RUNTIME_METRICS_PORT' });
   let registration: Registration | null = null;
   let draining = false;
@@ -134,6 +162,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
       const runs = createRunService({ config, supervisor: sup, bundles, sourceMaps, now, logger });
       const appOrigin = (slug: string): string => (config.hostedAppDomain === null ? publicUrl : `https://${slug}.${config.hostedAppDomain}`);
       const checkSecret = createSecretCheck(config.secret);
+      const ingress = createIngress({ directory, runs, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, appOrigin, logger });
       const http = createHttpServer({
         logger,
         checkSecret,
@@ -143,15 +172,17 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
         bundles,
         sourceMaps,
         runs,
-        ingress: createIngress({ directory, runs, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, appOrigin, logger }),
+        ingress,
         deliveries: createDeliveryRoute({ checkSecret, deliveries: createDeliveryService({ runs, appOrigin }), logger }),
         manifestCpuMs: config.worker.startupCpuMs,
         draining: () => draining,
       });
       server = http;
-      const port = await listen(http, config.host, config.port);
+      listener = config.handoff === 'ingress' ? handoffListener(http, ingress, sup) : http;
+      const port = await listen(listener, config.host, config.port);
       // Port 0 (tests): the public URL gets the port actually bound.
       if (config.port === 0) publicUrl = publicUrl.replace(/:0$/, `:${port}`);
+      if (config.handoff === 'ingress') enableHandoff({ config, sup, runs, directory, publicUrl });
       const internalUrl = config.port === 0 ? config.internalUrl.replace(/:0$/, `:${port}`) : config.internalUrl;
       if (config.fleet !== null) {
         registration = openRegistration({ fleet: config.fleet, url: internalUrl, capacity: config.workers, inFlight, logger, now });
@@ -174,6 +205,8 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
       registration = null;
       const s = server;
       if (s !== null) {
+        const l = listener;
+        if (l !== null && l !== s) await new Promise<void>((resolve) => l.close(() => resolve()));
         await new Promise<void>((resolve) => {
           s.close(() => resolve());
           s.closeAllConnections();

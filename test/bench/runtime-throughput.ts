@@ -13,7 +13,9 @@
  * workerd is installed on first use into .bench/workerd (`npm install --no-save`, outside the
  * project's own node_modules and lock, whose registries may lack its other-platform packages).
  * `BENCH_ROUNDS` (3: the median is the figure), `BENCH_DURATION_MS`, `BENCH_WARMUP_MS` and
- * `BENCH_LATENCY_COUNT` shorten it (runtime-support.ts).
+ * `BENCH_LATENCY_COUNT` shorten it (runtime-support.ts); `BENCH_RUNTIME_FORMS=stub` leaves out the
+ * `npm start` form. The route is measured a third time with connection hand-off
+ * (`RUNTIME_HANDOFF=ingress`: each connection handed once to a worker, which parses its requests).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -149,16 +151,18 @@ function deliveryRequest(appId: string, source: string): Request {
 
 interface Form { route: Figures; delivery: Figures }
 
-/** The runtime node alone, beside a stub control plane that answers app records and takes log batches. */
-async function stubForm(): Promise<Form> {
+/**
+ * The runtime node alone, beside a stub control plane that answers app records and takes log
+ * batches; with `RUNTIME_HANDOFF=ingress` only the route is measured (deliveries are not handed).
+ */
+async function stubForm(env: Record<string, string> = {}): Promise<Partial<Form> & Pick<Form, 'route'>> {
   const stub = await startStubControlPlane([{ slug: 'bench', source: HANDLER }]);
-  const rt = await spawnRuntime({ CONTROL_PLANE_URL: stub.url, RUNTIME_DIRECTORY_TTL_MS: '3600000' });
+  const rt = await spawnRuntime({ CONTROL_PLANE_URL: stub.url, RUNTIME_DIRECTORY_TTL_MS: '3600000', ...env });
   try {
     const origin = new URL(rt.url).origin;
-    return {
-      route: await figures(origin, { method: 'GET', path: '/apps/bench/' }, rt.child.pid!),
-      delivery: await figures(origin, deliveryRequest('app_bench', HANDLER), rt.child.pid!),
-    };
+    const route = await figures(origin, { method: 'GET', path: '/apps/bench/' }, rt.child.pid!);
+    if (env.RUNTIME_HANDOFF !== undefined) return { route };
+    return { route, delivery: await figures(origin, deliveryRequest('app_bench', HANDLER), rt.child.pid!) };
   } finally {
     await rt.stop();
     await stub.close();
@@ -219,13 +223,14 @@ export async function run(): Promise<BenchRow[]> {
   const bare = await measured(startBareNode, post);
   const binary = workerdBinary();
   const workerd = binary === null ? null : await measured(() => startWorkerd(binary), post);
-  const started = await npmStartForm();
+  const started = process.env.BENCH_RUNTIME_FORMS === 'stub' ? null : await npmStartForm();
   const stub = await stubForm();
+  const handoff = await stubForm({ RUNTIME_HANDOFF: 'ingress' });
   return [
-    ...formRows('npm start', started.route, 'route', workerd, bare),
-    ...formRows('npm start', started.delivery, 'delivery', workerd, bare),
+    ...(started === null ? [] : [...formRows('npm start', started.route, 'route', workerd, bare), ...formRows('npm start', started.delivery, 'delivery', workerd, bare)]),
     ...formRows('stub control plane', stub.route, 'route', workerd, bare),
-    ...formRows('stub control plane', stub.delivery, 'delivery', workerd, bare),
+    ...formRows('stub control plane', stub.delivery!, 'delivery', workerd, bare),
+    ...formRows('stub control plane, RUNTIME_HANDOFF=ingress', handoff.route, 'route', workerd, bare),
     ...(workerd === null ? [] : referenceRows('same handler on workerd', workerd)),
     ...referenceRows('bare Node http echo', bare),
   ];

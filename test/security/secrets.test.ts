@@ -4,15 +4,15 @@
 // app's own /v0 calls). Proof by inspection: the worker's environment, and every readable byte of
 // its memory after deliveries that carried a token and used it, searched for each value. The same
 // scan of this process (which runs the supervisor) finds them, so the scan does see what is there.
+// With connection hand-off the worker parses hosted requests itself; the internal API (the secret,
+// the tokens) stays on the supervisor's connections, so the same holds.
+import { Agent, fetch as undiciFetch } from 'undici';
 import { openSync, readFileSync, readSync, closeSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResolvedApp } from '@platform/runtime';
 import { SECRET, SIGNING_SECRET, fixture, startRuntime, startServer, type TestRuntime, type TestServer } from '../runtime/support/runtime.ts';
 
 const TOKEN = 'platapp_secret_install_token_0123456789';
-let rt: TestRuntime;
-let api: TestServer;
-let app: ResolvedApp;
 
 /** Which of `needles` occur in the readable memory of process `pid` (as one-byte or UTF-16 text). */
 function foundInMemory(pid: number | 'self', needles: string[]): string[] {
@@ -46,34 +46,44 @@ function foundInMemory(pid: number | 'self', needles: string[]): string[] {
   return [...found];
 }
 
-beforeAll(async () => {
-  api = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
-  rt = await startRuntime({ RUNTIME_WORKERS: '1' });
-  app = await rt.deploy('basic', fixture('basic'), { baseUrl: api.url });
-  const envelope = { id: 'dlv_s', type: 'block.action', install: { id: 'ins_1' }, installToken: { token: TOKEN, expiresAt: '2030-01-01T00:00:00Z' }, data: { callApi: true } };
-  for (let i = 0; i < 3; i++) {
-    const result = await rt.client.deliver(rt.delivery(app, { envelope: { ...envelope, id: `dlv_s${i}` } }));
-    expect(result.outcome).toBe('ok');
-  }
-  // The token did its job: the app's /v0 call carried it.
-  expect(api.hits.map((h) => h.headers.authorization)).toContain(`Bearer ${TOKEN}`);
-});
-afterAll(async () => {
-  await rt?.stop();
-  await api?.close();
-});
+for (const handoff of ['off', 'ingress'] as const) {
+  describe(`secrets and the sandbox worker (RUNTIME_HANDOFF=${handoff})`, () => {
+    let rt: TestRuntime;
+    let api: TestServer;
+    let app: ResolvedApp;
 
-describe('secrets and the sandbox worker', () => {
-  it('the worker runs with an empty environment', () => {
-    for (const w of rt.node.supervisor!.load()) {
-      expect(readFileSync(`/proc/${w.pid}/environ`, 'utf8')).toBe('');
-    }
-  });
+    beforeAll(async () => {
+      api = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+      rt = await startRuntime({ RUNTIME_WORKERS: '1', RUNTIME_HANDOFF: handoff });
+      app = await rt.deploy('basic', fixture('basic'), { baseUrl: api.url });
+      const envelope = { id: 'dlv_s', type: 'block.action', install: { id: 'ins_1' }, installToken: { token: TOKEN, expiresAt: '2030-01-01T00:00:00Z' }, data: { callApi: true } };
+      for (let i = 0; i < 3; i++) {
+        const result = await rt.client.deliver(rt.delivery(app, { envelope: { ...envelope, id: `dlv_s${i}` } }));
+        expect(result.outcome).toBe('ok');
+        // With hand-off, hosted requests on their own connection are parsed and run by the worker.
+        const routed = await undiciFetch(`${rt.url}/apps/basic/echo`, { dispatcher: new Agent({ connections: 1 }) });
+        expect(routed.status).toBe(200);
+      }
+      // The token did its job: the app's /v0 call carried it.
+      expect(api.hits.map((h) => h.headers.authorization)).toContain(`Bearer ${TOKEN}`);
+    });
+    afterAll(async () => {
+      await rt?.stop();
+      await api?.close();
+    });
 
-  it('no byte of the worker\'s memory holds the node secret, a signing secret or an install token', { timeout: 60_000 }, () => {
-    const secrets = [SECRET, SIGNING_SECRET, SIGNING_SECRET.slice('whsec_'.length), TOKEN];
-    for (const w of rt.node.supervisor!.load()) expect(foundInMemory(w.pid!, secrets)).toEqual([]);
-    // The supervisor (this process) holds the node secret and the token: the scan finds them.
-    expect(foundInMemory('self', [SECRET, TOKEN]).sort()).toEqual([SECRET, TOKEN].sort());
+    it('the worker runs with an empty environment (hand-off: only the IPC channel Node names)', () => {
+      for (const w of rt.node.supervisor!.load()) {
+        const names = readFileSync(`/proc/${w.pid}/environ`, 'utf8').split('\0').filter((e) => e !== '').map((e) => e.slice(0, e.indexOf('=')));
+        expect(names.sort()).toEqual(handoff === 'off' ? [] : ['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
+      }
+    });
+
+    it('no byte of the worker\'s memory holds the node secret, a signing secret or an install token', { timeout: 60_000 }, () => {
+      const secrets = [SECRET, SIGNING_SECRET, SIGNING_SECRET.slice('whsec_'.length), TOKEN];
+      for (const w of rt.node.supervisor!.load()) expect(foundInMemory(w.pid!, secrets)).toEqual([]);
+      // The supervisor (this process) holds the node secret and the token: the scan finds them.
+      expect(foundInMemory('self', [SECRET, TOKEN]).sort()).toEqual([SECRET, TOKEN].sort());
+    });
   });
-});
+}

@@ -54,6 +54,7 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
   { name: 'RUNTIME_HEARTBEAT_MS', default: '1000', description: 'How often the node rewrites its registry record.' },
   { name: 'RUNTIME_NODE_TTL_MS', default: '5000', description: 'How long a record outlives its last heartbeat: a node killed without a word leaves the fleet after this.' },
   { name: 'RUNTIME_DRAIN_MS', default: '30000', description: 'On SIGTERM: how long in-flight requests may take to finish before the node stops anyway.' },
+  { name: 'RUNTIME_HANDOFF', default: 'off', description: '`ingress`: each hosted-ingress connection is handed once to a sandbox worker, which parses its requests and runs light apps itself (no supervisor hop per request); the internal API stays on the supervisor. Opt-in: when a worker dies, a request it had read but not entered is answered 503 instead of running again elsewhere (docs/decisions/runtime.md, Runtime v3).' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino log level of the node.' },
   { name: 'LOG_FORMAT', default: 'json', description: '`json` (one JSON object a line) or `pretty` (readable, coloured; what `npm start` passes at a terminal).' },
 ];
@@ -99,6 +100,7 @@ const EnvSchema = z.object({
   RUNTIME_HEARTBEAT_MS: int(100, 60_000).default(1000),
   RUNTIME_NODE_TTL_MS: int(300, 600_000).default(5000),
   RUNTIME_DRAIN_MS: int(0, 3_600_000).default(30_000),
+  RUNTIME_HANDOFF: z.enum(['off', 'ingress']).default('off'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
@@ -152,6 +154,8 @@ export interface RuntimeConfig {
   /** Where control planes reach this node. */
   internalUrl: string;
   drainMs: number;
+  /** `ingress`: hosted-ingress connections are handed to the workers (RUNTIME_HANDOFF). */
+  handoff: 'off' | 'ingress';
 }
 
 export interface FleetConfig {
@@ -222,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
     },
     internalUrl: stripSlash(e.RUNTIME_INTERNAL_URL ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${e.RUNTIME_PORT}`),
     drainMs: e.RUNTIME_DRAIN_MS,
+    handoff: e.RUNTIME_HANDOFF,
   };
 }
 

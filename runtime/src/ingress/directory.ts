@@ -5,21 +5,10 @@
  * asks it, the in-memory one serves tests and embedded setups.
  */
 
-export interface ResolvedApp {
-  appId: string;
-  slug: string;
-  version: number;
-  sha256: string;
-  /** The version's source map, when it was uploaded with one. */
-  sourceMapSha256?: string | null;
-  /** Env vars of the production target. */
-  env: Record<string, string>;
-  /** Keys of `env` whose values are secret (never logged). */
-  secretEnvKeys: string[];
-  egressHosts: string[];
-  /** The service's API origin (`{base_url}`); calls to its /v0 are allowed. */
-  baseUrl: string | null;
-}
+import type { ResolvedApp } from '../protocol/run-input.ts';
+
+export type { ResolvedApp };
+
 
 export interface AppDirectory {
   resolve(slug: string): Promise<ResolvedApp | null>;

@@ -22,7 +22,8 @@ const PATH_PREFIX = '/apps/';
 
 export interface IngressDeps {
   directory: AppDirectory;
-  runs: RunService;
+  /** The node's run service, or a worker's on handed connections (sandbox/local-runs.ts). */
+  runs: Pick<RunService, 'run' | 'nextRequestId'>;
   hostedAppDomain: string | null;
   maxBodyBytes: number;
   appOrigin: (slug: string) => string;
@@ -71,6 +72,7 @@ export function createIngress(deps: IngressDeps) {
       requestId = deps.runs.nextRequestId();
       const result = await deps.runs.run({
         source: app,
+        client: req,
         app: { id: app.appId, slug: app.slug, version: app.version },
         sha256: app.sha256,
         sourceMapSha256: app.sourceMapSha256 ?? null,

@@ -22,8 +22,11 @@ export interface JournalEntry {
  * in this turn, so that a guest which now takes the worker down cannot take their answers with it.
  */
 export function createJournal(fd: number | null, beforeEntry: () => void = () => {}) {
-  const buf = Buffer.alloc(BYTES);
+  // The 16 bytes, then (hand-off) the connection slots' states: one image, written from offset 0.
+  let buf = Buffer.alloc(BYTES);
   let maxEntered = 0;
+  /** Highest slot changed since the last write, or −1. */
+  let dirty = -1;
   return {
     enter(seq: number): void {
       beforeEntry();
@@ -31,7 +34,23 @@ export function createJournal(fd: number | null, beforeEntry: () => void = () =>
       if (seq > maxEntered) maxEntered = seq;
       buf.writeDoubleLE(maxEntered, 0);
       buf.writeDoubleLE(seq, 8);
-      writeSync(fd, buf, 0, BYTES, 0);
+      // One write for the entry and every connection state changed since the last: a worker dies
+      // only in guest code (or killed from outside, which the supervisor treats apart), so a
+      // connection's state needs to be on file only by the next entry, on any connection.
+      const end = dirty < 0 || dirty >= MAX_INLINE_SLOTS ? BYTES : CONN_OFFSET + dirty + 1;
+      writeSync(fd, buf, 0, end, 0);
+      if (end === BYTES && dirty >= 0) writeSync(fd, buf, CONN_OFFSET, dirty + 1, CONN_OFFSET);
+      dirty = -1;
+    },
+    /** A handed connection's state, written with the next entry (protocol/journal.ts, CONN). */
+    conn(slot: number, state: ConnState): void {
+      if (buf.length <= CONN_OFFSET + slot) {
+        const grown = Buffer.alloc(Math.min(CONN_OFFSET + MAX_CONN_SLOTS, Math.max(CONN_OFFSET + slot + 1, buf.length * 2, 64)));
+        buf.copy(grown);
+        buf = grown;
+      }
+      buf[CONN_OFFSET + slot] = state;
+      if (slot > dirty) dirty = slot;
     },
   };
 }
@@ -44,4 +63,27 @@ export function readJournal(fd: number): JournalEntry {
   const n = readSync(fd, buf, 0, BYTES, 0);
   if (n < BYTES) return { maxEntered: 0, current: 0 };
   return { maxEntered: buf.readDoubleLE(0), current: buf.readDoubleLE(8) };
+}
+
+/**
+ * Hand-off (RUNTIME_HANDOFF): after the 16 bytes above, one byte per handed connection (its slot,
+ * chosen by the supervisor) says whether a request on it is in progress: `IDLE` (nothing read since
+ * the last answer went out: the connection can move to another worker, the kernel holds whatever the
+ * client sent since), `READ` (a request read, not entered), `ENTERED` (a request entered guest code).
+ * Kept by the worker in the journal's image and written with the next entry (`conn`), so that the
+ * hot path costs one write per entry, as without hand-off.
+ */
+export const CONN = { IDLE: 0, READ: 1, ENTERED: 2 } as const;
+export type ConnState = (typeof CONN)[keyof typeof CONN];
+const CONN_OFFSET = BYTES;
+/** Up to this many slots, their states go out in the entry's own write. */
+const MAX_INLINE_SLOTS = 4_096;
+/** Connections one worker may hold at once (the file's size bound). */
+export const MAX_CONN_SLOTS = 65_536;
+
+/** Every connection slot's last state (IDLE for slots never written). */
+export function readConnStates(fd: number): Buffer {
+  const buf = Buffer.alloc(MAX_CONN_SLOTS);
+  readSync(fd, buf, 0, MAX_CONN_SLOTS, CONN_OFFSET);
+  return buf;
 }

@@ -9,6 +9,7 @@ import type { ErrorTag, LogError } from '@platform/sdk';
 import type { LogLevel } from '../capabilities/types.ts';
 import type { WorkerLimits } from '../config/config.ts';
 import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';
+import type { ResolvedApp, RunInput } from './run-input.ts';
 
 /**
  * One app version as a worker runs it, sent once per worker and then named by `vid`. Everything a
@@ -89,6 +90,43 @@ export interface ResponseHead {
   headers: HeaderBlock;
 }
 
+/**
+ * Hand-off (RUNTIME_HANDOFF=ingress): what a worker needs to serve hosted ingress on connections
+ * the supervisor handed it (docs/decisions/runtime.md, Runtime v3).
+ */
+export interface HandoffSetup {
+  publicUrl: string;
+  hostedAppDomain: string | null;
+  maxBodyBytes: number;
+  directoryTtlMs: number;
+  /** Request ids the worker makes are `req_{idPrefix}{n}`: unique on the node. */
+  idPrefix: string;
+  budgets: Record<'route' | 'mcp', { cpuMs: number; deadlineMs: number }>;
+}
+
+/**
+ * An app as hosted ingress resolved it, and how the worker may run it: `vid` names the version
+ * spec sent before (the worker runs it itself), null when the supervisor must place it (its version
+ * is quarantined or its app is heavy: admission applies).
+ */
+export interface IngressTicket {
+  app: ResolvedApp;
+  vid: number | null;
+}
+
+/** The end of a request a worker ran itself on a handed connection. */
+export interface LocalEnd {
+  id: string;
+  vid: number;
+  label: string;
+  kind: RequestKind;
+  httpStatus: number | null;
+  report: RunReport;
+}
+
+/** A request a worker passes to the supervisor to run (the body is the frame's bytes). */
+export type PassedInput = Omit<RunInput, 'source' | 'request'> & { request: { method: string; url: string; headers: HeaderBlock } };
+
 export type ToWorker =
   | { t: 'init'; guestSource: string; limits: WorkerLimits }
   | { t: 'version'; spec: VersionSpec }
@@ -96,7 +134,14 @@ export type ToWorker =
   | { t: 'manifest'; job: ManifestJob }
   | { t: 'egress-result'; id: string; opId: number; ok: true; status: number; statusText: string; headers: HeaderBlock; url: string; redirected: boolean }
   | { t: 'egress-result'; id: string; opId: number; ok: false; message: string }
-  | { t: 'stats' };
+  | { t: 'stats' }
+  | { t: 'handoff'; setup: HandoffSetup }
+  | { t: 'app'; id: number; ticket: IngressTicket | null }
+  /** The answer to a passed request: the guest's response head (its body is the frame's bytes), or a tagged error. */
+  | { t: 'passed'; id: string; head: ResponseHead }
+  | { t: 'passed'; id: string; error: RunError }
+  /** The app's requests go through the supervisor from now on (it turned heavy, a version of it was quarantined). */
+  | { t: 'revoke'; appId: string };
 
 export type FromWorker =
   | { t: 'ready' }
@@ -110,4 +155,13 @@ export type FromWorker =
   | { t: 'egress-abort'; id: string; opId: number }
   | { t: 'stats'; isolates: number; heapBytes: number; versions: number; rssBytes: number }
   /** A platform fault inside the worker, for the node's own log (never guest text). */
-  | { t: 'log'; level: 'warn' | 'error'; message: string; error: string };
+  | { t: 'log'; level: 'warn' | 'error'; message: string; error: string }
+  /** Hand-off: the app a slug names, for hosted ingress on a handed connection. */
+  | { t: 'app'; id: number; slug: string }
+  | { t: 'pass'; id: string; input: PassedInput }
+  /** A request the worker runs itself is about to call out (sent once, before its first `egress`). */
+  | { t: 'local'; id: string; vid: number; deadlineAt: number }
+  /** A handed connection closed (the supervisor counts each worker's connections). */
+  | { t: 'conn-end'; slot: number }
+  /** Local requests that ended, batched per turn of the worker's event loop (and before each entry). */
+  | { t: 'local-ends'; ends: LocalEnd[] };

@@ -15,34 +15,14 @@ import type { Logger } from 'pino';
 import type { BundleStore, SourceMapStore } from '../bundles/store.ts';
 import { normalizeHost } from '../egress/hosts.ts';
 import type { VersionSpec } from '../protocol/messages.ts';
-import type { HeaderBlock, RequestKind } from '../shared/bridge.ts';
+import type { RequestKind } from '../shared/bridge.ts';
 import type { ManifestResult, RunResult, Supervisor } from '../supervisor/supervisor.ts';
 import { createSpecs } from './specs.ts';
 
-export interface RunInput {
-  app: { id: string; slug: string; version: number };
-  sha256: string;
-  /** The version's source map (sha256), or null when it has none. */
-  sourceMapSha256: string | null;
-  kind: RequestKind;
-  env: Record<string, string>;
-  secretEnvKeys: readonly string[];
-  egressHosts: readonly string[];
-  baseUrl: string | null;
-  installToken: string | null;
-  request: { method: string; url: string; headers: HeaderBlock; body: Buffer | string | null };
-  deliveryId: string | null;
-  /** The install a delivery is for; null for routes. */
-  installId: string | null;
-  /** What the app log's `request` line calls this request (logs/request-label.ts). */
-  label: string;
-  maxResponseBytes: number;
-  /**
-   * An object that stands for this app version and env while it lives (ingress passes its cached
-   * directory record): what is derived from them is then derived once, not per request.
-   */
-  source?: object;
-}
+import type { RunInput } from '../protocol/run-input.ts';
+
+export type { RunInput };
+
 
 interface Derived {
   spec: VersionSpec;
@@ -52,34 +32,29 @@ interface Derived {
 
 const MAP_RETRY_MS = 60_000;
 
+/** `make(key)`, kept by key; the cache is emptied when it holds `max`. */
+function memo<T>(max: number, make: (key: string) => T): (key: string) => T {
+  const kept = new Map<string, T>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = make(key);
+      if (kept.size >= max) kept.clear();
+      kept.set(key, value);
+    }
+    return value;
+  };
+}
+
 export function createRunService(deps: { config: RuntimeConfig; supervisor: Supervisor; bundles: BundleStore; sourceMaps: SourceMapStore; now: () => number; logger?: Logger }) {
   const prefix = randomBytes(4).toString('hex');
   let seq = 0;
   const { config } = deps;
   const specs = createSpecs();
   // Normalized allow-lists by their raw text: the same few lists come with every request.
-  const hostLists = new Map<string, readonly string[]>();
-  const normalized = (hosts: readonly string[]): readonly string[] => {
-    const key = hosts.join(',');
-    let list = hostLists.get(key);
-    if (list === undefined) {
-      list = hosts.map(normalizeHost);
-      if (hostLists.size >= 10_000) hostLists.clear();
-      hostLists.set(key, list);
-    }
-    return list;
-  };
-
-  const origins = new Map<string, string>();
-  const originOf = (baseUrl: string): string => {
-    let origin = origins.get(baseUrl);
-    if (origin === undefined) {
-      origin = new URL(baseUrl).origin;
-      if (origins.size >= 1_000) origins.clear();
-      origins.set(baseUrl, origin);
-    }
-    return origin;
-  };
+  const hostList = memo(10_000, (key) => (key === '' ? [] : key.split(',').map(normalizeHost)));
+  const normalized = (hosts: readonly string[]): readonly string[] => hostList(hosts.join(','));
+  const originOf = memo(1_000, (baseUrl) => new URL(baseUrl).origin);
   // Maps the control plane did not give us lately: not asked for on every request.
   const mapFailedAt = new Map<string, number>();
   const fetchMap = async (sha: string): Promise<void> => {
@@ -144,6 +119,14 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
 
   return {
     budgets,
+    /** The spec of an app version with its bundle here (hand-off: a worker runs its requests itself). */
+    async prepare(input: Pick<RunInput, 'app' | 'sha256' | 'sourceMapSha256' | 'env' | 'secretEnvKeys' | 'egressHosts' | 'baseUrl' | 'source'>): Promise<Derived> {
+      const map = mapOf(input.sourceMapSha256);
+      const [bundlePath] = await Promise.all([deps.bundles.known(input.sha256) ?? deps.bundles.ensure(input.sha256), map.arriving]);
+      return derive(input as RunInput, bundlePath, map.path);
+    },
+    /** A request id prefix unique on this node (workers add their own part on handed connections). */
+    idPrefix: prefix,
     /** A request id for logs and responses: unique on this node. */
     nextRequestId(): string {
       return `req_${prefix}${(++seq).toString(36)}`;

@@ -9,7 +9,9 @@ import { isUtf8 } from 'node:buffer';
 import { Socket } from 'node:net';
 import type { WorkerLimits } from '../config/config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
-import type { FromWorker, ToWorker, VersionSpec } from '../protocol/messages.ts';
+import type { FromWorker, HandoffSetup, IngressTicket, ToWorker, VersionSpec } from '../protocol/messages.ts';
+import { createConnJournal, createHandoffServer, createWorkerDirectory } from './handoff-server.ts';
+import { createLocalRuns, type LocalRuns } from './local-runs.ts';
 import { assertSafeToolchain } from './preflight.ts';
 import { createBackground, type Background } from './background.ts';
 import { loadIvm, type Ivm } from './ivm.ts';
@@ -32,7 +34,10 @@ interface Worker {
 }
 
 const now = (): number => Date.now();
-const journal = createJournal(JOURNAL_FD, () => channel.flush());
+const journal = createJournal(JOURNAL_FD, () => {
+  handoff?.runs.flushEnds();
+  channel.flush();
+});
 const versions = new Map<number, VersionSpec>();
 const running = new Map<string, RunningRequest>();
 let worker: Worker | null = null;
@@ -69,8 +74,45 @@ function init(guestSource: string, limits: WorkerLimits): void {
   send({ t: 'ready' });
 }
 
+/** Hand-off (RUNTIME_HANDOFF): this worker serves hosted ingress on connections the supervisor hands it. */
+let handoff: { server: ReturnType<typeof createHandoffServer>; runs: LocalRuns; directory: ReturnType<typeof createWorkerDirectory> } | null = null;
+
+function startHandoff(setup: HandoffSetup): void {
+  if (worker === null || handoff !== null) return;
+  const w = worker;
+  const tickets = new WeakMap<object, IngressTicket>();
+  const directory = createWorkerDirectory(send, setup.directoryTtlMs, now, tickets);
+  const conns = createConnJournal(journal);
+  const runs = createLocalRuns({ setup, run: { pool: w.pool, background: w.background, blank: w.blank, journal, startupCpuMs: w.limits.startupCpuMs, send, now }, tickets, versions, running, entering: conns.enter });
+  const h = handoff = { server: createHandoffServer({ setup, runs, directory, send, journal: conns }), runs, directory };
+  for (const [socket, head, slot] of early.splice(0)) h.server.take(socket, head, slot);
+}
+
+// Connections arrive on Node's IPC channel, which is not ordered with the frames on fd 3: one may
+// come before the `handoff` frame that says how to serve it.
+const early: Array<[Socket, string, number]> = [];
+process.on('message', (m: { t?: string; head?: string; slot?: number }, socket: unknown) => {
+  if (m?.t !== 'conn' || !(socket instanceof Socket) || typeof m.slot !== 'number') return;
+  if (handoff === null) early.push([socket, m.head ?? '', m.slot]);
+  else handoff.server.take(socket, m.head ?? '', m.slot);
+});
+
+function handoffMessage(msg: Extract<ToWorker, { t: 'handoff' | 'app' | 'passed' | 'revoke' }>, body: FrameBody): void {
+  switch (msg.t) {
+    case 'handoff': return startHandoff(msg.setup);
+    case 'app': return handoff?.directory.answer(msg);
+    case 'passed': return handoff?.runs.passed(msg, body);
+    case 'revoke': return handoff?.directory.revoke(msg.appId);
+  }
+}
+
 function handle(msg: ToWorker, body: FrameBody): void {
   switch (msg.t) {
+    case 'handoff':
+    case 'app':
+    case 'passed':
+    case 'revoke':
+      return handoffMessage(msg, body);
     case 'init': return init(msg.guestSource, msg.limits);
     case 'version':
       versions.set(msg.spec.vid, msg.spec);

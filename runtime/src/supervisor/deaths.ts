@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/metrics.ts';
 import { judgeCrash } from './crash.ts';
 import type { Dispatcher } from './dispatcher.ts';
-import { EMPTY_REPORT, toPlatformError } from './pending.ts';
+import { EMPTY_REPORT, toPlatformError, type Pending } from './pending.ts';
 import type { Quarantine } from './quarantine.ts';
 import type { Reports } from './reports.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -30,9 +30,12 @@ export interface DeathDeps {
   stopping: () => boolean;
   /** Starts the quarantine worker now, so the culprit's next request does not wait for a process start. */
   startQuarantine: () => void;
+  /** The local request (hand-off) the dead worker was running, when its journal names one. */
+  localCulprit?: (w: WorkerRef) => Pending | null;
 }
 
-export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, signal: NodeJS.Signals | null): void {
+/** Returns the culprit put in quarantine, if any. */
+export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, signal: NodeJS.Signals | null): Pending | null {
   const { dispatcher, scheduler } = deps;
   const stopping = deps.stopping();
   const verdict = judgeCrash(w.jobs.values(), w.handle.journal(), w.killedFor, w.handle.cause);
@@ -55,8 +58,8 @@ export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, 
       dispatcher.submit(p);
     }
   }
-  const culprit = verdict.culprit;
-  if (culprit === null || stopping) return;
+  const culprit = verdict.culprit ?? deps.localCulprit?.(w) ?? null;
+  if (culprit === null || stopping) return null;
   const { offences, ms } = deps.quarantine.offend(culprit.spec.key);
   deps.metrics.quarantines.inc({ app: culprit.meta.appId });
   // Now, not at the next sweep: a scrape right after the offence sees it.
@@ -65,4 +68,5 @@ export function handleDeath(deps: DeathDeps, w: WorkerRef, code: number | null, 
   deps.logger.warn({ app: culprit.meta.appId, version: culprit.meta.version, key: culprit.spec.key, offences, minutes: ms / 60_000 }, 'app version quarantined');
   deps.reports.note(culprit, 'limit',
     `This version ${WHY[verdict.reason]} and took its sandbox worker down; it runs on the quarantine worker for the next ${Math.round(ms / 60_000)} minutes (offence ${offences}).`);
+  return culprit;
 }

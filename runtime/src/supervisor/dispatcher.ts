@@ -6,12 +6,20 @@
  * worker is ready; the sweep fails those past their deadline.
  */
 import { PlatformError } from '@platform/sdk';
-import type { ManifestJob, RunJob, RunReport } from '../protocol/messages.ts';
+import type { ManifestJob, RunJob, RunReport, VersionSpec } from '../protocol/messages.ts';
 import { abortEgress } from './egress-relay.ts';
 import { EMPTY_REPORT, type Pending, type RunResult } from './pending.ts';
 import type { Quarantine } from './quarantine.ts';
 import type { Scheduler } from './scheduler.ts';
 import { WORKER_MAX_VERSIONS, type WorkerRef, type WorkerSet } from './workers.ts';
+
+/** Sends `spec` to `w` unless it has it (specs cross once per worker: runs/specs.ts). */
+export function sendVersion(w: WorkerRef, spec: VersionSpec): void {
+  if (w.versions.has(spec.vid)) return;
+  w.handle.send({ t: 'version', spec });
+  w.versions.add(spec.vid);
+  if (w.versions.size > WORKER_MAX_VERSIONS) w.versions.delete(w.versions.values().next().value as number);
+}
 
 export function createDispatcher(deps: { scheduler: Scheduler; quarantine: Quarantine; workers: () => WorkerSet }) {
   const { scheduler, quarantine } = deps;
@@ -42,11 +50,7 @@ export function createDispatcher(deps: { scheduler: Scheduler; quarantine: Quara
     p.state = 'dispatched';
     p.attempts++;
     (p.job as { seq: number }).seq = ++w.seq;
-    if (!w.versions.has(p.spec.vid)) {
-      w.handle.send({ t: 'version', spec: p.spec });
-      w.versions.add(p.spec.vid);
-      if (w.versions.size > WORKER_MAX_VERSIONS) w.versions.delete(w.versions.values().next().value as number);
-    }
+    sendVersion(w, p.spec);
     w.jobs.set(p.job.id, p);
     w.queuedMs += p.costMs;
     if (p.type === 'run') w.handle.send({ t: 'run', job: p.job as RunJob }, p.body);

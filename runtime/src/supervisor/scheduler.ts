@@ -115,6 +115,20 @@ export function createScheduler(options: SchedulerOptions = SCHEDULER) {
         next();
       }
     },
+    /** Heavy: at least `heavyMs` per request on average (admission holds its requests back). */
+    isHeavy(appId: string): boolean {
+      return (apps.get(appId)?.costMs ?? 0) >= options.heavyMs;
+    },
+    /**
+     * A request of `appId` that ran outside admission (on a handed connection, RUNTIME_HANDOFF)
+     * ended after `cpuMs`; true when that made the app heavy.
+     */
+    observe(appId: string, cpuMs: number): boolean {
+      const a = load(appId);
+      const was = (a.costMs ?? 0) >= options.heavyMs;
+      a.costMs = a.costMs === null ? cpuMs : a.costMs + options.weight * (cpuMs - a.costMs);
+      return !was && a.costMs >= options.heavyMs;
+    },
     /** Requests waiting for their app's turn (for load reports). */
     waiting(): number {
       let n = 0;

@@ -22,6 +22,10 @@ import { createReports, type LogSink } from './reports.ts';
 import { createScheduler } from './scheduler.ts';
 import { sweepWorkers } from './sweep.ts';
 import { workerMessages } from './worker-messages.ts';
+import { createHandoff, localCulprit } from './handoff.ts';
+import type { FrameBody } from '../protocol/channel.ts';
+import type { FromWorker } from '../protocol/messages.ts';
+import type { WorkerRef } from './workers.ts';
 import { createWorkerSet } from './workers.ts';
 
 export type { RunResult } from './pending.ts';
@@ -59,11 +63,23 @@ export function createSupervisor(deps: SupervisorDeps) {
   // The dispatcher asks for the workers only once requests flow (after `start`).
   const dispatcher = createDispatcher({ scheduler, quarantine, workers: () => workers });
 
-  const onMessage = workerMessages({ dispatcher, egress: deps.egress, reports, metrics, logger });
+  const handoff = createHandoff({ workers: () => workers, quarantine, scheduler, reports, metrics, logger, now });
+  const relay = workerMessages({ dispatcher, egress: deps.egress, reports, metrics, logger, local: handoff.local });
+  const onMessage = (w: WorkerRef, msg: FromWorker, body: FrameBody): void => {
+    if (msg.t === 'ready') handoff.ready(w);
+    if (!handoff.message(w, msg, body)) relay(w, msg, body);
+  };
+  const deathDeps = { dispatcher, scheduler, quarantine, reports, metrics, logger, now, stopping: () => stopping, startQuarantine: () => workers.quarantine(), localCulprit: (w: WorkerRef) => localCulprit(handoff, w) };
 
   const workers = createWorkerSet({
     count: config.workers, spares: config.spareWorkers, entry: deps.workerEntry, limits: config.worker, guestSource: deps.guestSource, logger, now, onMessage,
-    onDeath: (w, code, signal) => handleDeath({ dispatcher, scheduler, quarantine, reports, metrics, logger, now, stopping: () => stopping, startQuarantine: () => workers.quarantine() }, w, code, signal),
+    ipc: config.handoff === 'ingress',
+    onDeath: (w, code, signal) => {
+      const culprit = handleDeath(deathDeps, w, code, signal);
+      handoff.dead(w, stopping);
+      // Workers that hold a ticket of the culprit's app pass its requests from now on.
+      if (culprit !== null) handoff.revoke(culprit.meta.appId);
+    },
     onAvailable: () => dispatcher.workerReady(),
   });
 
@@ -114,6 +130,11 @@ export function createSupervisor(deps: SupervisorDeps) {
           }));
       });
     },
+
+    /** Hand-off (RUNTIME_HANDOFF): workers take hosted-ingress connections from now on. */
+    enableHandoff: handoff.enable,
+    /** Hands a hosted-ingress connection to a worker; false when none took it (serve it here). */
+    handOff: handoff.handOff,
 
     load() {
       return workers.slots().map((w, index) => (w === null

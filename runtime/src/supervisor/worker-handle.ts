@@ -11,11 +11,12 @@ import { closeSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WorkerLimits } from '../config/config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, ToWorker } from '../protocol/messages.ts';
-import { readJournal, type JournalEntry } from '../protocol/journal.ts';
+import { readConnStates, readJournal, type JournalEntry } from '../protocol/journal.ts';
 
 const PAGE_BYTES = 4096;
 
@@ -32,6 +33,15 @@ export interface WorkerHandle {
   readonly ready: Promise<void>;
   readonly isReady: boolean;
   send(msg: ToWorker, body?: Buffer | string | null): void;
+  /**
+   * Hands a connection to the worker (RUNTIME_HANDOFF) with the bytes already read from it, as
+   * connection `slot` of its journal; false when the worker has no channel for it or is gone. This
+   * process keeps its copy (reading nothing) so that it can answer or move the connection if the
+   * worker dies.
+   */
+  handOff(socket: Socket, head: Buffer, slot: number): boolean;
+  /** Its handed connections' last states (protocol/journal.ts); read after it exited. */
+  connStates(): Buffer | null;
   kill(): void;
   /** Resident bytes (Linux /proc), or null when unknown. */
   rssBytes(): number | null;
@@ -47,6 +57,8 @@ export function spawnWorker(options: {
   entry: string;
   guestSource: string;
   limits: WorkerLimits;
+  /** A Node IPC channel too (fd 5), to hand client connections to the worker (RUNTIME_HANDOFF). */
+  ipc?: boolean;
   onMessage: (msg: FromWorker, body: FrameBody) => void;
   onStderr: (line: string) => void;
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
@@ -54,7 +66,7 @@ export function spawnWorker(options: {
   const journalPath = join(tmpdir(), `platform-worker-${process.pid}-${options.name}-${Date.now().toString(36)}.journal`);
   const journalFd = openSync(journalPath, 'w+', 0o600);
   const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', '--conditions=source', '--disable-warning=ExperimentalWarning', options.entry], {
-    stdio: ['ignore', 'inherit', 'pipe', 'pipe', journalFd],
+    stdio: options.ipc === true ? ['ignore', 'inherit', 'pipe', 'pipe', journalFd, 'ipc'] : ['ignore', 'inherit', 'pipe', 'pipe', journalFd],
     env: {},
   });
   let isReady = false;
@@ -73,12 +85,14 @@ export function spawnWorker(options: {
     options.onStderr(line);
   });
   let entry: JournalEntry | null = null;
+  let states: Buffer | null = null;
   child.once('exit', () => { isReady = false; });
   // 'close' comes after the exit and after every pipe was read to its end: each frame and stderr
   // line the worker wrote before it died has been handled when its death is.
   child.once('close', (code, signal) => {
     try {
       entry = readJournal(journalFd);
+      if (options.ipc === true) states = readConnStates(journalFd);
     } finally {
       closeSync(journalFd);
       try { unlinkSync(journalPath); } catch { /* already gone */ }
@@ -94,6 +108,13 @@ export function spawnWorker(options: {
     ready,
     get isReady() { return isReady; },
     send: (msg, body) => { if (child.exitCode === null && child.signalCode === null) channel.send(msg, body ?? null); },
+    handOff(socket, head, slot) {
+      if (options.ipc !== true || child.exitCode !== null || child.signalCode !== null || !child.connected) return false;
+      // latin1: the bytes as they came, one character each.
+      child.send({ t: 'conn', head: head.toString('latin1'), slot }, socket, { keepOpen: true }, (err) => { if (err !== null) socket.destroy(); });
+      return true;
+    },
+    connStates: () => states,
     kill() {
       child.kill('SIGKILL');
     },

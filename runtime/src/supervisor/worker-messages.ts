@@ -12,11 +12,11 @@ import type { FrameBody } from '../protocol/channel.ts';
 import type { FromWorker } from '../protocol/messages.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import { abortEgress, relayEgress } from './egress-relay.ts';
-import { toPlatformError } from './pending.ts';
+import { toPlatformError, type Pending } from './pending.ts';
 import type { Reports } from './reports.ts';
 import type { WorkerRef } from './workers.ts';
 
-export function workerMessages(deps: { dispatcher: Dispatcher; egress: Egress; reports: Reports; metrics: Metrics; logger: Logger }) {
+export function workerMessages(deps: { dispatcher: Dispatcher; egress: Egress; reports: Reports; metrics: Metrics; logger: Logger; local: (w: WorkerRef, id: string) => Pending | undefined }) {
   const { dispatcher, reports, metrics, logger } = deps;
   return (w: WorkerRef, msg: FromWorker, body: FrameBody): void => {
     switch (msg.t) {
@@ -39,12 +39,12 @@ export function workerMessages(deps: { dispatcher: Dispatcher; egress: Egress; r
         return;
       }
       case 'egress': {
-        const p = w.jobs.get(msg.id);
+        const p = w.jobs.get(msg.id) ?? deps.local(w, msg.id);
         if (p !== undefined) relayEgress({ egress: deps.egress, reports }, p, msg, body, (m, b) => w.handle.send(m, b ?? null));
         return;
       }
       case 'egress-abort': {
-        const p = w.jobs.get(msg.id);
+        const p = w.jobs.get(msg.id) ?? deps.local(w, msg.id);
         if (p !== undefined) abortEgress(p, msg.opId);
         return;
       }

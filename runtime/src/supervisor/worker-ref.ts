@@ -33,6 +33,8 @@ export interface SpawnDeps {
   entry: string;
   limits: WorkerLimits;
   guestSource: string;
+  /** Workers get a Node IPC channel to take handed connections (RUNTIME_HANDOFF). */
+  ipc?: boolean;
   logger: Logger;
   now: () => number;
 }
@@ -52,7 +54,7 @@ export function spawnRef(deps: SpawnDeps, index: number, name: string, events: (
   };
   const on = events(ref);
   (ref as { handle: WorkerHandle }).handle = spawnWorker({
-    name, entry: deps.entry, guestSource: deps.guestSource, limits: deps.limits,
+    name, entry: deps.entry, guestSource: deps.guestSource, limits: deps.limits, ipc: deps.ipc === true,
     onMessage: on.onMessage,
     onStderr: (line) => deps.logger.warn({ worker: ref.name, pid: ref.handle.pid }, line),
     onExit: (code, signal) => {

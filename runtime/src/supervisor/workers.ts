@@ -31,6 +31,8 @@ export interface WorkerSetDeps {
   entry: string;
   limits: WorkerLimits;
   guestSource: string;
+  /** Workers get a Node IPC channel to take handed connections (RUNTIME_HANDOFF). */
+  ipc?: boolean;
   logger: Logger;
   now: () => number;
   onMessage: (worker: WorkerRef, msg: FromWorker, body: FrameBody) => void;

@@ -1,0 +1,265 @@
+/**
+ * @module supervisor/handoff
+ * The supervisor's side of connection hand-off (RUNTIME_HANDOFF=ingress; docs/decisions/runtime.md,
+ * Runtime v3). A hosted-ingress connection is handed once to the ordinary worker holding the fewest;
+ * the worker parses its requests and runs a light app's requests itself, so no request crosses
+ * supervisor → worker → supervisor. What stays here, off the hot path:
+ * - the app directory and the bundle store: a worker asks for a slug's app (`app`) and gets a
+ *   ticket: the version spec's id (the spec sent first), or none when the request must be placed
+ *   here: its version is quarantined or its app is heavy, so admission and the quarantine worker
+ *   apply (`pass`: this process runs it as any request and answers the worker);
+ * - egress: a local request's first outbound call registers it (`local`), with the same egress
+ *   context as any request (the install token never reaches a worker; routes carry none anyway);
+ * - reports: a local request's end (`local-ends`, batched per turn) goes to the metrics and the app log, and feeds the
+ *   scheduler's average: an app that turns heavy is revoked on every worker.
+ */
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import type { ResolvedApp } from '../protocol/run-input.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { FrameBody } from '../protocol/channel.ts';
+import type { FromWorker, HandoffSetup, LocalEnd, RunJob, VersionSpec } from '../protocol/messages.ts';
+import type { RunInput } from '../protocol/run-input.ts';
+import { CONN, MAX_CONN_SLOTS } from '../protocol/journal.ts';
+import { sendVersion } from './dispatcher.ts';
+import { abortEgress } from './egress-relay.ts';
+import type { Pending, RunResult } from './pending.ts';
+import type { Quarantine } from './quarantine.ts';
+import type { Reports } from './reports.ts';
+import type { Scheduler } from './scheduler.ts';
+import type { WorkerRef, WorkerSet } from './workers.ts';
+
+/** What the node gives the supervisor to answer its workers' hand-off questions. */
+export interface HandoffHost {
+  /** The app a slug names and its version spec (its bundle on disk), or null. */
+  lookup(slug: string): Promise<{ app: ResolvedApp; spec: VersionSpec; egress: { egressHosts: readonly string[]; platformOrigin: string | null } } | null>;
+  /** Runs a request a worker passed (as hosted ingress would). */
+  pass(input: RunInput, requestId: string): Promise<RunResult>;
+}
+
+interface LocalVersion {
+  spec: VersionSpec;
+  app: ResolvedApp;
+  egress: { egressHosts: readonly string[]; platformOrigin: string | null };
+}
+
+type HandoffMessage = Extract<FromWorker, { t: 'app' | 'pass' | 'local' | 'local-ends' | 'conn-end' }>;
+
+/** Versions a local request may name; older ones are looked up again by the worker's next ticket. */
+const MAX_VERSIONS = 10_000;
+
+/** A local request as the supervisor's egress relay and reports take it (it was never placed here). */
+function localPending(id: string, v: LocalVersion, deadlineAt: number): Pending {
+  return {
+    job: { seq: 0, id, vid: v.spec.vid } as RunJob, type: 'run', body: null, spec: v.spec,
+    egress: { appId: v.app.appId, egressHosts: v.egress.egressHosts, platformOrigin: v.egress.platformOrigin, installToken: null, deadlineAt, sent: 0 },
+    meta: { appId: v.app.appId, version: v.app.version, deliveryId: null, installId: null, kind: 'route', label: '' },
+    deadlineAt, costMs: 0, state: 'dispatched', attempts: 1, egressOps: null, profile: null, answer: () => {}, finish: () => {},
+  };
+}
+
+/** One worker's handed connections: this process's copy of each, by journal slot. */
+interface HandedConnections {
+  sockets: Map<number, Socket>;
+  free: number[];
+  next: number;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Hands `socket` to the worker of `ready` holding the fewest connections; false when none took it. */
+function handTo(ready: readonly WorkerRef[], connsOf: (w: WorkerRef) => HandedConnections, socket: Socket, head: Buffer): boolean {
+  let best: WorkerRef | null = null;
+  for (const w of ready) if (best === null || connsOf(w).sockets.size < connsOf(best).sockets.size) best = w;
+  if (best === null) return false;
+  const c = connsOf(best);
+  const slot = c.free.pop() ?? (c.next < MAX_CONN_SLOTS ? c.next++ : -1);
+  if (slot === -1 || !best.handle.handOff(socket, head, slot)) {
+    if (slot !== -1) c.free.push(slot);
+    return false;
+  }
+  c.sockets.set(slot, socket);
+  // This copy only ever writes (a crash answer) or closes: a client gone by then is no error here.
+  if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
+  socket.once('close', () => { if (c.sockets.get(slot) === socket) { c.sockets.delete(slot); c.free.push(slot); } });
+  return true;
+}
+
+/**
+ * A dead worker's connections: the idle ones to the live workers (closed when there is none: an
+ * answer on an idle connection would be taken for the answer to the client's next request), the
+ * others answered and closed.
+ */
+function rehome(c: HandedConnections, states: Buffer | null, live: readonly WorkerRef[], connsOf: (w: WorkerRef) => HandedConnections): void {
+  for (const [slot, socket] of c.sockets) {
+    if ((states?.[slot] ?? CONN.ENTERED) !== CONN.IDLE) answerCrashed(socket);
+    else if (!handTo(live, connsOf, socket, EMPTY)) socket.destroy();
+  }
+}
+
+/** The answer on a connection whose worker died with a request read or running on it. */
+function answerCrashed(socket: Socket): void {
+  const body = JSON.stringify({ _tag: 'PlatformRuntimeCrashedError', message: 'The sandbox worker serving this connection ended unexpectedly', path: [] });
+  socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * A worker's question for a slug: the app and its ticket. The worker may run it itself unless its
+ * version is quarantined or its app heavy (then the supervisor places each request).
+ */
+async function answerApp(deps: { host: HandoffHost; versions: Map<number, LocalVersion>; quarantine: Quarantine; scheduler: Scheduler; logger: Logger }, w: WorkerRef, id: number, slug: string): Promise<void> {
+  const found = await deps.host.lookup(slug).catch((err: unknown) => {
+    deps.logger.warn({ err, slug }, 'hand-off: could not resolve an app for a worker');
+    return null;
+  });
+  if (found === null) return w.handle.send({ t: 'app', id, ticket: null });
+  const { app, spec } = found;
+  const local = !deps.quarantine.holds(spec.key) && !deps.scheduler.isHeavy(app.appId) && w.role === 'normal';
+  if (local) {
+    if (deps.versions.size >= MAX_VERSIONS) deps.versions.delete(deps.versions.keys().next().value as number);
+    deps.versions.set(spec.vid, { spec, app, egress: found.egress });
+    sendVersion(w, spec);
+  }
+  w.handle.send({ t: 'app', id, ticket: { app, vid: local ? spec.vid : null } });
+}
+
+/** Runs a request a worker passed and sends it the answer. */
+function answerPass(host: HandoffHost, logger: Logger, w: WorkerRef, msg: Extract<HandoffMessage, { t: 'pass' }>, body: FrameBody): void {
+  const input: RunInput = { ...msg.input, request: { ...msg.input.request, body } };
+  host.pass(input, msg.id).then((r) => {
+    if (r.kind === 'response') w.handle.send({ t: 'passed', id: msg.id, head: r.head }, r.body);
+    else w.handle.send({ t: 'passed', id: msg.id, error: { tag: r.error.tag, message: r.error.message, fields: r.error.fields } });
+  }, (err: unknown) => {
+    logger.error({ err }, 'hand-off: a passed request failed');
+    w.handle.send({ t: 'passed', id: msg.id, error: { tag: 'PlatformApiInternalServerError', message: 'Internal error' } });
+  });
+}
+
+export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quarantine; scheduler: Scheduler; reports: Reports; metrics: Metrics; logger: Logger; now: () => number }) {
+  let host: HandoffHost | null = null;
+  const localCount = deps.metrics.handoffRequests.labels('local');
+  const passedCount = deps.metrics.handoffRequests.labels('passed');
+  let setup: HandoffSetup | null = null;
+  const conns = new WeakMap<WorkerRef, HandedConnections>();
+  const connsOf = (w: WorkerRef): HandedConnections => {
+    let c = conns.get(w);
+    if (c === undefined) conns.set(w, c = { sockets: new Map(), free: [], next: 0 });
+    return c;
+  };
+  const versions = new Map<number, LocalVersion>();
+  /** Local requests the supervisor knows of (they called out): by worker, then request id. */
+  const locals = new WeakMap<WorkerRef, Map<string, Pending>>();
+
+  // Request ids a worker makes are unique on the node: its name and start time in them.
+  const setupOf = (w: WorkerRef): HandoffSetup => ({ ...setup!, idPrefix: `${setup!.idPrefix}${w.name}.${w.startedAt.toString(36)}.` });
+
+  const revoke = (appId: string): void => {
+    for (const w of deps.workers().all()) w.handle.send({ t: 'revoke', appId });
+  };
+
+  const localEnd = (w: WorkerRef, msg: LocalEnd): void => {
+    const known = locals.get(w)?.get(msg.id);
+    const v = versions.get(msg.vid);
+    if (known !== undefined) {
+      locals.get(w)!.delete(msg.id);
+      abortEgress(known);
+    }
+    if (v === undefined) return;
+    const p = known ?? localPending(msg.id, v, deps.now());
+    p.meta.label = msg.label;
+    p.meta.kind = msg.kind;
+    deps.reports.record(p, msg.report, { httpStatus: msg.httpStatus, outbound: p.egress?.sent ?? 0 });
+    localCount.inc();
+    if (deps.scheduler.observe(v.app.appId, msg.report.cpuMs)) revoke(v.app.appId);
+  };
+
+  return {
+    /** The app's requests are placed by the supervisor from now on (quarantine, heavy). */
+    revoke,
+    /** Workers may take connections from now on; `setup` says how they serve them. */
+    enable(h: HandoffHost, s: HandoffSetup): void {
+      host = h;
+      setup = s;
+      for (const w of deps.workers().all()) w.handle.send({ t: 'handoff', setup: setupOf(w) });
+    },
+    get enabled(): boolean {
+      return host !== null;
+    },
+    /** A worker became ready: it learns how to serve handed connections. */
+    ready(w: WorkerRef): void {
+      if (setup !== null) w.handle.send({ t: 'handoff', setup: setupOf(w) });
+    },
+    /** Hands `socket` to the ready ordinary worker holding the fewest; false when none took it. */
+    handOff(socket: Socket, head: Buffer): boolean {
+      return handTo(deps.workers().ready(), connsOf, socket, head);
+    },
+    /** The culprit of a worker's death when it was running a local request (journal `current` = −vid). */
+    version(vid: number): LocalVersion | null {
+      return versions.get(vid) ?? null;
+    },
+    /** A local request's pending, made for a note in its app's log. */
+    pendingOf(v: LocalVersion, id: string): Pending {
+      return localPending(id, v, deps.now());
+    },
+    /** The local request a worker's `egress` names, if it registered. */
+    local(w: WorkerRef, id: string): Pending | undefined {
+      return locals.get(w)?.get(id);
+    },
+    /** Handles a hand-off message; false for any other. */
+    message(w: WorkerRef, msg: FromWorker, body: FrameBody): boolean {
+      switch (msg.t) {
+        case 'app': void answerApp({ ...deps, host: host!, versions }, w, msg.id, msg.slug); return true;
+        case 'pass':
+          passedCount.inc();
+          answerPass(host!, deps.logger, w, msg, body);
+          return true;
+        case 'local': {
+          const v = versions.get(msg.vid);
+          if (v === undefined) return true;
+          let m = locals.get(w);
+          if (m === undefined) locals.set(w, m = new Map());
+          m.set(msg.id, localPending(msg.id, v, msg.deadlineAt));
+          return true;
+        }
+        case 'local-ends':
+          for (const end of msg.ends) localEnd(w, end);
+          return true;
+        case 'conn-end': {
+          const c = connsOf(w);
+          c.sockets.get(msg.slot)?.destroy();
+          if (c.sockets.delete(msg.slot)) c.free.push(msg.slot);
+          return true;
+        }
+        default: return false;
+      }
+    },
+    /**
+     * A worker died: its local requests' outbound calls stop; each of its connections with nothing
+     * in progress moves to another worker (what the client sent since is still in the kernel), and
+     * one with a request read or running is answered with the tagged error and closed.
+     */
+    dead(w: WorkerRef, stopping: boolean): void {
+      for (const p of locals.get(w)?.values() ?? []) abortEgress(p);
+      locals.delete(w);
+      const c = conns.get(w);
+      conns.delete(w);
+      // Killed from outside (memory, hung), it may have died between entries, where its journal can
+      // be behind: none of its connections is taken for idle then.
+      const states = w.killedFor === null ? w.handle.connStates() : null;
+      if (c !== undefined) rehome(c, states, stopping ? [] : deps.workers().ready().filter((o) => o !== w), connsOf);
+    },
+  };
+}
+
+export type Handoff = ReturnType<typeof createHandoff>;
+
+/**
+ * The local request a dead worker was running, when its journal names one: local requests write
+ * −vid as the entry they run (they have no job seq), so the culprit's version is known.
+ */
+export function localCulprit(handoff: Handoff, w: WorkerRef): Pending | null {
+  const current = w.handle.journal().current;
+  if (current >= 0 || w.killedFor === 'memory') return null;
+  const v = handoff.version(-current);
+  return v === null ? null : handoff.pendingOf(v, 'local');
+}
