@@ -220,40 +220,6 @@ describe('queue limits, at the boundary and one past it', () => {
     refusedWith(over, 429, 'PlatformAppQueueLimitError');
     expect(over.body).toMatchObject({ reason: 'queued-bytes', limit: Q.queuedBytesPerInstall });
   }, 120_000);
-
-  it('bytes waiting come back when messages are delivered or dead, and count again when a dead letter is sent again', async () => {
-    const app = await install({ queue: { maxAttempts: 1 } });
-    // The running count (migration 031) against the sum it replaces, and the bytes of each message.
-    const waiting = async () => {
-      const { rows } = await stack.db.query<{ counted: string | null; summed: number }>(
-        `select (select queued_bytes from queue_usage where install_id = $1) as counted,
-                (select coalesce(sum(e.queued_bytes), 0)::int from deliveries d join outbox_events e on e.id = d.event_id
-                  where d.install_id = $1 and d.type = 'queue.message' and d.status in ('pending', 'paused')) as summed`, [app.installId]);
-      expect(Number(rows[0]!.counted ?? 0)).toBe(rows[0]!.summed);
-      return rows[0]!.summed;
-    };
-    const bytesOf = async (id: string) => (await stack.db.query<{ queued_bytes: number }>('select queued_bytes from outbox_events where id = $1', [id])).rows[0]!.queued_bytes;
-    receiver.respond = (req) => (req.envelope?.data?.message?.body?.fail === true ? 500 : 204);
-    try {
-      const res = await send(app, [{ body: { ok: 'now' } }, { body: { fail: true } }, { body: { later: 'x'.repeat(500) }, delaySeconds: 86_400 }]);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const [ok, failing, later] = await Promise.all(res.body.messages.map((m: { id: string }) => bytesOf(m.id)));
-      expect(ok! > 0 && failing! > 0 && later! > 500).toBe(true);
-      expect(await waiting()).toBe(ok! + failing! + later!);
-      await drain();
-      const states = Object.fromEntries((await deliveriesOf(stack, app.installId)).map((d) => [d.id, d.status]));
-      expect(res.body.messages.map((m: { id: string }) => states[m.id])).toEqual(['delivered', 'dead', 'pending']);
-      expect(await waiting()).toBe(later);
-      receiver.respond = () => 204;
-      const again = await app.owner.post(`/apps/${app.appId}/deliveries/${res.body.messages[1].id}/redeliver`);
-      expect(again.status, JSON.stringify(again.body)).toBe(200);
-      expect(await waiting()).toBe(failing! + later!);
-      await drain();
-      expect(await waiting()).toBe(later);
-    } finally {
-      receiver.respond = () => 204;
-    }
-  });
 });
 
 describe('the queue of a hosted app', () => {

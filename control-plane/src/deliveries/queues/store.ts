@@ -1,6 +1,6 @@
 /**
  * @module deliveries/queues/store
- * SQL of queue sends (migrations 026, 031): what the install's version says about its queue, what its
+ * SQL of queue sends (migration 026): what the install's version says about its queue, what its
  * queue holds (for the limits), dedupe keys, and the messages themselves: outbox events of type
  * `queue.message` due at `deliver_at`, whose deliveries the 026 trigger creates with the queue's
  * attempts.
@@ -21,16 +21,14 @@ export async function lockInstallQueue(tx: Db, installId: string): Promise<void>
   await tx.query(`select pg_advisory_xact_lock(hashtext('platform:queue:' || $1))`, [installId]);
 }
 
-/**
- * Messages sent in the window, and bytes of bodies not yet acknowledged (pending, paused): the
- * running count migration 031's triggers keep (`queue_usage`), one row, whatever the backlog.
- */
+/** Messages sent in the window, and bytes of bodies not yet acknowledged (pending, paused). */
 export async function queueUsage(db: Db, installId: string, since: Date): Promise<{ recent: number; queuedBytes: number }> {
-  const { rows } = await db.query<{ recent: number; queued_bytes: string | null }>(
+  const { rows } = await db.query<{ recent: number; queued_bytes: number }>(
     `select (select count(*)::int from outbox_events where install_id = $1 and type = 'queue.message' and created_at > $2) as recent,
-            (select queued_bytes from queue_usage where install_id = $1) as queued_bytes`,
+            (select coalesce(sum(e.queued_bytes), 0)::int from deliveries d join outbox_events e on e.id = d.event_id
+              where d.install_id = $1 and d.type = 'queue.message' and d.status in ('pending', 'paused')) as queued_bytes`,
     [installId, since]);
-  return { recent: rows[0]!.recent, queuedBytes: Number(rows[0]!.queued_bytes ?? 0) };
+  return { recent: rows[0]!.recent, queuedBytes: rows[0]!.queued_bytes };
 }
 
 /** Live dedupe keys among `keys`: the message each one sent. */
