@@ -14,9 +14,11 @@
  * What each class decides stays with it: whether to send at all (an inactive install, a paused
  * one), how long to wait, what the answer means, what is recorded.
  *
- * Install tokens: one minted for the install within the last minute is reused (an hour's token with
- * at least 59 minutes left is still fresh), so a burst of clicks or a batch of events mints one. A
- * replay's read-only token is minted for it alone.
+ * Install tokens: one minted for the install within the last five minutes is reused (an hour's
+ * token with at least 55 minutes left is still fresh for a handler), so a burst of clicks, a batch
+ * of events or five firings of a schedule due every minute (the shortest period) mint one; a window
+ * of one minute just missed that schedule and minted a token per firing. A replay's read-only token
+ * is minted for it alone.
  * Signing secrets: opening sealed secrets (AES-GCM) on every delivery adds up; what opened once
  * stays known, keyed by the sealed values and whether the previous secret still signs.
  */
@@ -66,8 +68,8 @@ export interface DeliveryPipelineDeps {
   target: DeliveryTarget;
 }
 
-/** An install token minted this recently is reused. */
-const TOKEN_REUSE_MS = 60_000;
+/** An install token minted this recently is reused: longer than the shortest schedule period (a minute). */
+export const TOKEN_REUSE_MS = 5 * 60_000;
 /** Entries of the token and secret caches before they are emptied (installs and apps seen lately). */
 const CACHE_MAX = 10_000;
 
