@@ -187,7 +187,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
       maintenance.start();
     },
     async stop() {
-      maintenance.stop();
+      await maintenance.stop();
       await schedules.stop();
       await worker.stop();
       await waker.stop();

@@ -10,6 +10,7 @@
  * of the same bytes meanwhile waits and then writes the object again after the delete.
  */
 import type { Clock } from '../../core/clock/clock.ts';
+import { createPeriodicTask } from '../../core/clock/periodic-task.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import type { ObjectStore } from '../../core/object-store/object-store.ts';
@@ -67,30 +68,10 @@ export function createBundleCollector(deps: BundleCollectorDeps): BundleCollecto
     return total;
   };
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = collect()
-      .catch((err: unknown) => deps.logger?.error({ err }, 'bundle collection failed'))
-      .finally(() => {
-        busy = false;
-      });
-  };
-
-  return {
-    collect,
-    start() {
-      if (timer !== undefined || deps.intervalMs === 0) return;
-      timer = setInterval(tick, deps.intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  const loop = createPeriodicTask({
+    intervalMs: deps.intervalMs,
+    run: collect,
+    onError: (err) => deps.logger?.error({ err }, 'bundle collection failed'),
+  });
+  return { collect, start: loop.start, stop: loop.stop };
 }

@@ -7,6 +7,7 @@
  * so when several judge the same rollout at once one aborts it and tells the author, once.
  */
 import type { Clock } from '../../core/clock/clock.ts';
+import { createPeriodicTask } from '../../core/clock/periodic-task.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import type { RolloutMetrics } from './metrics.ts';
@@ -26,9 +27,6 @@ export interface RolloutEvaluator {
 const pct = (n: number) => `${Math.round(n * 1000) / 10} %`;
 
 export function createRolloutEvaluator(deps: { db: Db; clock: Clock; logger: Logger; notifier: AbortNotifier; metrics: RolloutMetrics; intervalMs: number }): RolloutEvaluator {
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-
   async function evaluate(): Promise<string[]> {
     const aborted: string[] = [];
     const views = [];
@@ -56,19 +54,10 @@ export function createRolloutEvaluator(deps: { db: Db; clock: Clock; logger: Log
     return aborted;
   }
 
-  return {
-    evaluate,
-    start() {
-      if (deps.intervalMs <= 0 || timer !== undefined) return;
-      timer = setInterval(() => {
-        running = evaluate().catch((err: unknown) => deps.logger.warn({ err }, 'The rollout evaluation failed; the next one retries'));
-      }, deps.intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  const loop = createPeriodicTask({
+    intervalMs: deps.intervalMs,
+    run: evaluate,
+    onError: (err) => deps.logger.warn({ err }, 'The rollout evaluation failed; the next one retries'),
+  });
+  return { evaluate, start: loop.start, stop: loop.stop };
 }

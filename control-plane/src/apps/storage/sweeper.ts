@@ -7,6 +7,7 @@
  * taken only under their key's lock).
  */
 import type { Clock } from '../../core/clock/clock.ts';
+import { createPeriodicTask } from '../../core/clock/periodic-task.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import type { UnitOfWork } from '../../core/unit-of-work/unit-of-work.ts';
@@ -28,9 +29,6 @@ export interface StorageSweeper {
 }
 
 export function createStorageSweeper(deps: { db: Db; clock: Clock; unitOfWork: UnitOfWork; intervalMs: number; logger?: Logger }): StorageSweeper {
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-
   const sweep = async (): Promise<StorageSweep> => {
     const now = new Date(deps.clock.now());
     const purgedSpaces = await purgeRetired(deps.db, now);
@@ -44,19 +42,10 @@ export function createStorageSweeper(deps: { db: Db; clock: Clock; unitOfWork: U
     return { purgedSpaces, expiredEntries, droppedUnits };
   };
 
-  return {
-    sweep,
-    start() {
-      if (deps.intervalMs <= 0 || timer !== undefined) return;
-      timer = setInterval(() => {
-        running = sweep().catch((err: unknown) => deps.logger?.warn({ err }, 'The storage sweep failed; the next one retries'));
-      }, deps.intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  const loop = createPeriodicTask({
+    intervalMs: deps.intervalMs,
+    run: sweep,
+    onError: (err) => deps.logger?.warn({ err }, 'The storage sweep failed; the next one retries'),
+  });
+  return { sweep, start: loop.start, stop: loop.stop };
 }

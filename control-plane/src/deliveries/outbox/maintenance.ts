@@ -4,6 +4,7 @@
  * since (pause notices to app owners), and once an hour prunes the delivery history
  * (deliveries/outbox/retention.ts). The first prune runs on the first tick after start.
  */
+import { createPeriodicTask } from '../../core/clock/periodic-task.ts';
 import type { Logger } from '../../core/log/logger.ts';
 
 const MAINTENANCE_MS = 60_000;
@@ -11,17 +12,18 @@ const RETENTION_EVERY_MS = 60 * 60_000;
 
 export interface Maintenance {
   start(): void;
-  stop(): void;
+  /** Stops the ticks and waits for a run in progress. */
+  stop(): Promise<void>;
 }
 
 /**
  * @example
  * const maintenance = createMaintenance({ mail, prune, logger });
- * maintenance.start(); // … maintenance.stop();
+ * maintenance.start(); // … await maintenance.stop();
  */
 export function createMaintenance(deps: { mail: { flush(): Promise<unknown> }; prune(): Promise<Record<string, number>>; logger: Logger }): Maintenance {
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let lastPrune = 0;
+  // The first prune runs on the first tick after start.
+  let lastPrune = performance.now() - RETENTION_EVERY_MS;
   const maintain = async () => {
     await deps.mail.flush();
     if (performance.now() - lastPrune >= RETENTION_EVERY_MS) {
@@ -30,15 +32,16 @@ export function createMaintenance(deps: { mail: { flush(): Promise<unknown> }; p
       deps.logger.debug({ removed }, 'delivery retention ran');
     }
   };
+  const loop = createPeriodicTask({
+    intervalMs: MAINTENANCE_MS,
+    run: maintain,
+    onError: (err) => deps.logger.error({ err }, 'delivery maintenance failed'),
+  });
   return {
     start() {
       lastPrune = performance.now() - RETENTION_EVERY_MS;
-      timer = setInterval(() => void maintain().catch((err: unknown) => deps.logger.error({ err }, 'delivery maintenance failed')), MAINTENANCE_MS);
-      timer.unref();
+      loop.start();
     },
-    stop() {
-      clearInterval(timer);
-      timer = undefined;
-    },
+    stop: loop.stop,
   };
 }
