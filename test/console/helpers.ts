@@ -51,3 +51,20 @@ export async function signedIn(browser: Browser, p: Platform, apiKey: string): P
   await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
   return { context, page };
 }
+
+/**
+ * A self-hosted app made by the owner (`owner`: `apiCalls` of their key) from `manifest` (its name,
+ * slug and endpoint are the app's), its production manifest set and the version the consent screen
+ * offers installed in the workspace.
+ */
+export async function installedSelfHostedApp(
+  owner: ReturnType<typeof apiCalls>,
+  manifest: { name: string; slug: string; endpoint: { url: string } } & Record<string, unknown>,
+): Promise<{ appId: string; installId: string }> {
+  const created = await owner('POST', '/client/v1/apps', { name: manifest.name, slug: manifest.slug, hosting: 'self', endpoint: manifest.endpoint });
+  const appId = created.app.id as string;
+  await owner('PUT', `/v0/apps/${appId}/manifest`, { target: 'production', manifest });
+  const consent = await owner('GET', `/client/v1/apps/${appId}/consent`);
+  const installId = (await owner('POST', `/client/v1/apps/${appId}/installs`, { version: consent.consent.version })).install.id as string;
+  return { appId, installId };
+}

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchBrowser } from '../helpers/browser.ts';
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
-import { apiCalls, expectAccessible, signedIn } from './helpers.ts';
+import { apiCalls, expectAccessible, installedSelfHostedApp, signedIn } from './helpers.ts';
 
 const skip = browserSkipReason();
 if (skip !== null) console.warn(`console schedules and queues browser tests skipped: ${skip}`);
@@ -30,11 +30,7 @@ describe.skipIf(skip !== null)('the Schedules and queues page in chromium', () =
   beforeAll(async () => {
     platform = await startPlatform();
     const owner = apiCalls(platform);
-    const created = await owner('POST', '/client/v1/apps', { name: 'Clock', slug: 'console-clock', hosting: 'self', endpoint });
-    appId = created.app.id as string;
-    await owner('PUT', `/v0/apps/${appId}/manifest`, { target: 'production', manifest });
-    const consent = await owner('GET', `/client/v1/apps/${appId}/consent`);
-    installId = (await owner('POST', `/client/v1/apps/${appId}/installs`, { version: consent.consent.version })).install.id as string;
+    ({ appId, installId } = await installedSelfHostedApp(owner, manifest));
     // The schedule loop reads the install's schedules within its poll interval (1 s).
     for (let i = 0; i < 100; i++) {
       if ((await owner('GET', `/v0/apps/${appId}/schedules`)).items.length > 0) break;

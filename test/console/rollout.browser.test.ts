@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchBrowser } from '../helpers/browser.ts';
 import { startPlatform, type Platform } from '../helpers/npm-start.ts';
-import { apiCalls, expectAccessible, signedIn } from './helpers.ts';
+import { apiCalls, expectAccessible, installedSelfHostedApp, signedIn } from './helpers.ts';
 
 const skip = browserSkipReason();
 if (skip !== null) console.warn(`console rollout browser tests skipped: ${skip}`);
@@ -27,11 +27,7 @@ describe.skipIf(skip !== null)('the Rollout page in chromium', () => {
   beforeAll(async () => {
     platform = await startPlatform();
     owner = apiCalls(platform);
-    const created = await owner('POST', '/client/v1/apps', { name: 'Notes', slug: 'console-notes', hosting: 'self', endpoint });
-    appId = created.app.id as string;
-    await owner('PUT', `/v0/apps/${appId}/manifest`, { target: 'production', manifest: manifest('Notes') });
-    const consent = await owner('GET', `/client/v1/apps/${appId}/consent`);
-    installId = (await owner('POST', `/client/v1/apps/${appId}/installs`, { version: consent.consent.version })).install.id as string;
+    ({ appId, installId } = await installedSelfHostedApp(owner, manifest('Notes')));
     browser = await launchBrowser();
     page = (await signedIn(browser, platform, platform.credentials.owner.apiKey)).page;
   }, 150_000);
