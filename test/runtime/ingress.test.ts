@@ -120,9 +120,13 @@ describe('bundles and apps from the control plane', () => {
   it('resolves the slug and fetches the bundle with the shared secret, then caches both', async () => {
     const res = await rt.route('remote', '/');
     expect(await res.text()).toBe('from the control plane');
-    const before = cp.hits.length;
+    // Only the directory's and the bundle store's reads count: the node's log shipper posts its
+    // batches to the same control plane whenever it flushes, which a loaded machine may time anywhere.
+    const lookups = () => cp.hits.filter((h) => h.url.startsWith('/internal/v1/apps/') || h.url.startsWith('/internal/v1/bundles/')).length;
+    const before = lookups();
+    expect(before).toBeGreaterThanOrEqual(2);
     expect(await (await rt.route('remote', '/')).text()).toBe('from the control plane');
-    expect(cp.hits.length).toBe(before);
+    expect(lookups()).toBe(before);
     expect(cp.hits.every((h) => h.headers.authorization === `Bearer ${SECRET}`)).toBe(true);
   });
 
