@@ -10,7 +10,7 @@
 // bundler then leaves out every module the app does not reach (the zod schemas, the manifest
 // validator, the public suffix list), which a single pre-bundled file would not allow.
 import { build } from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +33,21 @@ const sandboxLib = join(repo, 'sandbox-lib');
 // dist/ is overwritten in place, not emptied first: tests run this script while others read dist/.
 if (existsSync(join(sandboxLib, 'src/index.ts'))) {
   await build({ ...common, entryPoints: sources(join(sandboxLib, 'src')), outbase: join(sandboxLib, 'src'), outdir: join(sandboxLib, 'dist'), plugins: [keepModules] });
+  removeOrphans(join(sandboxLib, 'dist'), join(sandboxLib, 'src'));
+}
+
+/**
+ * Files left in `dist` by a module that has since moved or gone (`.js`, `.js.map`, `.d.ts`): nothing
+ * imports them, but `npm pack` would publish them. Removed after the build, one by one, so a reader
+ * of dist/ during the build never misses a live file.
+ */
+function removeOrphans(dist, src) {
+  if (!existsSync(dist)) return;
+  for (const file of readdirSync(dist, { recursive: true })) {
+    const twin = String(file).replace(/\.(js|js\.map|d\.ts|d\.ts\.map)$/, '.ts');
+    if (twin === String(file)) continue;
+    if (!existsSync(join(src, twin))) rmSync(join(dist, String(file)), { force: true });
+  }
 }
 
 // The console's client script (control-plane/src/console/browser), one file for browsers; the
