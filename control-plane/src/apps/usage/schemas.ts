@@ -32,10 +32,14 @@ export type UsageFlush = z.output<typeof UsageFlushSchema>;
 
 export const USAGE_STEPS = ['minute', 'hour'] as const;
 
+/** Windows ending now, as the console offers them (each with the step it is drawn at unless `step` says otherwise). */
+export const USAGE_LAST = ['1h', '24h', '7d', '90d'] as const;
+
 const Window = {
+  last: z.enum(USAGE_LAST).optional().meta({ description: 'The window ending now: 1h and 24h per minute, 7d and 90d per hour (`from` and `to` must not be given with it)' }),
   from: z.iso.datetime({ offset: true }).optional().meta({ description: 'Start of the window (inclusive, rounded down to the step); default: `to` less one hour (step minute) or one day (step hour)' }),
   to: z.iso.datetime({ offset: true }).optional().meta({ description: 'End of the window (exclusive); default: now' }),
-  step: z.enum(USAGE_STEPS).default('minute').meta({ description: 'minute (kept 24 hours, at most 24 hours a window) or hour (kept 90 days, at most 90 days a window)' }),
+  step: z.enum(USAGE_STEPS).optional().meta({ description: 'minute (kept 24 hours, at most 24 hours a window) or hour (kept 90 days, at most 90 days a window); default minute, or the one `last` names' }),
 };
 
 export const UsageQuerySchema = z.strictObject({

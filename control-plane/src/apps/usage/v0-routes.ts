@@ -13,7 +13,7 @@ export const USAGE_DESCRIPTION = 'Counted exactly from the processes\' own figur
   + 'delivery attempts by result, the guest\'s CPU (µs), outbound calls and bytes, storage bytes (sampled each minute) and operations, queue '
   + 'messages sent and delivered. Per minute for 24 hours, per hour for 90 days. A window longer than its step allows, one that starts before '
   + 'the step\'s rows are kept, or one whose `from` is after `to` is `PlatformApiInvalidRequestError` with `path` [`from`] and a `code` '
-  + '(window_too_long, over_retention, window_reversed). `format=csv` answers `text/csv`, one row per bucket.';
+  + '(window_too_long, over_retention, window_reversed; `last` with `from` or `to`: window_conflict, path [`last`]). `format=csv` answers `text/csv`, one row per bucket.';
 
 export function registerAppUsageV0Routes(api: V0Api, usage: UsageService): void {
   api.route({
