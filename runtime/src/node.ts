@@ -45,8 +45,6 @@ export interface RuntimeNodeDeps {
   fetch?: typeof fetch;
   /** `development`: `platform dev`'s sandbox, which may run on the stock isolated-vm (default: `production`). */
   sandbox?: SandboxKind;
-  /** False: no usage counts (the bench's run that measures what metering costs); default true. */
-  metering?: boolean;
 }
 
 export interface RuntimeNode {
@@ -128,7 +126,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   const metrics = createMetrics();
   const appLog = createAppLog({ linesPerApp: config.appLogLines });
   const shipper = logShipper(config, { now, logger, metrics, fetch: deps.fetch });
-  const metering = openMetering(config, { now, logger, metrics, fetch: deps.fetch, enabled: deps.metering ?? true });
+  const metering = openMetering(config, { now, logger, metrics, fetch: deps.fetch });
   const logSink = (lines: AppLogInput[]): void => {
     // Profiles are shipped, not kept in the node's memory.
     appLog.append(lines.some((l) => l.profile !== undefined) ? lines.map(({ profile: _profile, ...line }) => line) : lines);

@@ -2,7 +2,7 @@
  * @module usage/open
  * The node's usage metering, when it has a control plane to ship to: the meter the supervisor
  * counts into and the shipper that sends its deltas. Off without a control plane (nothing would
- * read the counts) and, for the bench only, when the node is made with `metering: false`.
+ * read the counts) and, for the bench only, with `RUNTIME_METERING=off`.
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
@@ -16,8 +16,8 @@ export interface Metering {
   shipper: UsageShipper;
 }
 
-export function openMetering(config: RuntimeConfig, deps: { now: () => number; logger: Logger; metrics: Metrics; fetch: typeof fetch | undefined; enabled: boolean }): Metering | null {
-  if (config.controlPlaneUrl === null || !deps.enabled) return null;
+export function openMetering(config: RuntimeConfig, deps: { now: () => number; logger: Logger; metrics: Metrics; fetch: typeof fetch | undefined }): Metering | null {
+  if (config.controlPlaneUrl === null || !config.metering) return null;
   const meter = createUsageMeter(deps.now);
   const shipper = createUsageShipper({
     url: config.controlPlaneUrl, secret: config.secret, nodeId: config.fleet?.nodeId ?? `${hostname()}-${process.pid}`, meter, logger: deps.logger,
