@@ -185,6 +185,22 @@ describe('usage over time', () => {
     expect(after.totals.cpuUs).toBe((expected.cpuUs as number) + 7);
   });
 
+  it('takes a flush of 5,000 rows and refuses one of 5,001', async () => {
+    const post = (rows: number) => stack.fetch('/internal/v1/usage', {
+      method: 'POST', headers: { authorization: `Bearer ${runtimeSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ key: `limit-${rows}-${randomBytes(4).toString('hex')}`, node: 'test', rows: Array.from({ length: rows }, (_, i) => ({
+        appId, version: 1, installId: `ins_limit_${i}`, minute: Math.floor(startedAt / 60_000) * 60_000,
+        requestsOk: 0, requestsError: 0, requestsCpuLimit: 0, requestsMemoryLimit: 0, requestsDeadline: 0, requestsCrashed: 0, cpuUs: 0, egressCalls: 0, egressBytesOut: 0, egressBytesIn: 0,
+      })) }),
+    });
+    expect((await post(5_000)).status).toBe(204);
+    const refused = await post(5_001);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ _tag: 'PlatformApiInvalidRequestError', path: ['rows'] });
+    // Rows of zeros change no total.
+    expect((await usage(wide('minute'))).totals.requests.ok).toBe(6 + 5);
+  });
+
   it('refuses windows one past each limit, with the parameter and why, and takes them at the limit', async () => {
     const now = stack.clock.now();
     const at = (ms: number) => new Date(ms).toISOString();
