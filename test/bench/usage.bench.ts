@@ -9,6 +9,9 @@
  * in this process, and set against the same CPU per request.
  * `BENCH_ROUNDS` (3, the median) and `BENCH_DURATION_MS` shorten it.
  */
+import { createUsageRecorder } from '../../control-plane/src/apps/usage/recorder.ts';
+import { createPgliteDb } from '../../control-plane/src/core/db/pglite-db.ts';
+import { createLogger } from '../../control-plane/src/core/log/logger.ts';
 import { createUsageMeter } from '../../runtime/src/usage/meter.ts';
 import { cpuWindow, loadNow, loadRow, type CpuWindow } from './runtime-process-cpu.ts';
 import { BENCH_ROUNDS, requestsPerSecond, spawnRuntime, startStubControlPlane, type BenchRow } from './runtime-support.ts';
@@ -28,6 +31,25 @@ function meterUsPerRequest(): number {
   for (let i = 0; i < n; i++) meter.request(key, 'ok', 0.25);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / n;
+}
+
+/**
+ * The control plane's count per delivery attempt or storage call (apps/usage/recorder.ts), in this
+ * process: what a click adds (no write: the recorder writes once a second, off the click path).
+ */
+async function recorderUsPerCount(): Promise<number> {
+  const db = await createPgliteDb();
+  const recorder = createUsageRecorder({ db, clock: { now: Date.now }, logger: createLogger({ logLevel: 'silent' }) });
+  const n = 200_000;
+  try {
+    for (let i = 0; i < 10_000; i++) recorder.add('app_bench', 'ins_1', { deliveriesSucceeded: 1 });
+    const before = process.cpuUsage();
+    for (let i = 0; i < n; i++) recorder.add('app_bench', 'ins_1', { deliveriesSucceeded: 1 });
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / n;
+  } finally {
+    await db.close();
+  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -53,6 +75,7 @@ async function round(controlPlaneUrl: string, metering: 'on' | 'off'): Promise<n
 export async function run(): Promise<BenchRow[]> {
   const load = loadNow();
   const meterUs = meterUsPerRequest();
+  const recorderUs = await recorderUsPerCount();
   const stub = await startStubControlPlane([{ slug: 'bench', source: HANDLER }]);
   const on: number[] = [];
   const off: number[] = [];
@@ -73,6 +96,7 @@ export async function run(): Promise<BenchRow[]> {
     { name: 'route: metering cost per request (on − off)', value: withIt - without, unit: 'µs', target: 'info', ratio: null },
     { name: 'route: CPU per request, metering on / off', value: ratio, unit: '×', target: '≤ 1.05×', ratio: 1.05 / ratio },
     { name: 'meter alone: CPU per counted request (in process)', value: meterUs, unit: 'µs', target: 'info', ratio: null },
+    { name: 'control plane: CPU per counted delivery attempt or storage call (in process)', value: recorderUs, unit: 'µs', target: 'info', ratio: null },
     { name: 'meter alone / route CPU per request with metering off', value: meterUs / without, unit: '×', target: '≤ 0.05×', ratio: 0.05 / (meterUs / without) },
   ];
 }
