@@ -124,6 +124,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     pruneErrorGroups: () => apps.errors.prune(config.errorGroupRetentionMs),
     errors: apps.errors,
     unitOfWork: apps.unitOfWork,
+    usage: apps.usageRecorder,
     ...(deps.deliveries === undefined ? {} : { options: deps.deliveries }),
   });
   const messaging = createMessagingArea({
@@ -157,7 +158,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   registerAssetPublicRoutes(app, apps.assets);
   // The console calls the two APIs above through this app's own request function.
   app.route(CONSOLE_BASE, createConsole({ request: (path, init) => Promise.resolve(app.request(path, init)), publicUrl: config.publicUrl, credentialsFile: deps.credentialsFile ?? null }));
-  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, sourceMaps: apps.sourceMaps, production: apps.production, logs: apps.logs }));
+  app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles: apps.bundles, sourceMaps: apps.sourceMaps, production: apps.production, logs: apps.logs, usage: apps.usage }));
 
   let server: ServerType | undefined;
   return {
@@ -207,6 +208,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       await deliveries.start();
       apps.bundleCollector.start();
       apps.storageSweeper.start();
+      apps.usageLoop.start();
       rolloutEvaluator.start();
       return { ...listening, metricsUrl: operator.url };
     },
@@ -234,6 +236,8 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       });
       // Renders started by the last requests finish, and their delivery records are written.
       await blocks.settled();
+      // Last: the final deliveries' and storage calls' counts are held by now.
+      await apps.usageLoop.stop();
       if (deps.runtimeNodes === undefined) await runtimeNodes.close();
     },
   };

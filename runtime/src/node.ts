@@ -30,6 +30,7 @@ import { createMetricsServer, listenError } from './ops/metrics-server.ts';
 import { assertSafeToolchain } from './sandbox/preflight.ts';
 import type { IsolatedVmBuild, SandboxKind } from './config/ivm-build.ts';
 import { openRegistration } from './fleet/open.ts';
+import { openMetering } from './usage/open.ts';
 import type { Registration } from './fleet/registration.ts';
 
 export interface RuntimeNodeDeps {
@@ -63,6 +64,8 @@ export interface RuntimeNode {
   readonly supervisor: Supervisor | null;
   /** The isolated-vm its workers run: `stock` only in the development sandbox without the patched build. */
   readonly isolatedVm: IsolatedVmBuild;
+  /** Ships the usage counts held now (tests; the shipper also runs every second). */
+  flushUsage(): Promise<void>;
 }
 
 /** Binds the node's server; resolves with the port bound (port 0: the one the system chose). */
@@ -123,6 +126,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   const metrics = createMetrics();
   const appLog = createAppLog({ linesPerApp: config.appLogLines });
   const shipper = logShipper(config, { now, logger, metrics, fetch: deps.fetch });
+  const metering = openMetering(config, { now, logger, metrics, fetch: deps.fetch });
   const logSink = (lines: AppLogInput[]): void => {
     // Profiles are shipped, not kept in the node's memory.
     appLog.append(lines.some((l) => l.profile !== undefined) ? lines.map(({ profile: _profile, ...line }) => line) : lines);
@@ -150,14 +154,15 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
     appLog,
     get supervisor() { return supervisor; },
     isolatedVm,
+    flushUsage: async () => { await metering?.shipper.flush(); },
     async start() {
       // Two esbuild builds at start: side by side, not one after the other.
       const [entry, guestSource] = await Promise.all([workerEntry(config.dataDir), buildGuestSource()]);
       if (entry.problem !== null) logger.warn({ problem: entry.problem }, 'sandbox workers start from the TypeScript sources (slower): their bundle could not be built');
-      const sup = createSupervisor({ config, logger, metrics, logSink, egress, guestSource, workerEntry: entry.path, now });
+      const sup = createSupervisor({ config, logger, metrics, logSink, egress, guestSource, workerEntry: entry.path, now, usage: metering?.meter ?? null });
       supervisor = sup;
       await sup.start();
-      shipper?.start();
+      for (const s of [shipper, metering?.shipper]) s?.start();
       let publicUrl = config.publicUrl;
       const runs = createRunService({ config, supervisor: sup, bundles, sourceMaps, now, logger });
       const appOrigin = (slug: string): string => (config.hostedAppDomain === null ? publicUrl : `https://${slug}.${config.hostedAppDomain}`);
@@ -214,8 +219,8 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
       }
       await operator.stop();
       await supervisor?.stop();
-      // After the workers: the last requests' lines are in the queue by now.
-      await shipper?.stop();
+      // After the workers: the last requests' lines and counts are held by now.
+      await Promise.all([shipper?.stop(), metering?.shipper.stop()]);
       await egress.close();
     },
   };

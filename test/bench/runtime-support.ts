@@ -163,6 +163,8 @@ export async function startStubControlPlane(apps: StubApp[]): Promise<{ url: str
     if (source !== undefined) return void res.writeHead(200, { 'content-type': 'application/javascript' }).end(source);
     // App log batches are taken and dropped, as a control plane takes them (the node ships every request's line).
     if (req.method === 'POST' && req.url === '/internal/v1/logs') return void req.resume().on('end', () => res.writeHead(204).end());
+    // Usage counts likewise (one small batch a second).
+    if (req.method === 'POST' && req.url === '/internal/v1/usage') return void req.resume().on('end', () => res.writeHead(204).end());
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -35,6 +35,7 @@ import { registerErrorsPage } from './pages/errors.ts';
 import { registerRolloutPage } from './pages/rollout.ts';
 import { registerMemoriesPage } from './pages/memories.ts';
 import { registerOperatorPage } from './pages/operator.ts';
+import { registerUsagePages } from './pages/usage.ts';
 import { registerSearchPage } from './pages/search.ts';
 import { registerStreamsPage } from './pages/streams.ts';
 import { registerSignIn } from './pages/sign-in.ts';
@@ -116,6 +117,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerPlaygroundPage(router, assets);
   registerAdminPages(router, assets);
   registerOperatorPage(router, assets);
+  registerUsagePages(router, assets);
   // Last: any other console path is a page that does not exist.
   router.all('*', (c) => notFoundPage(c, assets, c.get('me')));
   return router;

@@ -58,6 +58,9 @@ import { STAGED_COMMIT, stagedCommitApplier } from '../apps/storage/stage.ts';
 import { createUnitOfWork, type UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
 import { STAGED_SEND, stagedSendApplier } from '../deliveries/queues/service.ts';
 import { createKeyRing } from '../apps/tokens/keyring.ts';
+import { createUsageLoop, type UsageLoop } from '../apps/usage/loop.ts';
+import { createUsageRecorder, type UsageRecorder } from '../apps/usage/recorder.ts';
+import { createUsageService, type UsageService } from '../apps/usage/service.ts';
 import { createTokensService, type TokenService } from '../apps/tokens/service.ts';
 import { createSchemaValidatorCache, type VersionValidators } from '../apps/versions/validators.ts';
 import type { ApiKeysService } from '../workspace/api-keys/service.ts';
@@ -122,6 +125,12 @@ export interface AppsArea {
   storageSweeper: StorageSweeper;
   /** Admins' usage per app and purge (`/client/v1/storage`). */
   storageAdmin: StorageAdmin;
+  /** Usage over time: the nodes' flushes, and the series tooling, admins and the operator page read. */
+  usage: UsageService;
+  /** The control plane's own usage counts (deliveries, storage, queues), written in batches. */
+  usageRecorder: UsageRecorder;
+  /** Samples storage bytes each minute, prunes usage hourly, runs the recorder (started and stopped with the control plane). */
+  usageLoop: UsageLoop;
   /** The secrets a delivery to `app` is signed with at `now`, current first (both during a rotation). */
   signingSecretsFor(app: Pick<AppRow, 'id' | 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_signing_secret_expires_at'>, now: Date | number): string[];
   /** The install's config decrypted, secret fields included (for the envelope). */
@@ -178,13 +187,15 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   const storageMetrics = createStorageMetrics(deps.registry);
   const rolloutMetrics = createRolloutMetrics(deps.registry);
+  const usageRecorder = createUsageRecorder({ db, clock, logger: deps.logger });
+  const queueSent = (installId: string, n: number) => usageRecorder.add(null, installId, { queueSent: n });
   // Each kind of staged effect registers its applier here: storage commits and queue sends.
   const unitOfWork = createUnitOfWork({
     kv: deps.kv,
     clock,
     appliers: {
       [STAGED_COMMIT]: stagedCommitApplier({ clock, onApplied: (space, delta) => storageMetrics.bytes(space.appId, delta) }),
-      [STAGED_SEND]: stagedSendApplier({ clock }),
+      [STAGED_SEND]: stagedSendApplier({ clock, onSent: queueSent }),
     },
   });
   return {
@@ -219,9 +230,15 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
       registry: deps.registry, runtimeNodes: deps.runtimeNodes,
       listApps: async (workspaceId) => (await listApps(db, workspaceId, null)).map((a) => ({ id: a.id, slug: a.slug, name: a.name })),
     }),
-    storage: createStorageService({ db, kv: deps.kv, clock, metrics: storageMetrics, unitOfWork }),
+    storage: createStorageService({
+      db, kv: deps.kv, clock, metrics: storageMetrics, unitOfWork,
+      onOperation: (appId, installId, op) => usageRecorder.add(appId, installId, op === 'read' ? { storageReads: 1 } : { storageWrites: 1 }),
+    }),
     unitOfWork,
     storageAdmin: createStorageAdmin({ db }),
+    usage: createUsageService({ db, clock }),
+    usageRecorder,
+    usageLoop: createUsageLoop({ db, clock, recorder: usageRecorder, logger: deps.logger }),
     storageSweeper: createStorageSweeper({ db, clock, unitOfWork, intervalMs: STORAGE_SWEEP_INTERVAL_MS, logger: deps.logger }),
     signingSecretsFor: (app, now) => signingSecretsFor(secrets, app, now),
     installConfigFor: (install) => installConfigFor(secrets, install),

@@ -11,6 +11,7 @@ import { registerDomainClientRoutes } from '../apps/domains/client-routes.ts';
 import { registerInstallClientRoutes } from '../apps/installs/client-routes.ts';
 import { registerStorageClientRoutes } from '../apps/storage/client-routes.ts';
 import { registerOperatorMetricsClientRoutes } from '../apps/operator-metrics/client-routes.ts';
+import { registerUsageClientRoutes } from '../apps/usage/client-routes.ts';
 import { registerTokenClientRoutes } from '../apps/tokens/client-routes.ts';
 import { registerInteractionClientRoutes } from '../blocks/interactions/client-routes.ts';
 import { registerInvocationClientRoutes } from '../blocks/invocations/client-routes.ts';
@@ -38,7 +39,7 @@ import type { WorkspaceArea } from './workspace.ts';
 
 export interface ClientRouteParts {
   workspace: WorkspaceArea;
-  apps: Pick<AppsArea, 'apps' | 'domains' | 'installs' | 'tokens' | 'ciIdentities' | 'operatorMetrics' | 'storageAdmin'>;
+  apps: Pick<AppsArea, 'apps' | 'domains' | 'installs' | 'tokens' | 'ciIdentities' | 'operatorMetrics' | 'storageAdmin' | 'usage'>;
   deliveries: Pick<DeliveriesArea, 'deliveries' | 'mail'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'interactions' | 'members' | 'playground' | 'invocations'>;
@@ -63,6 +64,7 @@ export function registerClientRoutes(api: ClientApi, p: ClientRouteParts): void 
   registerInstallClientRoutes(api, p.apps.installs);
   registerStorageClientRoutes(api, p.apps.storageAdmin);
   registerOperatorMetricsClientRoutes(api, p.apps.operatorMetrics);
+  registerUsageClientRoutes(api, p.apps.usage);
   registerDecisionClientRoutes(api, p.workspace.decisions);
   registerCallClientRoutes(api, p.workspace.calls);
   registerDeliveryPageClientRoutes(api, p.deliveries.deliveries);

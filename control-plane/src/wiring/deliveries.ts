@@ -43,6 +43,8 @@ import { createScheduleMetrics } from '../deliveries/schedules/metrics.ts';
 import { createQueueService, type QueueService } from '../deliveries/queues/service.ts';
 import type { UnitOfWork } from '../core/unit-of-work/unit-of-work.ts';
 import { pruneQueueKeys } from '../deliveries/queues/store.ts';
+import { countedTarget } from '../apps/usage/deliveries.ts';
+import type { UsageRecorder } from '../apps/usage/recorder.ts';
 import { createInitiativeService, type InitiativeService } from '../deliveries/initiative/service.ts';
 import { registerQueueMetrics } from '../deliveries/initiative/metrics.ts';
 
@@ -84,6 +86,8 @@ export interface DeliveriesArea {
 }
 
 export interface DeliveriesAreaDeps {
+  /** Usage counts (apps/usage): each delivery attempt by result, queue messages sent and delivered. */
+  usage?: UsageRecorder;
   /** Where a block action's queue sends wait for its result (the apps area's unit of work). */
   unitOfWork?: UnitOfWork;
   config: Config;
@@ -138,7 +142,7 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     placement: deps.runtimeNodes.placement, client: deps.runtimeNodes.client,
   });
   const router = createDeliveryRouter({ endpoint, relay, hosted });
-  const pipeline = createDeliveryPipeline({ clock, tokens: deps.tokens, secrets: deps.secrets, target: router });
+  const pipeline = createDeliveryPipeline({ clock, tokens: deps.tokens, secrets: deps.secrets, target: countedTarget(router, deps.usage) });
   // One cap on app labels for both kinds of delivery series.
   const appLabel = createAppLabel();
   const health = createDeliveryHealth({ db, clock, logger, mail, publicUrl: config.publicUrl });
@@ -153,7 +157,10 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     db, clock, logger, wake: waker.wake, metrics: createScheduleMetrics(deps.registry, appLabel),
     settings: { batchSize: config.schedules.batchSize, pollMs: config.schedules.pollMs },
   });
-  const queues = createQueueService({ db, clock, wake: waker.wake, ...(deps.unitOfWork === undefined ? {} : { unitOfWork: deps.unitOfWork }) });
+  const queues = createQueueService({
+    db, clock, wake: waker.wake, ...(deps.unitOfWork === undefined ? {} : { unitOfWork: deps.unitOfWork }),
+    ...(deps.usage === undefined ? {} : { onSent: (installId: string, n: number) => deps.usage!.add(null, installId, { queueSent: n }) }),
+  });
   registerQueueMetrics(deps.registry, { db, clock, logger, appLabel });
   const recorder = createDeliveryRecorder({ db, logger, ...(deps.errors === undefined ? {} : { errors: deps.errors }) });
   const engine = createInteractiveEngine({ clock, logger, pipeline, recorder, metrics: createEngineMetrics(deps.registry, appLabel) });

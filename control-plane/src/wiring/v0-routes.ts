@@ -15,6 +15,7 @@ import { registerEnvVarV0Routes } from '../apps/env-vars/v0-routes.ts';
 import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
 import { registerStorageV0Routes } from '../apps/storage/v0-routes.ts';
 import { registerAppErrorV0Routes } from '../apps/errors/v0-routes.ts';
+import { registerAppUsageV0Routes } from '../apps/usage/v0-routes.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerRolloutV0Routes } from '../apps/rollouts/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
@@ -35,7 +36,7 @@ import type { MessagingArea } from './messaging.ts';
 export interface V0RouteParts {
   /** The database, for the tooling guards of routes that take it (storage). */
   db: Db;
-  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'rollouts' | 'envVars' | 'logs' | 'errors' | 'storage'>;
+  apps: Pick<AppsArea, 'accessTokens' | 'ciIdentities' | 'treeChecker' | 'bundleChecker' | 'assetUploads' | 'devApps' | 'versions' | 'versionHistory' | 'rollouts' | 'envVars' | 'logs' | 'errors' | 'storage' | 'usage'>;
   deliveries: Pick<DeliveriesArea, 'replays' | 'queues' | 'initiative'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
@@ -58,6 +59,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerEnvVarV0Routes(api, p.apps.envVars);
   registerAppLogV0Routes(api, p.apps.logs);
   registerAppErrorV0Routes(api, p.apps.errors);
+  registerAppUsageV0Routes(api, p.apps.usage);
   registerReplayV0Routes(api, p.deliveries.replays);
   registerQueueV0Routes(api, p.deliveries.queues);
   registerInitiativeV0Routes(api, p.deliveries.initiative);

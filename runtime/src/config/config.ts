@@ -45,6 +45,7 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
   { name: 'RUNTIME_DIRECTORY_TTL_MS', default: '5000', description: 'How long an app resolved from the control plane is cached for ingress.' },
   { name: 'RUNTIME_APP_LOG_LINES', default: '500', description: 'Per-app log lines kept in memory for the author.' },
   { name: 'RUNTIME_LOG_FLUSH_MS', default: '200', description: 'With CONTROL_PLANE_URL: how often the node ships app log lines to {CONTROL_PLANE_URL}/internal/v1/logs (sooner when a batch fills).' },
+  { name: 'RUNTIME_METERING', default: 'on', description: 'BENCH ONLY: `off` counts no usage (the bench\'s run that measures what metering costs). Never set in production: usage would go uncounted.' },
   { name: 'RUNTIME_LOG_LINES_PER_SECOND', default: '200', description: 'App log lines one app may ship per second from this node; past it lines are dropped and one line says how many.' },
   { name: 'RUNTIME_FLEET', default: 'off', description: '`redis`: the node joins the fleet registry at REDIS_URL (a record with a heartbeat and a TTL, marked draining on SIGTERM) and control planes with `RUNTIME_FLEET=redis` place apps on it. `off`: a node of its own, reached at the control plane\'s RUNTIME_URL.' },
   { name: 'REDIS_URL', default: '(unset)', description: 'Redis of the fleet registry (required with RUNTIME_FLEET=redis).' },
@@ -91,6 +92,7 @@ const EnvSchema = z.object({
   RUNTIME_DIRECTORY_TTL_MS: int(0, 3_600_000).default(5000),
   RUNTIME_APP_LOG_LINES: int(10, 100_000).default(500),
   RUNTIME_LOG_FLUSH_MS: int(10, 60_000).default(200),
+  RUNTIME_METERING: z.enum(['on', 'off']).default('on'),
   RUNTIME_LOG_LINES_PER_SECOND: int(1, 100_000).default(200),
   RUNTIME_FLEET: z.enum(['off', 'redis']).default('off'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -147,6 +149,8 @@ export interface RuntimeConfig {
   appLogLines: number;
   /** Shipping app log lines to the control plane (with CONTROL_PLANE_URL). */
   logShipping: { flushMs: number; linesPerSecond: number };
+  /** False only in the bench's run without metering (RUNTIME_METERING=off). */
+  metering: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   logFormat: 'json' | 'pretty';
   /** The fleet registry, or null: a node of its own (`npm start`, one control plane, no Redis). */
@@ -215,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
     directoryTtlMs: e.RUNTIME_DIRECTORY_TTL_MS,
     appLogLines: e.RUNTIME_APP_LOG_LINES,
     logShipping: { flushMs: e.RUNTIME_LOG_FLUSH_MS, linesPerSecond: e.RUNTIME_LOG_LINES_PER_SECOND },
+    metering: e.RUNTIME_METERING === 'on',
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     fleet: e.RUNTIME_FLEET === 'off' || e.REDIS_URL === undefined ? null : {

@@ -31,6 +31,7 @@ export function createMetrics() {
     retriedRequests: new Counter({ name: 'runtime_requests_retried_total', help: 'Requests run again on another worker because theirs died before entering them', registers }),
     quarantines: new Counter({ name: 'runtime_quarantines_total', help: 'Times an app version was sent to the quarantine worker after taking a worker down, by app', labelNames: ['app'], registers }),
     appLogDropped: new Counter({ name: 'runtime_app_log_dropped_total', help: 'App log lines not shipped to the control plane, by reason (rate: over an app\'s lines a second, queue: the control plane unreachable too long)', labelNames: ['reason'], registers }),
+    usageDropped: new Counter({ name: 'runtime_usage_dropped_rows_total', help: 'Usage count rows (app, version, install, minute) given up: the control plane unreachable past the node\'s bound, or a batch refused as invalid', registers }),
     handoffRequests: new Counter({ name: 'runtime_handoff_requests_total', help: 'Hosted requests on connections handed to a worker (RUNTIME_HANDOFF), by path: local (the worker ran it, no supervisor hop) or passed (placed by the supervisor: a heavy app, a quarantined version)', labelNames: ['path'], registers }),
     quarantinedVersions: new Gauge({ name: 'runtime_quarantined_versions', help: 'App versions running on the quarantine worker now', registers }),
   };

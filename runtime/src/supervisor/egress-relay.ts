@@ -20,9 +20,12 @@ export function relayEgress(deps: { egress: Egress; reports: Reports }, pending:
   const ops = pending.egressOps ??= new Map();
   ops.set(msg.opId, ac);
   const init = { method: msg.method, url: msg.url, headers: fromHeaderBlock(msg.headers), body, redirect: msg.redirect };
+  // Calls to the platform's own /v0 are counted as what they do (storage, queue), not as egress.
+  const counted = URL.parse(msg.url)?.origin !== pending.egress.platformOrigin;
   deps.egress.fetch(pending.egress, init, ac.signal).then(
     (r) => {
       ops.delete(msg.opId);
+      if (counted) deps.reports.egress(pending, body?.byteLength ?? 0, r.body.byteLength);
       reply({ t: 'egress-result', id: pending.job.id, opId: msg.opId, ok: true, status: r.status, statusText: r.statusText, headers: toHeaderBlock(r.headers), url: r.url, redirected: r.redirected },
         Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
     },
@@ -30,6 +33,7 @@ export function relayEgress(deps: { egress: Egress; reports: Reports }, pending:
       ops.delete(msg.opId);
       const message = err instanceof Error ? err.message : 'fetch failed';
       if (err instanceof EgressDenied) deps.reports.note(pending, 'limit', `Outbound request blocked (${err.reason}): ${message}`);
+      else if (counted) deps.reports.egress(pending, body?.byteLength ?? 0, 0);
       reply({ t: 'egress-result', id: pending.job.id, opId: msg.opId, ok: false, message: err instanceof EgressDenied ? `Egress denied: ${message}` : message });
     },
   );

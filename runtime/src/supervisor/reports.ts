@@ -13,6 +13,7 @@ import type { AppLogEntry, AppLogInput, RequestSummary } from '../logs/app-log.t
 import { createRedactor, type Redactor } from '../logs/redact.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Outcome, RunReport } from '../protocol/messages.ts';
+import type { UsageMeter } from '../usage/meter.ts';
 import type { Pending } from './pending.ts';
 
 type Child<T extends { labels: (...v: string[]) => unknown }> = ReturnType<T['labels']>;
@@ -33,7 +34,7 @@ export function countedOutcome(outcome: Outcome, httpStatus: number | null): Out
   return outcome === 'ok' && httpStatus !== null && httpStatus >= 500 ? 'error' : outcome;
 }
 
-export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () => number }) {
+export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () => number; usage?: UsageMeter | null }) {
   // app → kind (→ outcome) → label child: nested maps, so no key string is built per request.
   const cpu = new Map<string, Map<string, Child<Metrics['requestCpu']>>>();
   const outcomes = new Map<string, Map<string, Child<Metrics['requests']>>>();
@@ -72,6 +73,7 @@ export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () =
       const { metrics } = deps;
       const { meta } = p;
       const outcome = countedOutcome(report.outcome, finished.httpStatus);
+      deps.usage?.request(meta, outcome, report.cpuMs);
       cached(cpu, meta.appId, meta.kind, () => metrics.requestCpu.labels(meta.appId, meta.kind)).observe(report.cpuMs / 1000);
       cached(outcomes, meta.appId, `${meta.kind} ${outcome}`, () => metrics.requests.labels(meta.appId, meta.kind, outcome)).inc();
       if (report.coldStartMs !== null) {
@@ -89,6 +91,10 @@ export function createReports(deps: { metrics: Metrics; sink: LogSink; now: () =
       lines.push({ ...lineOf(p, t, 'request', failed ? 'error' : 'ok', requestMessage(request)), request });
       if (p.profile !== null) attachProfile(lines, p.profile);
       deps.sink(lines);
+    },
+    /** One outbound call of the request that went out, with its bytes (usage counts). */
+    egress(p: Pending, bytesOut: number, bytesIn: number): void {
+      deps.usage?.egress(p.meta, bytesOut, bytesIn);
     },
     /** A line of the platform's own in the app's log (quarantine, blocked egress), redacted like the guest's. */
     note(p: Pending, level: string, message: string): void {

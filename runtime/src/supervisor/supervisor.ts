@@ -19,6 +19,7 @@ import { type Pending, type PendingMeta, type RunResult } from './pending.ts';
 import { createProfileGate } from './profiles.ts';
 import { createQuarantine } from './quarantine.ts';
 import { createReports, type LogSink } from './reports.ts';
+import type { UsageMeter } from '../usage/meter.ts';
 import { createScheduler } from './scheduler.ts';
 import { sweepWorkers } from './sweep.ts';
 import { workerMessages } from './worker-messages.ts';
@@ -42,6 +43,8 @@ export interface SupervisorDeps {
   /** The sandbox workers' entry module (worker-entry.ts). */
   workerEntry: string;
   now: () => number;
+  /** The usage counters (usage/meter.ts); null: not metered (no control plane, or the bench's run without). */
+  usage?: UsageMeter | null;
 }
 
 export interface RunSubmission {
@@ -54,7 +57,7 @@ export interface RunSubmission {
 
 export function createSupervisor(deps: SupervisorDeps) {
   const { config, logger, metrics, now } = deps;
-  const reports = createReports({ metrics, sink: deps.logSink, now });
+  const reports = createReports({ metrics, sink: deps.logSink, now, usage: deps.usage ?? null });
   const quarantine = createQuarantine(now);
   const profiles = createProfileGate(now);
   const scheduler = createScheduler();

@@ -9,6 +9,8 @@
  * - `GET /internal/v1/apps/{slug}/production`: the version a hosted app runs in production.
  * - `POST /internal/v1/logs`: a node's batch of app log lines (`{ node, lines }`), stored and
  *   published to live streams; 204.
+ * - `POST /internal/v1/usage`: a node's usage counts (`{ key, node, rows }`), counted once per key
+ *   (apps/usage); 204.
  */
 import { Hono, type Context } from 'hono';
 import { PlatformError } from '@platform/sdk';
@@ -20,6 +22,8 @@ import { INGEST_LIMITS, LogBatchSchema } from '../logs/schemas.ts';
 import type { LogsService } from '../logs/service.ts';
 import { SHA256_HEX, type BundlesService } from '../bundles/service.ts';
 import type { ProductionResolver } from './production.ts';
+import { USAGE_INGEST, UsageFlushSchema } from '../usage/schemas.ts';
+import type { UsageService } from '../usage/service.ts';
 
 export const INTERNAL_BASE = '/internal/v1';
 
@@ -29,7 +33,7 @@ const notFound = (what: string) => new PlatformError('PlatformApiNotFoundError',
  * @example
  * app.route(INTERNAL_BASE, createInternalRouter({ runtimeSecret: config.runtimeSecret, bundles, production, logs }));
  */
-export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundlesService; sourceMaps: BundlesService; production: ProductionResolver; logs: LogsService }): Hono<AppEnv> {
+export function createInternalRouter(deps: { runtimeSecret: string; bundles: BundlesService; sourceMaps: BundlesService; production: ProductionResolver; logs: LogsService; usage: UsageService }): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   router.use('*', async (c, next) => {
     if (!secretsEqual(bearerToken(c), deps.runtimeSecret)) throw tokenInvalid();
@@ -60,6 +64,11 @@ export function createInternalRouter(deps: { runtimeSecret: string; bundles: Bun
   router.post('/logs', async (c) => {
     const batch = await readJson(c, LogBatchSchema, { maxBytes: INGEST_LIMITS.batchBytes, maxDepth: 8, keepIllFormedStrings: true });
     await deps.logs.ingest(batch.node, batch.lines);
+    return c.body(null, 204);
+  });
+
+  router.post('/usage', async (c) => {
+    await deps.usage.ingest(await readJson(c, UsageFlushSchema, { maxBytes: USAGE_INGEST.flushBytes, maxDepth: 4 }));
     return c.body(null, 204);
   });
   return router;

@@ -51,6 +51,8 @@ export interface StorageServiceDeps {
   metrics: StorageMetrics;
   /** Where a block action's commits are staged (apps/storage/stage.ts). */
   unitOfWork: UnitOfWork;
+  /** Counts each operation let in (usage, apps/usage): the app, the install (null: tooling's), read or write. */
+  onOperation?: (appId: string, installId: string | null, op: 'read' | 'write') => void;
 }
 
 export const view = (row: EntryRow): StoredEntryView => ({ key: row.key, value: row.value, versionstamp: formatVersionstamp(row.versionstamp) });
@@ -73,6 +75,7 @@ export function createStorageService(deps: StorageServiceDeps): StorageService {
       deps.metrics.refusal(space.appId, 'operationsPerSecondPerInstall');
       throw err;
     }
+    deps.onOperation?.(space.appId, caller.kind === 'tooling' ? null : caller.installId, op === 'commit' ? 'write' : 'read');
     return space;
   }
 

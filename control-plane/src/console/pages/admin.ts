@@ -67,7 +67,8 @@ async function directory(c: C, assets: Assets) {
     const actions = inst === undefined ? html`<a href="/console/admin/apps/${a.id}/install">Install<span class="sr-only"> ${a.name}</span></a>` : html`
       ${inst.pendingVersion === null ? '' : html`<a href="/console/admin/installs/${inst.id}/review">Review version ${inst.pendingVersion}</a> `}
       <form method="post" action="/console/admin/installs/${inst.id}/${inst.status === 'suspended' ? 'resume' : 'suspend'}" class="inline"><button type="submit">${inst.status === 'suspended' ? 'Resume' : 'Suspend'}<span class="sr-only"> ${a.name}</span></button></form>
-      <form method="post" action="/console/admin/installs/${inst.id}/uninstall" class="inline"><button type="submit" class="danger">Uninstall<span class="sr-only"> ${a.name}</span></button></form>`;
+      <form method="post" action="/console/admin/installs/${inst.id}/uninstall" class="inline"><button type="submit" class="danger">Uninstall<span class="sr-only"> ${a.name}</span></button></form>
+      <a href="/console/admin/apps/${a.id}/usage">Usage<span class="sr-only"> of ${a.name}</span></a>`;
     return html`<tr><td>${raw(appIcon(a.icon))}<strong>${a.name}</strong> <span class="muted">${a.slug}</span></td><td>${inst === undefined ? 'not installed' : html`<span class="badge">${inst.status}</span> version ${inst.version}`}</td><td>${dataKept(kept.get(a.id))}</td><td>${actions}</td></tr>`;
   });
   const body = html`<table class="table"><caption class="sr-only">Apps of the workspace</caption><thead><tr><th scope="col">App</th><th scope="col">Install</th><th scope="col">Data kept</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`;

@@ -2,7 +2,7 @@
  * @module console/pages/app-author
  * The author's page of one app (`/console/apps/{appId}`): what the app is (`GET /apps/{appId}`),
  * its live version (looked for among the newest 50 of `GET /v0/apps/{app_id}/versions`, which mixes
- * previews in) and the way to each of its pages.
+ * previews in), the way to each of its pages, and its usage over a window (console/pages/usage.ts).
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
@@ -12,6 +12,7 @@ import type { Markup } from '../kit/layout.ts';
 import { appPage, appPath, appRefused, loadApp, type AuthorApp } from './app-frame.ts';
 import { when } from './author-forms.ts';
 import type { VersionPage } from './versions.ts';
+import { usageSection, usageWindowOf, type UsageAnswer } from './usage.ts';
 
 const PAGES: Array<[string, string, string]> = [
   ['/versions', 'Versions', 'every published and preview version, a diff of any two manifests, rollback'],
@@ -39,7 +40,12 @@ export function registerAppAuthorPage(router: Hono<ConsoleEnv>, assets: Assets):
     const got = await loadApp(c);
     if (got.status !== 200) return appRefused(c, assets, got, 'App');
     const app = got.body.app;
-    const versions = await c.get('api').v0.get<VersionPage>(`/apps/${encodeURIComponent(app.id)}/versions?limit=50`);
-    return appPage(c, assets, app, { title: app.name, current: 'overview', body: overview(app, versions.status === 200 ? versions.body : null) });
+    const window = usageWindowOf(c);
+    const [versions, usage] = await Promise.all([
+      c.get('api').v0.get<VersionPage>(`/apps/${encodeURIComponent(app.id)}/versions?limit=50`),
+      c.get('api').v0.get<UsageAnswer>(`/apps/${encodeURIComponent(app.id)}/usage?last=${window}`),
+    ]);
+    const body = html`${overview(app, versions.status === 200 ? versions.body : null)}${usageSection(usage, window, (w) => `${appPath(app.id, '')}?window=${w}`)}`;
+    return appPage(c, assets, app, { title: app.name, current: 'overview', body });
   });
 }

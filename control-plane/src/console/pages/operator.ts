@@ -3,7 +3,8 @@
  * The operator page (workspace owners and admins): each app's guest CPU per request (p50, p99),
  * requests by outcome, egress and blocked egress by host, cold starts, quarantines and lifecycle
  * delivery outcomes, and each runtime node's worker restarts, from
- * `GET /client/v1/operator/apps-metrics` (the processes' own metrics, counted since each started).
+ * `GET /client/v1/operator/apps-metrics` (the processes' own metrics, counted since each started);
+ * below, every app's usage summed over a window (`GET /client/v1/operator/usage`, console/pages/usage.ts).
  */
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
@@ -11,6 +12,7 @@ import { messageOf } from '../kit/api.ts';
 import type { Assets } from '../kit/assets.ts';
 import type { ConsoleEnv } from '../kit/env.ts';
 import { page, type Markup } from '../kit/layout.ts';
+import { usageSection, usageWindowOf, type UsageAnswer } from './usage.ts';
 
 type Counts = Record<string, number>;
 interface AppMetrics {
@@ -39,12 +41,14 @@ function appsTable(apps: AppMetrics[]): Markup {
 
 export function registerOperatorPage(router: Hono<ConsoleEnv>, assets: Assets): void {
   router.get('/operator', async (c) => {
-    const got = await c.get('api').get<Metrics>('/operator/apps-metrics');
+    const window = usageWindowOf(c);
+    const [got, usage] = await Promise.all([c.get('api').get<Metrics>('/operator/apps-metrics'), c.get('api').get<UsageAnswer>(`/operator/usage?last=${window}`)]);
     const me = c.get('me');
     if (got.status !== 200) return c.html(page(assets, { title: 'Operator', section: 'operator', me, body: html``, flash: { tone: 'danger', text: messageOf(got) } }), got.status === 403 ? 403 : 502);
     const { apps, nodes } = got.body;
     const body = html`<p class="muted">Counted since each process started, summed over the runtime nodes. CPU is the guest's per request.</p>
       ${apps.length === 0 ? html`<p class="muted">No apps in this workspace yet.</p>` : appsTable(apps)}
+      ${usageSection(usage, window, (w) => `/console/operator?window=${w}`)}
       <h2>Runtime nodes</h2><table class="table"><caption class="sr-only">Runtime nodes</caption><thead><tr><th scope="col">Node</th><th scope="col">Answered</th><th scope="col">Worker restarts</th></tr></thead><tbody>
       ${nodes.map((n) => html`<tr><td><code>${n.url}</code></td><td>${n.reachable ? 'yes' : html`<span class="badge badge-danger">no</span>`}</td><td>${counts(n.workerRestarts, () => true)}</td></tr>`)}</tbody></table>`;
     return c.html(page(assets, { title: 'Operator', section: 'operator', me, body }));

@@ -108,7 +108,13 @@ export function buildOpenApiDocument(input: OpenApiInput): JsonSchema {
     const params = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const parameters = [...params, ...(op.query ? queryParameters(components, op.query) : [])];
     const responses: Record<string, unknown> = {
-      [op.success.status]: op.success.contentType !== undefined
+      // A JSON answer with another form besides (`format=csv`): both media types, the JSON one with its schema.
+      [op.success.status]: op.success.contentType !== undefined && op.success.schema !== undefined
+        ? { description: op.success.description, content: {
+          'application/json': { schema: components.named(`${pascal(op.operationId)}Response`, op.success.schema, 'output') },
+          [op.success.contentType]: { schema: { type: 'string' } },
+        } }
+        : op.success.contentType !== undefined
         ? { description: op.success.description, content: { [op.success.contentType]: { schema: { type: op.success.contentType.endsWith('json') ? 'object' : 'string' } } } }
         : op.success.schema === undefined
         ? { description: op.success.description }

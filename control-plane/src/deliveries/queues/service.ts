@@ -38,6 +38,8 @@ export interface QueueServiceDeps {
   clock: Clock;
   /** Nudges this process's delivery loops after the messages commit. */
   wake(): void;
+  /** Counts messages written (usage, apps/usage). */
+  onSent?: (installId: string, count: number) => void;
   /** Where a block action's sends are staged until its result commits. */
   unitOfWork?: UnitOfWork;
 }
@@ -93,10 +95,11 @@ async function writeSend(tx: Db, installId: string, body: QueueSendRequest, now:
  * Applies a staged send in the action result's transaction (the outbox's NOTIFY, sent at commit,
  * wakes the delivery loops). A limit reached meanwhile refuses the whole result.
  */
-export function stagedSendApplier(deps: { clock: Clock }): Applier {
+export function stagedSendApplier(deps: { clock: Clock; onSent?: (installId: string, count: number) => void }): Applier {
   return async (tx, payload) => {
     const staged = payload as StagedSend;
-    await writeSend(tx, staged.installId, staged.body, new Date(deps.clock.now()), staged.ids);
+    const { written } = await writeSend(tx, staged.installId, staged.body, new Date(deps.clock.now()), staged.ids);
+    if (written > 0) deps.onSent?.(staged.installId, written);
   };
 }
 
@@ -132,7 +135,10 @@ export function createQueueService(deps: QueueServiceDeps): QueueService {
         if (staged !== null) return staged;
       }
       const result = await deps.db.transaction((tx) => writeSend(tx, caller.installId, body, now));
-      if (result.written > 0) deps.wake();
+      if (result.written > 0) {
+        deps.wake();
+        deps.onSent?.(caller.installId, result.written);
+      }
       return { messages: result.messages };
     },
   };
