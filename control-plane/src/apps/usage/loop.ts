@@ -8,6 +8,7 @@
  * too, so its last counts are written on stop.
  */
 import type { Clock } from '../../core/clock/clock.ts';
+import { createPeriodicTask } from '../../core/clock/periodic-task.ts';
 import type { Db } from '../../core/db/db.ts';
 import type { Logger } from '../../core/log/logger.ts';
 import { bucketOf, STEP_MS } from './counters.ts';
@@ -23,8 +24,6 @@ export interface UsageLoop {
 }
 
 export function createUsageLoop(deps: { db: Db; clock: Clock; recorder: UsageRecorder; logger: Logger; intervalMs?: number }): UsageLoop {
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<unknown> = Promise.resolve();
   let prunedHour = -1;
 
   const tick = async (): Promise<{ sampled: number; pruned: number | null }> => {
@@ -44,20 +43,19 @@ export function createUsageLoop(deps: { db: Db; clock: Clock; recorder: UsageRec
     return { sampled, pruned };
   };
 
+  const loop = createPeriodicTask({
+    intervalMs: deps.intervalMs ?? STEP_MS.minute,
+    run: tick,
+    onError: (err) => deps.logger.warn({ err }, 'The usage tick failed; the next one retries'),
+  });
   return {
     tick,
     start() {
-      if (timer !== undefined) return;
       deps.recorder.start();
-      timer = setInterval(() => {
-        running = tick().catch((err: unknown) => deps.logger.warn({ err }, 'The usage tick failed; the next one retries'));
-      }, deps.intervalMs ?? STEP_MS.minute);
-      timer.unref();
+      loop.start();
     },
     async stop() {
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-      await running;
+      await loop.stop();
       await deps.recorder.stop();
     },
   };
