@@ -40,6 +40,13 @@ export interface ExecutionContextLike {
   readonly kind?: string;
   /** Set by the platform's runtime for a delivery it received signed from the service (hosted apps hold no signing secret). */
   readonly deliveryId?: string | null;
+  /**
+   * Set by a server whose deliveries come from the platform (the Node adapter's `serve`): the
+   * service checks every tree an app answers before it keeps it, so outside development (an install
+   * of kind `workspace`) the SDK does not check it a second time. Development installs, tests
+   * calling `app.fetch` and hosted isolates keep the SDK's check (decisions/clicks.md).
+   */
+  readonly platformChecksTrees?: boolean;
 }
 
 /** Fields every delivery handler gets. */

@@ -11,7 +11,7 @@ import { DeliveryRejection } from './failures.ts';
 import { jsonResponse } from './http.ts';
 import { blockAction, blockInsert, blockRender, selectSearch } from './interactive-blocks.ts';
 import { ABSENT_RUNNERS } from './absent-pieces.ts';
-import { checkResult, okResponse, ResultProblem } from './results.ts';
+import { checkResult, checksTrees, okResponse, ResultProblem } from './results.ts';
 import type { AppTables, Runner } from './tables.ts';
 
 /**
@@ -60,6 +60,6 @@ export async function handleInteractive(envelope: DeliveryEnvelope, type: Intera
     }
     return type === 'block.action' ? new Response(null, { status: 202 }) : jsonResponse({ visibility: answer.deferral.visibility }, 202);
   }
-  checkResult(type, answer.body, label, runner.result);
+  checkResult(type, answer.body, label, runner.result, { trees: checksTrees(envelope, deps.execution) });
   return okResponse(answer.body);
 }

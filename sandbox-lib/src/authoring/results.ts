@@ -7,6 +7,7 @@
  */
 import { renderTree, validateTree, type Draft, type RenderedTree } from '../catalog/index.ts';
 import type { InteractiveType } from '../delivery/constants.ts';
+import type { DeliveryEnvelope, ExecutionContextLike } from './context.ts';
 import { read, type Check } from '../delivery/lean/index.ts';
 import { LIMITS } from '../limits/index.ts';
 import { jsonResponse } from './http.ts';
@@ -39,16 +40,32 @@ export function toRendered(output: unknown, path: Path): RenderedTree {
 }
 
 /**
+ * Whether the SDK checks an answer's trees itself. The service checks every tree before it keeps
+ * it and shows a refused one with its message and path on the Deliveries page, so a second check in
+ * the app is only for its author: kept in development (a `dev` install, where `platform dev` shows
+ * the problem in the app's own log at once), in tests that call `app.fetch` and in hosted isolates;
+ * skipped where a server says its deliveries come from the platform and the install is a
+ * workspace's (the Node adapter's `serve`). A click's tree is then validated once, not twice: the
+ * check was the largest item of a self-hosted app's CPU per click (decisions/clicks.md).
+ * @example checksTrees(envelope, deps.execution) // false for a workspace install behind `serve`
+ */
+export function checksTrees(envelope: Pick<DeliveryEnvelope, 'install'>, execution: ExecutionContextLike | undefined): boolean {
+  return execution?.platformChecksTrees !== true || envelope.install.kind !== 'workspace';
+}
+
+/**
  * Throws a `ResultProblem` when `result` is not a valid `200` answer to a `type` delivery: `check`
- * (its result schema's lean twin; none for an answer the SDK made itself), then its trees.
+ * (its result schema's lean twin; none for an answer the SDK made itself), then its trees unless
+ * `trees` is false (`checksTrees`).
  * @example checkResult('block.render', { tree, actions }, 'render of poll', blockResultChecks['block.render'])
  */
-export function checkResult(type: InteractiveType, result: unknown, label: string, check: Check | undefined): void {
+export function checkResult(type: InteractiveType, result: unknown, label: string, check: Check | undefined, options: { trees?: boolean } = {}): void {
   const parsed = check === undefined ? { ok: true as const } : read(check, result);
   if (!parsed.ok) {
     const path = [...parsed.path];
     throw new ResultProblem('invalid-result', `${label} returned an invalid ${type} result at ${showPath(path)}: ${parsed.message}`, path);
   }
+  if (options.trees === false) return;
   for (const [tree, actions, path] of treesOf(type, result as Record<string, unknown>)) {
     const verdict = validateTree(tree, actions ?? {});
     if (!verdict.valid) {

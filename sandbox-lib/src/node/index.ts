@@ -6,5 +6,5 @@
 export { serve, type Servable, type ServeOptions, type Served } from './serve.ts';
 export { toWebRequest, type NodeRequestRead } from './node-to-web.ts';
 export { writeWebResponse } from './web-to-node.ts';
-export { signDeliverySync, deliveryHeadersSync, type SyncSignInput, type SyncHeadersInput } from './sign.ts';
+export { signDeliverySync, deliveryHeadersSync, nodeHmacSha256, useNodeHmac, type SyncSignInput, type SyncHeadersInput } from './sign.ts';
 export { answerClientErrorsInOrder, taggedRefusal, MAX_HEADER_BYTES, type ClientErrorOptions } from './client-errors.ts';

@@ -12,10 +12,11 @@ import { processEnv } from './config.ts';
 import { toWebRequest } from './node-to-web.ts';
 import { writeWebResponse } from './web-to-node.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
+import { useNodeHmac } from './sign.ts';
 
 /** What `serve` needs of an app: `defineApp`'s answer fits. */
 export interface Servable {
-  fetch(request: Request, env?: AppEnv, ctx?: { waitUntil?(promise: Promise<unknown>): void }): Promise<Response>;
+  fetch(request: Request, env?: AppEnv, ctx?: { waitUntil?(promise: Promise<unknown>): void; platformChecksTrees?: boolean }): Promise<Response>;
 }
 
 export interface ServeOptions {
@@ -47,6 +48,7 @@ export interface Served {
  */
 export async function serve(app: Servable, options: ServeOptions): Promise<Served> {
   const host = options.host ?? '127.0.0.1';
+  useNodeHmac();
   const env = options.env ?? processEnv();
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const log = options.logger ?? consoleLogger;
@@ -69,7 +71,9 @@ export async function serve(app: Servable, options: ServeOptions): Promise<Serve
       const tracked = Promise.resolve(promise).catch(() => undefined).finally(() => pending.delete(tracked));
       pending.add(tracked);
     };
-    const response = await app.fetch(read.request, env, { waitUntil });
+    // Deliveries reaching this server come from the platform, which checks every tree answered
+    // (authoring/results.ts, `checksTrees`): the SDK checks them again only for development installs.
+    const response = await app.fetch(read.request, env, { waitUntil, platformChecksTrees: true });
     await writeWebResponse(res, response);
   }
 

@@ -1,7 +1,9 @@
 /**
  * @module signing/hmac
  * HMAC-SHA256 of the signed content `id.timestamp.body` through WebCrypto, which Node and
- * Web-standard isolates both offer (`node:crypto` is not available in isolates).
+ * Web-standard isolates both offer (`node:crypto` is not available in isolates). A server on Node
+ * installs `node:crypto`'s synchronous HMAC instead (`useSyncHmac`, done by `@platform/sdk/node`'s
+ * `serve`): the same bytes, without WebCrypto's job and promises per delivery.
  */
 
 const encoder = new TextEncoder();
@@ -37,7 +39,23 @@ function importedKey(subtle: Subtle, key: Uint8Array): ImportedKey {
   return cryptoKey;
 }
 
+/** HMAC-SHA256 of `data` under `key`, computed at once. */
+export type SyncHmac = (key: Uint8Array, data: Uint8Array) => Uint8Array;
+let syncHmac: SyncHmac | null = null;
+
+/**
+ * Makes `hmacSha256` (every signature checked or made by this SDK) use `hmac`, or WebCrypto again
+ * for `null`; answers the one used until now. `hmac` must compute HMAC-SHA256 exactly.
+ * @example useSyncHmac((key, data) => createHmac('sha256', key).update(data).digest())
+ */
+export function useSyncHmac(hmac: SyncHmac | null): SyncHmac | null {
+  const previous = syncHmac;
+  syncHmac = hmac;
+  return previous;
+}
+
 export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+  if (syncHmac !== null) return syncHmac(key, data);
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) throw new Error('WebCrypto (crypto.subtle) is not available in this environment');
   return new Uint8Array(await subtle.sign('HMAC', await importedKey(subtle, key), data as Uint8Array<ArrayBuffer>));

@@ -3,6 +3,7 @@
  * is set (one key prefix per run, removed afterwards; CI=true and unreachable fails). Both follow
  * the injected clock, so windows and expiries are tested by moving it.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, createMemoryKv, createRedisKv, type Kv, type ManualClock } from '@platform/control-plane';
 import { describeWithService, dropRedisPrefix, redisState, runId } from '../../helpers/services.ts';
@@ -149,6 +150,48 @@ describeWithService('Kv contract: Redis', await redisState(), (url) => {
         await dropRedisPrefix(url, prefix);
       },
     };
+  });
+
+  it('sends its scripts as EVALSHA, and their text again only when Redis lost them', async () => {
+    const prefix = `test:${runId()}:`;
+    const kv = await createRedisKv({ url, clock: createManualClock(), prefix });
+    const watcher = new Redis(url);
+    const monitor = await watcher.monitor();
+    // Only this test's commands: the run's other files share the server.
+    const seen: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      // The scripts' own calls are relayed too (from "lua"); the commands sent are what counts.
+      if (source !== 'lua' && args.some((arg) => arg.startsWith(prefix))) seen.push(args[0]!.toLowerCase());
+    });
+    // Everything MONITOR relayed of this test up to now: a marker command is relayed after them.
+    const upToNow = async (): Promise<string[]> => {
+      const count = seen.length;
+      await watcher.get(`${prefix}marker`);
+      while (seen.length <= count || seen.at(-1) !== 'get') await new Promise((resolve) => monitor.once('monitor', resolve));
+      return seen.splice(0).slice(0, -1);
+    };
+    try {
+      // The first calls: EVALSHA refused (NOSCRIPT) and the text sent once per script, or not at all.
+      expect(await kv.setIfAbsent('uow:a', 'open', 60_000)).toBe(true);
+      expect((await kv.hit('rl:x', 5, 60_000)).count).toBe(1);
+      expect((await upToNow()).filter((c) => c === 'eval').length).toBeLessThanOrEqual(2);
+      expect(await kv.setIfAbsent('uow:a', 'closed', 60_000)).toBe(false);
+      expect((await kv.hit('rl:x', 5, 60_000)).count).toBe(2);
+      expect(await kv.setIfAbsent('uow:c', 'open', 60_000)).toBe(true);
+      expect(await upToNow()).toEqual(['evalsha', 'evalsha', 'evalsha']);
+      const admin = new Redis(url);
+      await admin.script('FLUSH');
+      await admin.quit();
+      expect(await kv.setIfAbsent('uow:b', 'open', 60_000)).toBe(true);
+      expect(await kv.setIfAbsent('uow:b', 'closed', 60_000)).toBe(false);
+      // After the flush: EVALSHA refused, the text once, then EVALSHA again.
+      expect(await upToNow()).toEqual(['evalsha', 'eval', 'evalsha']);
+    } finally {
+      monitor.disconnect();
+      watcher.disconnect();
+      await kv.close();
+      await dropRedisPrefix(url, prefix);
+    }
   });
 
   it('fails to open when Redis cannot be reached', async () => {

@@ -41,6 +41,12 @@ redis.call('SET', KEYS[1], ARGV[2] .. ':' .. ARGV[3], 'PX', ARGV[4])
 return 1
 `;
 
+/** The scripts above as commands (`defineCommand`), typed. */
+interface ScriptCommands {
+  platformHit(key: string, ...args: Array<string | number>): Promise<unknown>;
+  platformSetIfAbsent(key: string, ...args: Array<string | number>): Promise<unknown>;
+}
+
 export interface RedisKvOptions {
   url: string;
   clock: Clock;
@@ -70,6 +76,11 @@ export async function createRedisKv(options: RedisKvOptions): Promise<Kv> {
     return client;
   };
   const redis = await connect(`${prefix}commands`);
+  // Sent as EVALSHA: the script's text goes to Redis once (ioredis sends EVAL again by itself when
+  // Redis answers NOSCRIPT, after a restart or SCRIPT FLUSH), not with every click's end of action.
+  redis.defineCommand('platformHit', { numberOfKeys: 1, lua: HIT });
+  redis.defineCommand('platformSetIfAbsent', { numberOfKeys: 1, lua: SET_IF_ABSENT });
+  const scripts = redis as Redis & ScriptCommands;
   let subscriber: Promise<Redis> | undefined;
   // Per channel: its handlers and the SUBSCRIBE in flight, which later subscribers wait for too.
   const channels = new Map<string, { handlers: Set<(message: string) => void>; ready: Promise<unknown> }>();
@@ -111,12 +122,12 @@ export async function createRedisKv(options: RedisKvOptions): Promise<Kv> {
   return {
     async hit(key, limit, windowMs): Promise<HitResult> {
       const member = `${clock.now()}:${randomBytes(6).toString('base64url')}`;
-      const [allowed, count, retry] = (await redis.eval(HIT, 1, prefix + key, clock.now(), windowMs, limit, member)) as [number, number, number];
+      const [allowed, count, retry] = (await scripts.platformHit(prefix + key, clock.now(), windowMs, limit, member)) as [number, number, number];
       return { allowed: allowed === 1, count, retryAfterMs: retry };
     },
     async setIfAbsent(key, value, ttlMs) {
       const now = clock.now();
-      const stored = await redis.eval(SET_IF_ABSENT, 1, prefix + key, now, now + ttlMs, value, Math.max(1, Math.ceil(ttlMs)));
+      const stored = await scripts.platformSetIfAbsent(prefix + key, now, now + ttlMs, value, Math.max(1, Math.ceil(ttlMs)));
       return stored === 1;
     },
     async get(key) {
