@@ -147,6 +147,8 @@ export interface AppsAreaDeps {
   registry: Registry;
   /** One guarded download of an image URL (the deliveries area's outbound guard, handed in by the root). */
   fetchImage: FetchImage;
+  /** Told that log lines were stored (the log drains' shipper wakes). */
+  onLinesStored?: () => void;
   options?: AppsOptions;
 }
 
@@ -174,7 +176,9 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const tokens = createTokensService({ ring, clock, issuer: config.publicUrl });
   // Each needs the other: errors are recorded as log batches are stored, and a group's examples are log lines.
   const errors = createErrorsService({ db, clock, logger: deps.logger, readLines: (appId, ids) => logs.linesByIds(appId, ids) });
-  const logs = createLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors });
+  const logs = createLogsService({
+    db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors, ...(deps.onLinesStored === undefined ? {} : { onStored: deps.onLinesStored }),
+  });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   const storageMetrics = createStorageMetrics(deps.registry);
   const rolloutMetrics = createRolloutMetrics(deps.registry);

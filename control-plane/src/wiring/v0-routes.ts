@@ -15,6 +15,8 @@ import { registerEnvVarV0Routes } from '../apps/env-vars/v0-routes.ts';
 import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
 import { registerStorageV0Routes } from '../apps/storage/v0-routes.ts';
 import { registerAppErrorV0Routes } from '../apps/errors/v0-routes.ts';
+import { registerLogDrainV0Routes } from '../apps/log-drains/v0-routes.ts';
+import type { LogDrainsService } from '../apps/log-drains/service.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerRolloutV0Routes } from '../apps/rollouts/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
@@ -39,6 +41,7 @@ export interface V0RouteParts {
   deliveries: Pick<DeliveriesArea, 'replays' | 'queues' | 'initiative'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
+  logDrains: LogDrainsService;
 }
 
 /**
@@ -58,6 +61,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerEnvVarV0Routes(api, p.apps.envVars);
   registerAppLogV0Routes(api, p.apps.logs);
   registerAppErrorV0Routes(api, p.apps.errors);
+  registerLogDrainV0Routes(api, p.logDrains);
   registerReplayV0Routes(api, p.deliveries.replays);
   registerQueueV0Routes(api, p.deliveries.queues);
   registerInitiativeV0Routes(api, p.deliveries.initiative);
