@@ -77,6 +77,18 @@ describe('log drains', () => {
     expect((await v0().delete(`/apps/${appId}/log-drains/${id}`)).status).toBe(204);
   });
 
+  it('sends a backlog of 501 lines as a batch of 500 and one of 1, in order', async () => {
+    const { id } = await addDrain();
+    const from = receiver.requests.length;
+    const messages = Array.from({ length: 501 }, (_, i) => `backlog ${i}`);
+    await store(messages.slice(0, 300));
+    await store(messages.slice(300));
+    expect(await shipper().tick()).toBe(2);
+    expect(receiver.requests.slice(from).map((r) => r.envelope.lines.length)).toEqual([500, 1]);
+    expect(messagesOf(from)).toEqual(messages);
+    await v0().delete(`/apps/${appId}/log-drains/${id}`);
+  });
+
   it('masks platform credentials in what it sends (secret env values are masked on the node)', async () => {
     const { id } = await addDrain();
     const from = receiver.requests.length;
