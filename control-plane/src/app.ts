@@ -133,7 +133,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     ...(deps.deliveries === undefined ? {} : { options: deps.deliveries }),
   });
   const logDrains = createLogDrainsArea({
-    config, db, clock, secrets, logger, mail: deliveries.mail, logs: apps.logs,
+    config, db, clock, secrets, logger, mail: deliveries.mail, logs: apps.logs, registry: metrics.registry,
     ...(deps.deliveries?.resolve === undefined ? {} : { resolve: deps.deliveries.resolve }), ...deps.logDrains,
   });
   const messaging = createMessagingArea({

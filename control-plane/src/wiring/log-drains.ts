@@ -4,6 +4,7 @@
  * sends batches. Built after the deliveries area, whose outbound guard (the one app endpoints go
  * through: no private or metadata addresses, loopback only in development) and owner mail it uses.
  */
+import type { Registry } from 'prom-client';
 import type { Config } from '../core/config/config.ts';
 import type { Clock } from '../core/clock/clock.ts';
 import type { Secrets } from '../core/crypto/secrets.ts';
@@ -11,6 +12,7 @@ import type { Db } from '../core/db/db.ts';
 import type { Logger } from '../core/log/logger.ts';
 import type { LogsService } from '../apps/logs/service.ts';
 import { DRAIN_LIMITS, type DrainSettings } from '../apps/log-drains/limits.ts';
+import { createDrainMetrics } from '../apps/log-drains/metrics.ts';
 import { createDrainNotifier } from '../apps/log-drains/notify.ts';
 import type { DrainPost } from '../apps/log-drains/send.ts';
 import { createLogDrainsService, type LogDrainsService } from '../apps/log-drains/service.ts';
@@ -31,6 +33,8 @@ export interface LogDrainsDeps {
   logger: Logger;
   mail: Pick<MailService, 'write' | 'flush'>;
   logs: Pick<LogsService, 'ingest'>;
+  /** This process's metrics (the drains' batches by outcome). */
+  registry: Registry;
   /** Resolves drains' host names (default: the system's); the guard judges the addresses. */
   resolve?: ResolveAll;
   /** Replaces some of DRAIN_LIMITS (tests: shorter waits). */
@@ -53,6 +57,6 @@ export function createLogDrainsArea(deps: LogDrainsDeps): LogDrainsArea {
   const notifier = createDrainNotifier({ logger: deps.logger, mail: deps.mail, logs: deps.logs, publicUrl: deps.config.publicUrl });
   return {
     service: createLogDrainsService({ db: deps.db, clock: deps.clock, secrets: deps.secrets, post, settings, allowLoopback: deps.config.dev }),
-    shipper: createDrainShipper({ db: deps.db, clock: deps.clock, secrets: deps.secrets, logger: deps.logger, post, notifier, settings }),
+    shipper: createDrainShipper({ db: deps.db, clock: deps.clock, secrets: deps.secrets, logger: deps.logger, post, notifier, settings, metrics: createDrainMetrics(deps.registry) }),
   };
 }

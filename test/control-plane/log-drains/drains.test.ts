@@ -147,6 +147,10 @@ describe('log drains', () => {
     expect((await v0().post(`/apps/${appId}/log-drains/${id}/enable`)).body).toMatchObject({ state: 'active', failures: 0 });
     await shipper().tick();
     expect(messagesOf(before)).toEqual(['kept for later', 'stored while failing', expect.stringMatching(/^Log drain .* disabled/)]);
+    const metrics = await (await fetch(stack.metricsUrl)).text();
+    expect(Number(/platform_log_drain_batches_total\{outcome="failed"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(tries.length);
+    expect(metrics).toMatch(/platform_log_drain_disabled_total 1\b/);
+    expect(Number(/platform_log_drain_lines_total (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(3);
     await v0().delete(`/apps/${appId}/log-drains/${id}`);
   });
 

@@ -17,6 +17,7 @@ import { lineView } from '../logs/service.ts';
 import { linesAfter } from '../logs/store.ts';
 import { packBatch, type DrainLine, type PackedBatch } from './batch.ts';
 import { backoffMs, type DrainSettings } from './limits.ts';
+import type { DrainMetrics } from './metrics.ts';
 import type { DrainNotifier } from './notify.ts';
 import { acknowledged, drainSecrets, failureText, signedHeaders, type DrainPost } from './send.ts';
 import * as store from './store.ts';
@@ -37,6 +38,7 @@ export interface ShipperDeps {
   logger: Logger;
   post: DrainPost;
   notifier: DrainNotifier;
+  metrics: DrainMetrics;
   settings: DrainSettings;
 }
 
@@ -72,6 +74,7 @@ export function createDrainShipper(deps: ShipperDeps): DrainShipper {
     const at = new Date(clock.now());
     if (acknowledged(outcome)) {
       await store.recordDelivered(db, drain.id, batch.lastSeq, at, outcome.status);
+      deps.metrics.delivered(batch.texts.length);
       return true;
     }
     const failingSince = drain.failing_since ?? at;
@@ -86,7 +89,11 @@ export function createDrainShipper(deps: ShipperDeps): DrainShipper {
       if (done) await deps.notifier.write(tx, drain, disabledReason!);
       return done;
     });
-    if (disabled) await deps.notifier.told(drain, disabledReason!, at);
+    deps.metrics.failed();
+    if (disabled) {
+      deps.metrics.disabled();
+      await deps.notifier.told(drain, disabledReason!, at);
+    }
     return false;
   }
 
