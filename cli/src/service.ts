@@ -245,7 +245,7 @@ export interface LogDrain {
   createdAt: string;
 }
 
-export interface LogDrainTest { delivered: boolean; status: number | null; durationMs: number; error: string | null }
+export interface LogDrainTest { delivered: boolean; status: number | null; durationMs: number; error: string | null; batch: { type: 'app.logs'; drainId: string; appId: string; test: boolean; lines: unknown[] } }
 
 /** `GET /v0/apps/{app_id}/rollout`: the running rollout, else the newest finished one. */
 export interface RolloutStatus {

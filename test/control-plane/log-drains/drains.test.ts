@@ -165,6 +165,7 @@ describe('log drains', () => {
     expect(tested.body).toMatchObject({ delivered: true, status: 204, error: null });
     const [batch] = receiver.requests.slice(from);
     expect(batch!.envelope).toMatchObject({ test: true, lines: [{ message: 'A test line from platform drains test' }] });
+    expect(tested.body.batch).toEqual(batch!.envelope);
     expect(String(batch!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [old, fresh]) {
       expect(await verifyDelivery({ headers: batch!.headers as Record<string, string>, body: batch!.body, secret, now: stack.clock.now() })).toMatchObject({ ok: true });

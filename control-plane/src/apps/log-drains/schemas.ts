@@ -33,14 +33,6 @@ export const LogDrainWithSecretSchema = z.object({
   secret: z.string().describe('`whsec_…`: verify batches with it (Standard Webhooks). Shown only here.'),
 });
 
-export const LogDrainTestSchema = z.object({
-  delivered: z.boolean(),
-  status: z.number().int().nullable(),
-  durationMs: z.number(),
-  error: z.string().nullable(),
-});
-export type LogDrainTest = z.output<typeof LogDrainTestSchema>;
-
 /** What a drain receives: one POST per batch, its lines oldest first, as `GET …/logs` answers them (no CPU profile). */
 export const LogDrainBatchSchema = z.object({
   type: z.literal('app.logs'),
@@ -50,3 +42,12 @@ export const LogDrainBatchSchema = z.object({
   lines: z.array(LogLineSchema.omit({ profile: true })),
 }).meta({ id: 'LogDrainBatch' });
 export type LogDrainBatch = z.output<typeof LogDrainBatchSchema>;
+
+export const LogDrainTestSchema = z.object({
+  delivered: z.boolean(),
+  status: z.number().int().nullable(),
+  durationMs: z.number(),
+  error: z.string().nullable(),
+  batch: LogDrainBatchSchema.describe('The body that was sent, as every batch is shaped'),
+});
+export type LogDrainTest = z.output<typeof LogDrainTestSchema>;

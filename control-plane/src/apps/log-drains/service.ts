@@ -109,7 +109,7 @@ export function createLogDrainsService(deps: { db: Db; clock: Clock; secrets: Se
       const headers = await signedHeaders({ id: `${row.id}-test-${now}`, body: batch.body, secrets: drainSecrets(deps.secrets, row, now), now });
       const outcome = await deps.post({ url: row.url, body: batch.body, headers, timeoutMs: deps.settings.timeoutMs, maxResponseBytes: deps.settings.responseBytes });
       const delivered = acknowledged(outcome);
-      return { delivered, status: outcome.status ?? null, durationMs: outcome.durationMs, error: delivered ? null : failureText(outcome) };
+      return { delivered, status: outcome.status ?? null, durationMs: outcome.durationMs, error: delivered ? null : failureText(outcome), batch: JSON.parse(batch.body) as LogDrainTest['batch'] };
     },
   };
 }
