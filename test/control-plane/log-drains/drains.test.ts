@@ -89,6 +89,23 @@ describe('log drains', () => {
     await v0().delete(`/apps/${appId}/log-drains/${id}`);
   });
 
+  it('sends each of two drains of the app the same lines, each under its own id and secret', async () => {
+    const one = await addDrain(`${receiver.url}?to=one`);
+    const two = await addDrain(`${receiver.url}?to=two`);
+    const from = receiver.requests.length;
+    await store(['shared a', 'shared b']);
+    expect(await shipper().tick()).toBe(2);
+    const got = receiver.requests.slice(from);
+    expect(got.map((r) => r.path).sort()).toEqual(['/drain?to=one', '/drain?to=two']);
+    for (const [drain, path] of [[one, '/drain?to=one'], [two, '/drain?to=two']] as const) {
+      const r = got.find((x) => x.path === path)!;
+      expect(r.envelope.drainId).toBe(drain.id);
+      expect(r.envelope.lines.map((l: { message: string }) => l.message)).toEqual(['shared a', 'shared b']);
+      expect(await verifyDelivery({ headers: r.headers as Record<string, string>, body: r.body, secret: drain.secret, now: stack.clock.now() })).toMatchObject({ ok: true });
+    }
+    for (const d of [one, two]) await v0().delete(`/apps/${appId}/log-drains/${d.id}`);
+  });
+
   it('masks platform credentials in what it sends (secret env values are masked on the node)', async () => {
     const { id } = await addDrain();
     const from = receiver.requests.length;

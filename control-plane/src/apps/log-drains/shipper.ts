@@ -42,14 +42,30 @@ export interface ShipperDeps {
   settings: DrainSettings;
 }
 
+/** Reads the lines of an app after a cursor, as drains receive them; one read per cursor a round. */
+type LineReader = (appId: string, after: number) => Promise<DrainLine[]>;
+
+function roundReader(db: Db, settings: DrainSettings): LineReader {
+  // The drains of one app usually stand at the same cursor: they share the read (and its parsing).
+  const reads = new Map<string, Promise<DrainLine[]>>();
+  return (appId, after) => {
+    const key = `${appId}\n${after}`;
+    let read = reads.get(key);
+    if (read === undefined) {
+      read = linesAfter(db, appId, {}, after, settings.batchLines, 'all').then((rows) => rows.map((r) => {
+        const { profile: _profile, ...line } = lineView(r);
+        return line;
+      }));
+      reads.set(key, read);
+    }
+    return read;
+  };
+}
+
 /** The drain's next batch: the lines after its cursor (or the range it retries). */
-export async function nextBatch(db: Db, drain: store.DrainRow, settings: DrainSettings): Promise<PackedBatch | null> {
-  const rows = await linesAfter(db, drain.app_id, {}, Number(drain.after_seq), settings.batchLines, 'all');
+export async function nextBatch(read: LineReader, drain: store.DrainRow, settings: DrainSettings): Promise<PackedBatch | null> {
   const through = drain.retry_through === null ? Infinity : Number(drain.retry_through);
-  const lines: DrainLine[] = rows.filter((r) => r.seq <= through).map((r) => {
-    const { profile: _profile, ...line } = lineView(r);
-    return line;
-  });
+  const lines = (await read(drain.app_id, Number(drain.after_seq))).filter((l) => Number(l.id) <= through);
   return packBatch(drain.id, drain.app_id, lines, { maxLines: settings.batchLines, maxBytes: settings.batchBytes });
 }
 
@@ -61,8 +77,8 @@ export function createDrainShipper(deps: ShipperDeps): DrainShipper {
   let again = false;
   let started = false;
 
-  async function sendOne(drain: store.DrainRow): Promise<boolean> {
-    const batch = await nextBatch(db, drain, settings);
+  async function sendOne(drain: store.DrainRow, read: LineReader): Promise<boolean> {
+    const batch = await nextBatch(read, drain, settings);
     if (batch === null) {
       // The range it waited for was pruned: nothing to send, move on.
       await store.release(db, drain.id, drain.retry_through === null ? null : Number(drain.retry_through));
@@ -103,7 +119,8 @@ export function createDrainShipper(deps: ShipperDeps): DrainShipper {
       const now = clock.now();
       const due = await store.claimDue(db, new Date(now), new Date(now + settings.leaseMs), settings.concurrency);
       if (due.length === 0) return sent;
-      const results = await Promise.all(due.map((d) => sendOne(d).catch((err: unknown) => {
+      const read = roundReader(db, settings);
+      const results = await Promise.all(due.map((d) => sendOne(d, read).catch((err: unknown) => {
         deps.logger.error({ err, drainId: d.id }, 'log drain batch failed');
         return false;
       })));
