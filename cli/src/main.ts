@@ -19,6 +19,7 @@ import { STORAGE_USAGE, storageCommand } from './storage.ts';
 import { CHECK_USAGE, checkCommand } from './check.ts';
 import { LOGS_USAGE, logsCommand } from './logs.ts';
 import { ERRORS_USAGE, errorsCommand } from './errors.ts';
+import { DRAINS_USAGE, drainsCommand } from './drains.ts';
 import { VERSIONS_USAGE, versionsCommand } from './versions.ts';
 import { ROLLBACK_USAGE, rollbackCommand } from './rollback.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './rollout.ts';
@@ -43,6 +44,7 @@ export const COMMANDS: Record<string, Command> = {
   dev: { summary: 'Sync your development app and relay its deliveries to the app on localhost', usage: DEV_USAGE, run: (argv) => devCommand(argv) },
   logs: { summary: 'A hosted app\'s log lines (--follow to stream them live)', usage: LOGS_USAGE, run: logsCommand },
   errors: { summary: 'The app\'s errors grouped by kind: how often, where in your source, on which versions', usage: ERRORS_USAGE, run: errorsCommand },
+  drains: { summary: 'The app\'s log drains (HTTPS endpoints receiving its log lines): drains add|list|remove|test|rotate|enable', usage: DRAINS_USAGE, run: drainsCommand },
   versions: { summary: 'List the app\'s versions: target, when, manifest digest, what each adds in access', usage: VERSIONS_USAGE, run: versionsCommand },
   rollback: { summary: 'Serve an earlier production version again (consent rules as for any publish)', usage: ROLLBACK_USAGE, run: rollbackCommand },
   rollout: { summary: 'A gradual rollout (deploy --production --rollout N): rollout status|advance|promote|abort', usage: ROLLOUT_USAGE, run: rolloutCommand },

@@ -187,6 +187,14 @@ export function createServiceClient(options: ServiceOptions) {
     },
     /** `GET /v0/apps/{app_id}/errors/{group_id}`: one group with its newest examples. */
     getErrorGroup: (appId: string, groupId: string) => call<ErrorGroupDetail>({ method: 'GET', path: `${app(appId)}/errors/${encodeURIComponent(groupId)}` }),
+    /** `/v0/apps/{app_id}/log-drains`: the app's drains; adding or rotating answers the signing secret, once. */
+    listLogDrains: async (appId: string) => (await call<{ items: LogDrain[] }>({ method: 'GET', path: `${app(appId)}/log-drains` })).items,
+    addLogDrain: (appId: string, url: string) => call<{ drain: LogDrain; secret: string }>({ method: 'POST', path: `${app(appId)}/log-drains`, json: { url } }),
+    removeLogDrain: (appId: string, drainId: string) => call<void>({ method: 'DELETE', path: `${app(appId)}/log-drains/${encodeURIComponent(drainId)}` }),
+    logDrainAction: <A extends 'test' | 'rotate-secret' | 'enable'>(appId: string, drainId: string, action: A) =>
+      call<A extends 'test' ? LogDrainTest : A extends 'enable' ? LogDrain : { drain: LogDrain; secret: string }>({
+        method: 'POST', path: `${app(appId)}/log-drains/${encodeURIComponent(drainId)}/${action}`,
+      }),
     /** `POST /v0/apps/{app_id}/deliveries/{delivery_id}/replay`: read-only, against `version` (default: the latest preview). */
     replay: (appId: string, deliveryId: string, version?: number) =>
       call<ReplayResult>({ method: 'POST', path: `${app(appId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`, json: version === undefined ? {} : { version } }),
@@ -219,6 +227,25 @@ export function createServiceClient(options: ServiceOptions) {
 }
 
 export type ServiceClient = ReturnType<typeof createServiceClient>;
+
+/** `GET /v0/apps/{app_id}/log-drains` items. */
+export interface LogDrain {
+  id: string;
+  appId: string;
+  url: string;
+  state: 'active' | 'disabled';
+  disabledReason: string | null;
+  failures: number;
+  failingSince: string | null;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastDeliveredAt: string | null;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+}
+
+export interface LogDrainTest { delivered: boolean; status: number | null; durationMs: number; error: string | null; batch: { type: 'app.logs'; drainId: string; appId: string; test: boolean; lines: unknown[] } }
 
 /** `GET /v0/apps/{app_id}/rollout`: the running rollout, else the newest finished one. */
 export interface RolloutStatus {

@@ -37,6 +37,7 @@ import { createBlocksArea, removeCarriedBlocks, type BlocksArea } from './wiring
 import { registerClientRoutes } from './wiring/client-routes.ts';
 import { createDeliveriesArea, imageFetchFor, type DeliveriesArea, type DeliveriesOptions } from './wiring/deliveries.ts';
 import { createMessagingArea, type MessagingArea } from './wiring/messaging.ts';
+import { createLogDrainsArea, type LogDrainsArea, type LogDrainsDeps } from './wiring/log-drains.ts';
 import { registerV0Routes } from './wiring/v0-routes.ts';
 import { createWorkspaceArea, type WorkspaceArea } from './wiring/workspace.ts';
 import { openRuntimeNodes, type RuntimeNodes } from './core/runtime-node/nodes.ts';
@@ -64,6 +65,8 @@ export interface ControlPlaneDeps {
   deliveries?: DeliveriesOptions;
   /** The runtime nodes (default: from config, the node at RUNTIME_URL or the fleet registry). */
   runtimeNodes?: RuntimeNodes;
+  /** Log drains' settings (default: DRAIN_LIMITS). */
+  logDrains?: Pick<LogDrainsDeps, 'settings'>;
   /** Where `npm start` writes the demo's API keys; the console's sign-in page names it. */
   credentialsFile?: string;
 }
@@ -83,6 +86,8 @@ export interface ControlPlane {
   blocks: BlocksArea;
   /** Judges running rollouts and aborts a worse version (started and stopped with the control plane). */
   rolloutEvaluator: RolloutEvaluator;
+  /** Per-app log drains: the service and the shipper (started with the delivery loops). */
+  logDrains: LogDrainsArea;
   secrets: Secrets;
   /** Cache invalidation across replicas (Redis pub/sub, or in process without Redis). */
   invalidation: Invalidation;
@@ -115,6 +120,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const apps = createAppsArea({
     config, db, clock, secrets, kv, invalidation, logger, apiKeys: workspace.apiKeys, runtimeNodes, registry: metrics.registry,
     fetchImage: imageFetchFor(config), ...(deps.apps === undefined ? {} : { options: deps.apps }),
+    onLinesStored: () => logDrains.shipper.wake(),
   });
   const deliveries = createDeliveriesArea({
     config, db, kv, clock, logger, tokens: apps.tokens, registry: metrics.registry,
@@ -126,6 +132,10 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     unitOfWork: apps.unitOfWork,
     usage: apps.usageRecorder,
     ...(deps.deliveries === undefined ? {} : { options: deps.deliveries }),
+  });
+  const logDrains = createLogDrainsArea({
+    config, db, clock, secrets, logger, mail: deliveries.mail, logs: apps.logs, registry: metrics.registry,
+    ...(deps.deliveries?.resolve === undefined ? {} : { resolve: deps.deliveries.resolve }), ...deps.logDrains,
   });
   const messaging = createMessagingArea({
     db, kv, clock, logger, events, publicUrl: config.publicUrl, engine: deliveries.interactive.engine, messages: workspace.messages, images: apps.images,
@@ -141,7 +151,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const clientApi = createClientApi({ member: memberAuthScheme(workspace.apiKeys), operator: operatorAuthScheme(config) });
   registerClientRoutes(clientApi, { workspace, apps, deliveries, messaging, blocks });
   const v0Api = createV0Api({ resolver: apps.resolver });
-  registerV0Routes(v0Api, { db, apps, deliveries, messaging, blocks });
+  registerV0Routes(v0Api, { db, apps, deliveries, messaging, blocks, logDrains: logDrains.service });
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger, clock, accessLevel: logFormatOf(config) === 'pretty' ? 'debug' : 'info' }));
   app.use('*', metrics.middleware);
@@ -172,6 +182,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     messaging,
     blocks,
     rolloutEvaluator,
+    logDrains,
     secrets,
     invalidation,
     registry: metrics.registry,
@@ -206,6 +217,8 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       }
       await runtimeNodes.ready();
       await deliveries.start();
+      // Where the delivery loops run (OUTBOX_WORKERS > 0), so do the drains'.
+      if (config.outbox.workers > 0) logDrains.shipper.start();
       apps.bundleCollector.start();
       apps.storageSweeper.start();
       apps.usageLoop.start();
@@ -222,6 +235,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
       await apps.bundleCollector.stop();
       await apps.storageSweeper.stop();
       await rolloutEvaluator.stop();
+      await logDrains.shipper.stop();
       await deliveries.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {

@@ -15,6 +15,8 @@ export async function startFuzzWorld(options: StackOptions = {}): Promise<{ worl
     const key = await client.post('/api-keys', { name: 'spare' });
     const block = await world.insert();
     const installToken = await world.installToken();
+    // A drain to a loopback port nothing listens on: its test batch fails at once.
+    const drain = await world.stack.v0(world.ws.apiKey).post(`/apps/${world.appId}/log-drains`, { url: 'http://127.0.0.1:9/drain' });
     const basic = `Basic ${Buffer.from(`${world.clientId}:${world.clientSecret}`).toString('base64')}`;
     const member = `Bearer ${world.ws.apiKey}`;
     const install = `Bearer ${installToken}`;
@@ -35,6 +37,7 @@ export async function startFuzzWorld(options: StackOptions = {}): Promise<{ worl
         installId: [world.installId], install_id: [world.installId],
         blockId: [block.block?.id ?? block.id], block_id: [block.block?.id ?? block.id],
         workspaceId: [world.ws.workspace.id],
+        drain_id: [drain.body.drain.id],
         target: ['production', 'preview'],
         // The storage tooling routes name the install's kind, not its id.
         install: ['workspace', 'dev'],

@@ -32,6 +32,7 @@ import { registerPlaygroundPage } from './pages/playground.ts';
 import { registerInboxPage } from './pages/inbox.ts';
 import { registerLogsPage } from './pages/logs.ts';
 import { registerErrorsPage } from './pages/errors.ts';
+import { registerLogDrainsPage } from './pages/log-drains.ts';
 import { registerRolloutPage } from './pages/rollout.ts';
 import { registerMemoriesPage } from './pages/memories.ts';
 import { registerOperatorPage } from './pages/operator.ts';
@@ -113,6 +114,7 @@ export function createConsole(deps: ConsoleDeps): Hono<ConsoleEnv> {
   registerInitiativePage(router, assets);
   registerLogsPage(router, assets);
   registerErrorsPage(router, assets);
+  registerLogDrainsPage(router, assets);
   registerRolloutPage(router, assets);
   registerPlaygroundPage(router, assets);
   registerAdminPages(router, assets);

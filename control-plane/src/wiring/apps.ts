@@ -43,6 +43,7 @@ import { createProductionResolver, type ProductionResolver } from '../apps/inter
 import { createLogFeed } from '../apps/logs/feed.ts';
 import { createLogsService, type LogsService } from '../apps/logs/service.ts';
 import { createErrorsService, type ErrorsService } from '../apps/errors/service.ts';
+import { loadFailureLine } from '../apps/errors/load-failures.ts';
 import { createOperatorMetricsService, type OperatorMetricsService } from '../apps/operator-metrics/service.ts';
 import type { ManifestReader } from '../apps/publish/manifest-reader.ts';
 import { createRuntimeManifestReader } from '../apps/publish/manifest-reader-runtime.ts';
@@ -156,6 +157,8 @@ export interface AppsAreaDeps {
   registry: Registry;
   /** One guarded download of an image URL (the deliveries area's outbound guard, handed in by the root). */
   fetchImage: FetchImage;
+  /** Told that log lines were stored (the log drains' shipper wakes). */
+  onLinesStored?: () => void;
   options?: AppsOptions;
 }
 
@@ -178,12 +181,21 @@ export function createAppsArea(deps: AppsAreaDeps): AppsArea {
   const validators = createSchemaValidatorCache({ db });
   const envVars = createEnvVarsService({ db, clock, secrets, cache: createEnvironmentCache({ invalidation: deps.invalidation, clock, logger: deps.logger }) });
   const domains = { reservedDomains: config.reservedDomains, hostedAppDomain: config.hostedAppDomain };
-  const versions = createPublishService({ db, clock, bundles, sourceMaps, reader, validators, assets, domains });
+  const versions = createPublishService({
+    db, clock, bundles, sourceMaps, reader, validators, assets, domains,
+    // A bundle that does not load becomes a log line, and so an error group (issue 25 item 3).
+    async loadFailed(appId, target, err) {
+      const line = loadFailureLine(appId, target, err, new Date(clock.now()));
+      if (line !== null) await logs.ingest('control-plane', [line]);
+    },
+  });
   const ring = createKeyRing({ db, clock, secrets, logger: deps.logger, rotationMs: config.tokenKeyRotationMs, invalidation: deps.invalidation });
   const tokens = createTokensService({ ring, clock, issuer: config.publicUrl });
   // Each needs the other: errors are recorded as log batches are stored, and a group's examples are log lines.
   const errors = createErrorsService({ db, clock, logger: deps.logger, readLines: (appId, ids) => logs.linesByIds(appId, ids) });
-  const logs = createLogsService({ db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors });
+  const logs = createLogsService({
+    db, clock, feed: createLogFeed({ kv: deps.kv, logger: deps.logger }), errors, ...(deps.onLinesStored === undefined ? {} : { onStored: deps.onLinesStored }),
+  });
   const allowHttpIssuers = config.allowHttpOidcIssuers;
   const storageMetrics = createStorageMetrics(deps.registry);
   const rolloutMetrics = createRolloutMetrics(deps.registry);

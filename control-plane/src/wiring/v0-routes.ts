@@ -16,6 +16,8 @@ import { registerAppLogV0Routes } from '../apps/logs/v0-routes.ts';
 import { registerStorageV0Routes } from '../apps/storage/v0-routes.ts';
 import { registerAppErrorV0Routes } from '../apps/errors/v0-routes.ts';
 import { registerAppUsageV0Routes } from '../apps/usage/v0-routes.ts';
+import { registerLogDrainV0Routes } from '../apps/log-drains/v0-routes.ts';
+import type { LogDrainsService } from '../apps/log-drains/service.ts';
 import { registerPublishV0Routes } from '../apps/publish/v0-routes.ts';
 import { registerRolloutV0Routes } from '../apps/rollouts/v0-routes.ts';
 import { registerBlockV0Routes } from '../blocks/app-api/v0-routes.ts';
@@ -40,6 +42,7 @@ export interface V0RouteParts {
   deliveries: Pick<DeliveriesArea, 'replays' | 'queues' | 'initiative'>;
   messaging: MessagingArea;
   blocks: Pick<BlocksArea, 'blocks' | 'invocations'>;
+  logDrains: LogDrainsService;
 }
 
 /**
@@ -60,6 +63,7 @@ export function registerV0Routes(api: V0Api, p: V0RouteParts): void {
   registerAppLogV0Routes(api, p.apps.logs);
   registerAppErrorV0Routes(api, p.apps.errors);
   registerAppUsageV0Routes(api, p.apps.usage);
+  registerLogDrainV0Routes(api, p.logDrains);
   registerReplayV0Routes(api, p.deliveries.replays);
   registerQueueV0Routes(api, p.deliveries.queues);
   registerInitiativeV0Routes(api, p.deliveries.initiative);

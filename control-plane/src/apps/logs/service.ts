@@ -64,13 +64,15 @@ export interface StoredLinesListener {
   recordLines(rows: readonly store.LogRow[]): Promise<void>;
 }
 
-export function createLogsService(deps: { db: Db; clock: Clock; feed: LogFeed; errors?: StoredLinesListener }) {
+export function createLogsService(deps: { db: Db; clock: Clock; feed: LogFeed; errors?: StoredLinesListener; onStored?: () => void }) {
   const { db } = deps;
   const streams = new Set<() => void>();
   return {
     /** Stores a node's batch and publishes each app's stored lines; the count stored. */
     async ingest(node: string, lines: readonly ShippedLine[]): Promise<number> {
       const rows = await store.insertLines(db, node, lines, new Date(deps.clock.now()));
+      // Log drains read what is new themselves; this only wakes them (never waits on one).
+      if (rows.length > 0) deps.onStored?.();
       const byApp = new Map<string, LogLine[]>();
       for (const row of rows) {
         const list = byApp.get(row.app_id) ?? [];

@@ -51,6 +51,8 @@ export interface PublishServiceDeps {
   validators: SchemaValidatorCache;
   /** The icons a manifest names must be stored assets. */
   assets: Pick<AssetService, 'existing'>;
+  /** Told of an upload refused because its bundle does not load (the error groups record it); never fails the upload's answer. */
+  loadFailed?: (appId: string, target: store.Target, err: unknown) => Promise<void>;
 }
 
 export type PublishService = ReturnType<typeof createPublishService>;
@@ -162,7 +164,11 @@ export function createPublishService(deps: PublishServiceDeps) {
       await deps.bundles.put(bundle.sha256, bundle.bytes);
       if (sourceMap !== null) await deps.sourceMaps.put(sourceMap.sha256, sourceMap.bytes);
       // With the map, a bundle that fails to load names the line of the author's file that threw.
-      const read = await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes, ...(sourceMap === null ? {} : { sourceMap: sourceMap.bytes }) });
+      const read = await deps.reader.read({ appId: app.id, sha256: bundle.sha256, bytes: bundle.bytes, ...(sourceMap === null ? {} : { sourceMap: sourceMap.bytes }) })
+        .catch(async (err: unknown) => {
+          await deps.loadFailed?.(app.id, target, err).catch(() => undefined);
+          throw err;
+        });
       return record(await accept(app, target, withUploadedIcon(read, icon), {
         sha256: bundle.sha256, bytes: bundle.bytes.byteLength, sourceMap: sourceMap === null ? null : { sha256: sourceMap.sha256, bytes: sourceMap.bytes.byteLength },
       }, { rollout }));

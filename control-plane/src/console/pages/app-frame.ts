@@ -20,7 +20,7 @@ export interface AuthorApp {
   endpoint: { url: string } | null; clientId: string; createdAt: string;
 }
 
-export type AppPageKey = 'overview' | 'versions' | 'env' | 'storage' | 'domains' | 'credentials' | 'deliveries' | 'initiative' | 'logs' | 'errors' | 'rollout' | 'playground';
+export type AppPageKey = 'overview' | 'versions' | 'env' | 'storage' | 'domains' | 'credentials' | 'deliveries' | 'initiative' | 'logs' | 'errors' | 'drains' | 'rollout' | 'playground';
 
 const PAGES: Array<[AppPageKey, string, string]> = [
   ['overview', '', 'Overview'],
@@ -33,15 +33,16 @@ const PAGES: Array<[AppPageKey, string, string]> = [
   ['initiative', '/schedules', 'Schedules and queues'],
   ['logs', '/logs', 'Logs'],
   ['errors', '/errors', 'Errors'],
+  ['drains', '/log-drains', 'Log drains'],
   ['rollout', '/rollout', 'Rollout'],
   ['playground', '/playground', 'Playground'],
 ];
 
 export const appPath = (appId: string, rest = ''): string => `/console/apps/${encodeURIComponent(appId)}${rest}`;
 
-/** The app's pages; Logs only for hosted apps (self-hosted apps log on their own servers). */
+/** The app's pages; Logs and Log drains only for hosted apps (self-hosted apps log on their own servers). */
 export function appNav(app: AuthorApp, current: AppPageKey): Markup {
-  const shown = PAGES.filter(([key]) => key !== 'logs' || app.hosting === 'platform');
+  const shown = PAGES.filter(([key]) => (key !== 'logs' && key !== 'drains') || app.hosting === 'platform');
   return html`<nav aria-label="Pages of ${app.name}"><ul class="subnav">${shown.map(([key, rest, label]) =>
     html`<li><a href="${appPath(app.id, rest)}"${raw(key === current ? ' aria-current="page"' : '')}>${label}</a></li>`)}</ul></nav>`;
 }

@@ -28,6 +28,7 @@ export const ID_PREFIX = {
   install: 'ins',
   ciIdentity: 'cii',
   rollout: 'rol',
+  logDrain: 'drn',
   /** Content-addressed: the base32 of the bytes' SHA-256 instead of random bits (`ASSET_ID_PATTERN` of @platform/sdk). */
   asset: 'ast',
   // deliveries
