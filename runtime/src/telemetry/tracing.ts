@@ -65,14 +65,16 @@ export function traceRuns<S extends { run(input: R): Promise<RunResultLike> }, R
 }
 
 interface EgressLike<Init, Result> {
-  fetch(ctx: { appId: string; egressHosts: readonly string[]; trace?: SpanContext | null }, init: Init, signal: AbortSignal): Promise<Result>;
+  fetch(ctx: { appId: string; egressHosts: readonly string[]; platformOrigin: string | null; trace?: SpanContext | null }, init: Init, signal: AbortSignal): Promise<Result>;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** The host when the app may call it (bounded: its allow-list), else `_other`. */
-function hostOf(url: string, allowed: readonly string[]): string {
-  const host = URL.parse(url)?.hostname.toLowerCase() ?? '';
+/** The host when the app may call it (bounded: its allow-list), `platform` for the platform's own `/v0`, else `_other`. */
+function hostOf(url: string, allowed: readonly string[], platformOrigin: string | null): string {
+  const parsed = URL.parse(url);
+  if (parsed !== null && parsed.origin === platformOrigin) return 'platform';
+  const host = parsed?.hostname.toLowerCase() ?? '';
   return allowed.includes(host) ? host : '_other';
 }
 
@@ -81,7 +83,7 @@ export function traceEgress<E extends EgressLike<I, O>, I extends { url: string;
   const fetch = (ctx: Parameters<E['fetch']>[0], init: I, signal: AbortSignal): Promise<O> => {
     const parent = ctx.trace == null ? contextFromTraceparent(null) : trace.setSpanContext(contextFromTraceparent(null), ctx.trace);
     const method = init.method.toUpperCase();
-    const host = hostOf(init.url, ctx.egressHosts);
+    const host = hostOf(init.url, ctx.egressHosts, ctx.platformOrigin);
     const span = telemetry.tracer.startSpan(`egress ${method}`, {
       kind: SpanKind.CLIENT, attributes: { 'platform.app.id': ctx.appId, 'http.request.method': METHODS.has(method) ? method : '_OTHER', 'server.address': host },
     }, parent);

@@ -75,6 +75,8 @@ it('exports a click on a hosted block as one trace from the control plane throug
   expect(inserted.status, JSON.stringify(inserted.body)).toBe(201);
   const out = await click(ws.client, inserted.body.id, 'Call');
   expect(out).toMatchObject({ outcome: 'applied', block: { summary: 'Traced: 1' } });
+  // Sent now rather than at the batch processors' next tick; the receiver decides what arrived.
+  await Promise.all([stack.telemetry!.sdk.flush(), env.node.telemetry!.flush()]);
 
   const spans = await otlp.waitFor(() => otlp.spans(), (all) => {
     const egress = all.find((s) => s.name === 'egress GET');
