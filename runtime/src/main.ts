@@ -12,13 +12,12 @@ import { createLogStream, createTelemetry } from './telemetry/index.ts';
 
 const config = loadConfig(process.env);
 const options = { level: config.logLevel, base: { service: 'runtime' } };
-const out = config.logFormat === 'pretty'
-  ? PinoPretty({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true })
-  : pino.destination(1);
+const pretty = config.logFormat === 'pretty' ? PinoPretty({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }) : null;
 // With OTLP export on, the node's own lines go to the collector as well as to stdout.
 const telemetry = config.telemetry === null ? null : createTelemetry(config.telemetry, { serviceName: 'runtime', ...(config.fleet === null ? {} : { instanceId: config.fleet.nodeId }) });
-const logger = telemetry === null ? pino(options, out)
-  : pino(options, pino.multistream([{ level: 'trace', stream: out }, { level: 'trace', stream: createLogStream(telemetry) }]));
+const logger = telemetry !== null
+  ? pino(options, pino.multistream([{ level: 'trace', stream: pretty ?? pino.destination(1) }, { level: 'trace', stream: createLogStream(telemetry) }]))
+  : pretty !== null ? pino(options, pretty) : pino(options);
 const node = createRuntimeNode({ config, logger, telemetry });
 const { url, metricsUrl } = await node.start();
 logger.info({ url, metricsUrl, workers: config.workers }, 'runtime node listening');

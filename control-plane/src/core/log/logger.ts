@@ -31,7 +31,8 @@ export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Con
   // Readable lines at a developer's terminal (LOG_FORMAT, core/config): written in this thread, so a
   // crash loses no line; JSON everywhere else.
   const pretty = logFormatOf({ logFormat: config.logFormat ?? 'json', dev: config.dev ?? false }) === 'pretty';
-  const out = destination ?? (pretty ? PinoPretty(PRETTY_OPTIONS) : pino.destination(1));
+  if (tee === undefined) return destination !== undefined ? pino(options, destination) : pretty ? pino(options, PinoPretty(PRETTY_OPTIONS)) : pino(options);
   // `tee` (the OTLP log export, core/telemetry) gets every line the logger's level lets through.
-  return tee === undefined ? pino(options, out) : pino(options, pino.multistream([{ level: 'trace', stream: out }, { level: 'trace', stream: tee }]));
+  const out = destination ?? (pretty ? PinoPretty(PRETTY_OPTIONS) : pino.destination(1));
+  return pino(options, pino.multistream([{ level: 'trace', stream: out }, { level: 'trace', stream: tee }]));
 }
