@@ -3,6 +3,7 @@
  * loopback OTLP receiver that decodes with the official protobuf definitions. A member's click on a
  * hosted app's block is one trace: the control plane's request, its delivery, the call to the
  * runtime node, the guest's run there, and the guest's outbound call, each the parent of the next.
+ * A lifecycle event's delivery is a trace of its own, down to the outbound call its handler makes.
  * The prom-client figures arrive as OTLP metrics, and both processes' log lines (the platform's own
  * and the app's) as log records carrying the trace's ids.
  */
@@ -105,15 +106,31 @@ it('exports a click on a hosted block as one trace from the control plane throug
   });
 });
 
+it('exports an event\'s delivery as a trace of its own: the delivery, the run it caused on the node and the guest\'s outbound call', async () => {
+  // The stack runs no delivery loop: the suite drives one (the block inserted above raised `block.created`).
+  await stack.controlPlane.deliveries.worker.drain();
+  await Promise.all([stack.telemetry!.sdk.flush(), env.node.telemetry!.flush()]);
+  const spans = await otlp.waitFor(() => otlp.spans(), (all) => all.some((s) => s.name === 'run lifecycle' && all.some((e) => e.name === 'egress GET' && e.parentSpanId === s.spanId)));
+  const run = spans.find((s) => s.name === 'run lifecycle')!;
+  expect(run).toMatchObject({ service: 'runtime', attributes: { 'platform.app.id': appId, 'platform.install.id': installId, 'platform.run.kind': 'lifecycle' } });
+  const call = parentOf(spans, run)!;
+  const delivery = parentOf(spans, call)!;
+  expect(delivery).toMatchObject({
+    service: 'control-plane', name: 'deliver block.created', parentSpanId: '',
+    attributes: { 'platform.delivery.class': 'lifecycle', 'platform.outcome': 'ok', 'platform.app.id': appId },
+  });
+  // Its own trace: not the click's, nor the insert's request that recorded the event.
+  expect(spans.filter((s) => s.traceId === delivery.traceId && s.service === 'control-plane').map((s) => s.name).sort()).toEqual(['POST runtime', 'deliver block.created']);
+});
+
 it('exports the prom-client figures of both processes as OTLP metrics, the same numbers /metrics serves', async () => {
-  const metrics = await otlp.waitFor(() => otlp.metrics(), (all) =>
-    all.some((m) => m.service === 'runtime' && m.name === 'runtime_egress_requests_total' && m.points.some((p) => p.attributes.app === appId))
-    && all.some((m) => m.service === 'control-plane' && m.name === 'http_request_duration_seconds'));
-  const egress = metrics.filter((m) => m.service === 'runtime' && m.name === 'runtime_egress_requests_total').at(-1)!;
-  expect(egress.kind).toBe('sum');
-  const exported = egress.points.find((p) => p.attributes.app === appId)!.value;
+  // No more outbound calls happen now: the registry's count is final, and an export must carry it.
   const served = (await env.node.metrics.egressRequests.get()).values.find((v) => v.labels.app === appId)!.value;
-  expect(exported).toBe(served);
+  expect(served).toBe(2);
+  const egressOf = (m: ReturnType<OtlpReceiver['metrics']>[number]) => m.points.find((p) => p.attributes.app === appId)?.value;
+  const metrics = await otlp.waitFor(() => otlp.metrics(), (all) =>
+    all.some((m) => m.service === 'runtime' && m.name === 'runtime_egress_requests_total' && m.kind === 'sum' && egressOf(m) === served)
+    && all.some((m) => m.service === 'control-plane' && m.name === 'http_request_duration_seconds'));
   const http = metrics.filter((m) => m.service === 'control-plane' && m.name === 'http_request_duration_seconds').at(-1)!;
   expect(http.kind).toBe('histogram');
   const clicks = http.points.find((p) => p.attributes.route === '/client/v1/blocks/:blockId/click')!.value as { count: number; bucketCounts: number[] };
