@@ -31,7 +31,7 @@ const TARGET_SHARE = 0.05;
 /** BatchSpanProcessor's default scheduled delay, plus a second. */
 const EXPORT_WAIT_MS = 6_000;
 const RATIO = process.env.BENCH_TELEMETRY_RATIO;
-const SAMPLING = RATIO === undefined ? {} : { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: RATIO };
+const SAMPLING: Record<string, string> = RATIO === undefined ? {} : { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: RATIO };
 const SAMPLED = RATIO === undefined ? 'all sampled' : `${Number(RATIO) * 100} % sampled`;
 
 /** A collector that reads and drops what it is sent, counting the exports by signal. */
