@@ -64,8 +64,9 @@ export default tseslint.config(
     files: ['control-plane/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        // `@platform/runtime/metrics-server` is the operator port both kinds of process serve.
-        { group: ['@platform/runtime/*', '**/runtime/src/**', '!@platform/runtime/fleet', '!@platform/runtime/metrics-server'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types), @platform/runtime/fleet (the registry record) and @platform/runtime/metrics-server (the operator port).' },
+        // `@platform/runtime/metrics-server` is the operator port both kinds of process serve;
+        // `@platform/runtime/telemetry` (and `-config`, its OTEL_* settings) the OTLP export both do.
+        { group: ['@platform/runtime/*', '**/runtime/src/**', '!@platform/runtime/fleet', '!@platform/runtime/metrics-server', '!@platform/runtime/telemetry', '!@platform/runtime/telemetry-config'], message: 'The control plane talks to runtime nodes over HTTP; import only @platform/runtime (its public client types), @platform/runtime/fleet (the registry record), @platform/runtime/metrics-server (the operator port) and @platform/runtime/telemetry(-config) (the OTLP export).' },
         { group: ['@platform/sdk/*', '**/sandbox-lib/**', '!@platform/sdk/node', '!@platform/sdk/render'], message: 'Import sandbox-lib through its package entries only (`@platform/sdk`, `@platform/sdk/node`, `@platform/sdk/render`).' },
         noCli,
       ] }],

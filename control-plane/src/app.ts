@@ -46,6 +46,7 @@ import { registerAssetPublicRoutes } from './apps/assets/public-routes.ts';
 import { CONSOLE_BASE, createConsole } from './console/routes.ts';
 import { createRolloutEvaluator, type RolloutEvaluator } from './apps/rollouts/evaluator.ts';
 import { createAbortNotifier } from './apps/rollouts/notify.ts';
+import type { ControlPlaneTelemetry } from './core/telemetry/telemetry.ts';
 
 // A version failing every request is aborted at the first evaluation after its 20th failure, so
 // within this interval of it (docs/decisions/rollouts.md, "The bound").
@@ -69,6 +70,8 @@ export interface ControlPlaneDeps {
   logDrains?: Pick<LogDrainsDeps, 'settings'>;
   /** Where `npm start` writes the demo's API keys; the console's sign-in page names it. */
   credentialsFile?: string;
+  /** OpenTelemetry export (core/telemetry); null or absent: off, and nothing of it is wired in. */
+  telemetry?: ControlPlaneTelemetry | null;
 }
 
 export interface ControlPlane {
@@ -105,8 +108,10 @@ export interface ControlPlane {
  */
 export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const { config, db, kv, clock, logger } = deps;
-  const runtimeFetch = createRuntimeFetch();
+  const telemetry = deps.telemetry ?? null;
+  const runtimeFetch = telemetry?.tracingFetch(createRuntimeFetch()) ?? createRuntimeFetch();
   const metrics = createHttpMetrics({ clock, ...(deps.registry === undefined ? {} : { registry: deps.registry }) });
+  telemetry?.sdk.bridge(metrics.registry);
   // Services record events in their transactions, then wake the delivery loops (created below).
   const events = createEventProducer({ wake: () => deliveries.wake() });
   const invalidation = createInvalidation({ kv, logger });
@@ -131,6 +136,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
     errors: apps.errors,
     unitOfWork: apps.unitOfWork,
     usage: apps.usageRecorder,
+    ...(telemetry === null ? {} : { traceDeliveries: telemetry.traceDeliveries }),
     ...(deps.deliveries === undefined ? {} : { options: deps.deliveries }),
   });
   const logDrains = createLogDrainsArea({
@@ -153,6 +159,7 @@ export function createControlPlane(deps: ControlPlaneDeps): ControlPlane {
   const v0Api = createV0Api({ resolver: apps.resolver });
   registerV0Routes(v0Api, { db, apps, deliveries, messaging, blocks, logDrains: logDrains.service });
   const app = new Hono<AppEnv>();
+  if (telemetry !== null) app.use('*', telemetry.middleware);
   app.use('*', requestContext({ logger, clock, accessLevel: logFormatOf(config) === 'pretty' ? 'debug' : 'info' }));
   app.use('*', metrics.middleware);
   app.use('*', uriLimit);

@@ -11,6 +11,7 @@ import { openDb } from './core/db/open-db.ts';
 import type { Kv } from './core/kv/kv.ts';
 import { openKv } from './core/kv/open-kv.ts';
 import { createLogger, type Logger } from './core/log/logger.ts';
+import { openTelemetry } from './core/telemetry/telemetry.ts';
 
 export interface Booted {
   config: Config;
@@ -38,7 +39,9 @@ export function configOrExit(defaults: Record<string, string> = {}): Config {
 
 /** `credentialsFile`: where this process writes the demo's API keys (`npm start`), for the console's sign-in page. */
 export async function boot(config: Config, options: { credentialsFile?: string } = {}): Promise<Booted> {
-  const logger = createLogger(config);
+  // OTLP export (off without OTEL_EXPORTER_OTLP_ENDPOINT): made first, so the logger writes to it too.
+  const telemetry = openTelemetry(config);
+  const logger = createLogger(config, undefined, undefined, telemetry?.logStream);
   const clock = systemClock;
   const db = await openDb(config, logger);
   let kv: Kv;
@@ -48,13 +51,14 @@ export async function boot(config: Config, options: { credentialsFile?: string }
     await db.close();
     throw err;
   }
-  const controlPlane = createControlPlane({ config, logger, db, kv, clock, ...(options.credentialsFile === undefined ? {} : { credentialsFile: options.credentialsFile }) });
+  const controlPlane = createControlPlane({ config, logger, db, kv, clock, telemetry, ...(options.credentialsFile === undefined ? {} : { credentialsFile: options.credentialsFile }) });
   return {
     config, logger, db, kv, controlPlane,
     async close() {
       await controlPlane.stop();
       await kv.close();
       await db.close();
+      await telemetry?.shutdown();
     },
   };
 }

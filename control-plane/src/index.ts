@@ -7,6 +7,7 @@ export { createControlPlane, type ControlPlane, type ControlPlaneDeps } from './
 export { CONFIG_VARIABLES, ConfigError, loadConfig, logFormatOf, runtimeChildEnv, type Config, type ConfigVariable } from './core/config/config.ts';
 export { createManualClock, systemClock, type Clock, type ManualClock } from './core/clock/clock.ts';
 export { createLogger, type Logger } from './core/log/logger.ts';
+export { openTelemetry, type ControlPlaneTelemetry } from './core/telemetry/telemetry.ts';
 export type { Db, QueryResult } from './core/db/db.ts';
 export { createPgDb } from './core/db/pg-db.ts';
 export { createPgliteDb } from './core/db/pglite-db.ts';

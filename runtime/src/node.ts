@@ -32,6 +32,7 @@ import type { IsolatedVmBuild, SandboxKind } from './config/ivm-build.ts';
 import { openRegistration } from './fleet/open.ts';
 import { openMetering } from './usage/open.ts';
 import type { Registration } from './fleet/registration.ts';
+import { createRunSpans, createTelemetry, emitAppLines, traceEgress, traceRuns, type Telemetry } from './telemetry/index.ts';
 
 export interface RuntimeNodeDeps {
   config: RuntimeConfig;
@@ -45,6 +46,8 @@ export interface RuntimeNodeDeps {
   fetch?: typeof fetch;
   /** `development`: `platform dev`'s sandbox, which may run on the stock isolated-vm (default: `production`). */
   sandbox?: SandboxKind;
+  /** OpenTelemetry export (main.ts makes it to export the node's own log lines too); default: from config.telemetry, off when that is null. */
+  telemetry?: Telemetry | null;
 }
 
 export interface RuntimeNode {
@@ -60,6 +63,8 @@ export interface RuntimeNode {
   stop(): Promise<void>;
   readonly metrics: Metrics;
   readonly appLog: AppLog;
+  /** The OTLP export, or null when it is off. */
+  readonly telemetry: Telemetry | null;
   /** The supervisor, once started (load and worker pids, for operators and tests). */
   readonly supervisor: Supervisor | null;
   /** The isolated-vm its workers run: `stock` only in the development sandbox without the patched build. */
@@ -116,6 +121,24 @@ function enableHandoff(deps: { config: RuntimeConfig; sup: Supervisor; runs: Run
   });
 }
 
+/** Where the supervisor's app log lines go: the node's memory, the shipper, and the OTLP export when on. */
+function appLogSink(appLog: AppLog, shipper: LogShipper | null, telemetry: Telemetry | null, spanOf: Parameters<typeof emitAppLines>[2]): (lines: AppLogInput[]) => void {
+  return (lines) => {
+    if (telemetry !== null) emitAppLines(telemetry, lines, spanOf);
+    // Profiles are shipped, not kept in the node's memory.
+    appLog.append(lines.some((l) => l.profile !== undefined) ? lines.map(({ profile: _profile, ...line }) => line) : lines);
+    shipper?.append(lines);
+  };
+}
+
+/** The node's OTLP export: the one given, else one from config.telemetry (owned: the node shuts it down), else null. */
+function nodeTelemetry(given: Telemetry | null | undefined, config: RuntimeConfig, metrics: Metrics): { telemetry: Telemetry | null; ownTelemetry: boolean } {
+  // Export off: null, and none of the wrappers in createRuntimeNode is put in (the hot path is as it was).
+  const telemetry = given ?? (config.telemetry === null ? null : createTelemetry(config.telemetry, { serviceName: 'runtime', ...(config.fleet === null ? {} : { instanceId: config.fleet.nodeId }) }));
+  telemetry?.bridge(metrics.registry);
+  return { telemetry, ownTelemetry: given === undefined && telemetry !== null };
+}
+
 export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   // A runtime node refuses to start without the patched isolated-vm; the development sandbox of
   // `platform dev` runs on the stock binary then (approximate CPU budgets, config/ivm-build.ts).
@@ -124,21 +147,20 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   const { logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createMetrics();
+  const { telemetry, ownTelemetry } = nodeTelemetry(deps.telemetry, config, metrics);
+  const runSpans = createRunSpans();
   const appLog = createAppLog({ linesPerApp: config.appLogLines });
   const shipper = logShipper(config, { now, logger, metrics, fetch: deps.fetch });
   const metering = openMetering(config, { now, logger, metrics, fetch: deps.fetch });
-  const logSink = (lines: AppLogInput[]): void => {
-    // Profiles are shipped, not kept in the node's memory.
-    appLog.append(lines.some((l) => l.profile !== undefined) ? lines.map(({ profile: _profile, ...line }) => line) : lines);
-    shipper?.append(lines);
-  };
+  const logSink = appLogSink(appLog, shipper, telemetry, (id) => runSpans.get(id));
   const storeDeps = { dataDir: config.dataDir, memoryBytes: config.bundleMemoryBytes, controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, fetch: deps.fetch };
   const bundles = createBundleStore(storeDeps);
   const sourceMaps = createSourceMapStore(storeDeps);
   const directory = deps.directory ?? (config.controlPlaneUrl === null
     ? createMemoryAppDirectory()
     : createHttpAppDirectory({ controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, ttlMs: config.directoryTtlMs, now, fetch: deps.fetch }));
-  const egress = createEgress({ metrics, timeoutMs: config.egress.timeoutMs, maxResponseBytes: config.egress.maxResponseBytes, testLoopbackHosts: config.egress.testLoopbackHosts, now, lookup: deps.lookup });
+  const plainEgress = createEgress({ metrics, timeoutMs: config.egress.timeoutMs, maxResponseBytes: config.egress.maxResponseBytes, testLoopbackHosts: config.egress.testLoopbackHosts, now, lookup: deps.lookup });
+  const egress = telemetry === null ? plainEgress : traceEgress(plainEgress, telemetry);
   if (config.egress.testLoopbackHosts.length > 0) logger.warn({ hosts: config.egress.testLoopbackHosts }, 'TEST ONLY: these egress host names resolve to loopback and may use http');
 
   let supervisor: Supervisor | null = null;
@@ -152,6 +174,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   return {
     metrics,
     appLog,
+    telemetry,
     get supervisor() { return supervisor; },
     isolatedVm,
     flushUsage: async () => { await metering?.shipper.flush(); },
@@ -164,7 +187,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
       await sup.start();
       for (const s of [shipper, metering?.shipper]) s?.start();
       let publicUrl = config.publicUrl;
-      const runs = createRunService({ config, supervisor: sup, bundles, sourceMaps, now, logger });
+      const runs = createRunService({ config, supervisor: telemetry === null ? sup : traceRuns(sup, telemetry, runSpans), bundles, sourceMaps, now, logger });
       const appOrigin = (slug: string): string => (config.hostedAppDomain === null ? publicUrl : `https://${slug}.${config.hostedAppDomain}`);
       const checkSecret = createSecretCheck(config.secret);
       const ingress = createIngress({ directory, runs, hostedAppDomain: config.hostedAppDomain, maxBodyBytes: config.ingressMaxBodyBytes, appOrigin, logger });
@@ -222,6 +245,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
       // After the workers: the last requests' lines and counts are held by now.
       await Promise.all([shipper?.stop(), metering?.shipper.stop()]);
       await egress.close();
+      if (ownTelemetry) await telemetry?.shutdown();
     },
   };
 }

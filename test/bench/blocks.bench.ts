@@ -30,7 +30,8 @@ import { request } from 'undici';
 import { createRuntimeClient } from '@platform/runtime';
 import { deliveryHeadersSync } from '@platform/sdk/node';
 import {
-  agent, boardActionEnvelope, call, childPids, cpuMs, load, machineCpuMs, must, percentile, startPlatform, startSelfHostedBoard, type BenchPlatform,
+  agent, boardActionEnvelope, call, childPids, cpuMs, install, load, machineCpuMs, must, percentile, startPlatform, startSelfHostedBoard, workspace,
+  type BenchPlatform, type InstalledApp, type Workspace,
 } from '../fixtures/blocks/bench-support.ts';
 
 interface BenchRow {
@@ -52,37 +53,6 @@ const BLOCKS = 64;
 const THROUGHPUT_MS = 5_000;
 const SERIAL = 400;
 const WARMUP = 400;
-
-interface Workspace {
-  key: string;
-  workspaceId: string;
-  memberId: string;
-  circleId: string;
-}
-
-interface InstalledApp {
-  appId: string;
-  slug: string;
-  installId: string;
-  token: string;
-  signingSecret: string;
-}
-
-async function workspace(p: BenchPlatform): Promise<Workspace> {
-  const ws = await must('POST', `${p.url}/client/v1/workspaces`, { name: 'Bench', owner: { name: 'Bea Bench' } }, `Bearer ${p.operatorToken}`, 201);
-  const key = `Bearer ${ws.apiKey}`;
-  const circle = await must('POST', `${p.url}/client/v1/circles`, { name: 'General', visibility: 'public', chat: true }, key, 201);
-  return { key, workspaceId: ws.workspace.id, memberId: ws.owner.id, circleId: circle.circle.id };
-}
-
-async function install(p: BenchPlatform, ws: Workspace, created: any): Promise<InstalledApp> {
-  const client = `${p.url}/client/v1`;
-  const consent = await must('GET', `${client}/apps/${created.app.id}/consent`, undefined, ws.key, 200);
-  const installed = await must('POST', `${client}/apps/${created.app.id}/installs`, { version: consent.consent.version }, ws.key, 201);
-  const basic = `Basic ${Buffer.from(`${created.clientId}:${created.clientSecret}`).toString('base64')}`;
-  const token = (await must('POST', `${p.url}/v0/apps/installs/${installed.install.id}/access-tokens`, {}, basic, 201)).token as string;
-  return { appId: created.app.id, slug: created.app.slug, installId: installed.install.id, token, signingSecret: created.signingSecret };
-}
 
 /** Whose CPU a click costs: the servers, Postgres, and this process (the load generator); a role counts its processes' children unless `alone`. */
 type Roles = Record<string, { pids: () => Promise<number[]>; alone?: boolean }>;

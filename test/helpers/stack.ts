@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import {
-  createControlPlane, createLogger, createManualClock, createMemoryKv, createPgliteDb, createRedisKv, loadConfig, migrate,
-  type Config, type ControlPlane, type ControlPlaneDeps, type Db, type Kv, type ManualClock,
+  createControlPlane, createLogger, createManualClock, createMemoryKv, createPgliteDb, createRedisKv, loadConfig, migrate, openTelemetry,
+  type Config, type ControlPlane, type ControlPlaneDeps, type ControlPlaneTelemetry, type Db, type Kv, type ManualClock,
 } from '@platform/control-plane';
 import { absentReason, dropRedisPrefix, freshPgSchema, postgresUrl, redisUrl, runId } from './services.ts';
 
@@ -79,6 +79,8 @@ export interface Stack {
   config: Config;
   logger: ControlPlaneDeps['logger'];
   controlPlane: ControlPlane;
+  /** The OTLP export, when the env turned it on (benches flush it before reading their CPU figures). */
+  telemetry: ControlPlaneTelemetry | null;
   /** Calls under `/client/v1` with `authorization: Bearer <apiKey>` when a key is given. */
   client(apiKey?: string): ApiClient;
   /** Calls under `/v0` with `authorization: Bearer <credential>` (any key or token) when one is given. */
@@ -126,9 +128,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await removeDataDir();
     throw err;
   }
-  const logger = createLogger(config, options.logStream);
+  // As boot.ts does: with OTEL_EXPORTER_OTLP_ENDPOINT set (a suite's `env`), the export is on.
+  const telemetry = openTelemetry(config);
+  const logger = createLogger(config, options.logStream, undefined, telemetry?.logStream);
   const clock = createManualClock(Date.UTC(2026, 0, 1));
-  const cleanups: Array<() => Promise<void>> = [removeDataDir];
+  const cleanups: Array<() => Promise<void>> = [removeDataDir, async () => telemetry?.shutdown()];
 
   try {
     let db: Db;
@@ -158,7 +162,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }
 
     const controlPlane = createControlPlane({
-      config, logger, db, kv, clock,
+      config, logger, db, kv, clock, telemetry,
       ...(options.apps === undefined ? {} : { apps: options.apps }),
       ...(options.deliveries === undefined ? {} : { deliveries: options.deliveries }),
     });
@@ -167,7 +171,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const client = (apiKey?: string): ApiClient => apiClient(url, '/client/v1', apiKey);
     const stack: Stack = {
-      url, metricsUrl, db, kv, kvPrefix, clock, config, logger, controlPlane, client,
+      url, metricsUrl, db, kv, kvPrefix, clock, config, logger, controlPlane, client, telemetry,
       v0: (credential) => apiClient(url, '/v0', credential),
       fetch: (path, init) => fetch(url + path, init),
       async createWorkspace(input = {}) {

@@ -6,6 +6,7 @@
  * after committing events), `interactive` (blocks and references deliver through it), `relay` (its
  * WebSocket endpoint). Holds no logic of its own.
  */
+import type { ControlPlaneTelemetry } from '../core/telemetry/telemetry.ts';
 import type { Registry } from 'prom-client';
 import type { Caller } from '../core/auth/caller.ts';
 import type { Clock } from '../core/clock/clock.ts';
@@ -88,6 +89,8 @@ export interface DeliveriesArea {
 export interface DeliveriesAreaDeps {
   /** Usage counts (apps/usage): each delivery attempt by result, queue messages sent and delivered. */
   usage?: UsageRecorder;
+  /** Every delivery in a span (core/telemetry), when OpenTelemetry export is on. */
+  traceDeliveries?: ControlPlaneTelemetry['traceDeliveries'];
   /** Where a block action's queue sends wait for its result (the apps area's unit of work). */
   unitOfWork?: UnitOfWork;
   config: Config;
@@ -141,7 +144,8 @@ export function createDeliveriesArea(deps: DeliveriesAreaDeps): DeliveriesArea {
     db, baseUrl: config.publicUrl, environmentFor: deps.environmentFor,
     placement: deps.runtimeNodes.placement, client: deps.runtimeNodes.client,
   });
-  const router = createDeliveryRouter({ endpoint, relay, hosted });
+  const routed = createDeliveryRouter({ endpoint, relay, hosted });
+  const router = deps.traceDeliveries === undefined ? routed : deps.traceDeliveries(routed);
   const pipeline = createDeliveryPipeline({ clock, tokens: deps.tokens, secrets: deps.secrets, target: countedTarget(router, deps.usage) });
   // One cap on app labels for both kinds of delivery series.
   const appLabel = createAppLabel();

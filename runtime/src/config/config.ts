@@ -8,6 +8,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from '@platform/sdk';
+import { TELEMETRY_ENV_DOCS, TELEMETRY_ENV_SHAPE, telemetryConfigOf, type TelemetryConfig } from '../telemetry/config.ts';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -58,6 +59,7 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
   { name: 'RUNTIME_HANDOFF', default: 'off', description: '`ingress`: each hosted-ingress connection is handed once to a sandbox worker, which parses its requests and runs light apps itself (no supervisor hop per request); the internal API stays on the supervisor. Opt-in: when a worker dies, a request it had read but not entered is answered 503 instead of running again elsewhere (docs/decisions/runtime.md, Runtime v3).' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino log level of the node.' },
   { name: 'LOG_FORMAT', default: 'json', description: '`json` (one JSON object a line) or `pretty` (readable, coloured; what `npm start` passes at a terminal).' },
+  ...Object.entries(TELEMETRY_ENV_DOCS).map(([name, [def, description]]) => ({ name, default: def, description })),
 ];
 
 const EnvSchema = z.object({
@@ -105,6 +107,7 @@ const EnvSchema = z.object({
   RUNTIME_HANDOFF: z.enum(['off', 'ingress']).default('off'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  ...TELEMETRY_ENV_SHAPE,
 });
 
 /** Limits of one sandbox worker process; sent to each worker when it starts. */
@@ -160,6 +163,8 @@ export interface RuntimeConfig {
   drainMs: number;
   /** `ingress`: hosted-ingress connections are handed to the workers (RUNTIME_HANDOFF). */
   handoff: 'off' | 'ingress';
+  /** OpenTelemetry export (OTEL_*), or null: off. */
+  telemetry: TelemetryConfig | null;
 }
 
 export interface FleetConfig {
@@ -232,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>): RuntimeConf
     internalUrl: stripSlash(e.RUNTIME_INTERNAL_URL ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${e.RUNTIME_PORT}`),
     drainMs: e.RUNTIME_DRAIN_MS,
     handoff: e.RUNTIME_HANDOFF,
+    telemetry: telemetryConfigOf(e),
   };
 }
 

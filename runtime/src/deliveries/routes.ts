@@ -23,7 +23,8 @@ export function createDeliveryRoute(deps: { checkSecret: (header: string | undef
       deps.checkSecret(req.headers.authorization);
       const parsed = parseJson(await readIncoming(req, MAX_REQUEST_BYTES));
       const input = checkDelivery(parsed) ?? DeliveryRequestSchema.parse(parsed);
-      const { requestId, result } = await deps.deliveries.deliver(input);
+      // `traceparent` is read only past the secret check: the control plane's, never a stranger's.
+      const { requestId, result } = await deps.deliveries.deliver(input, typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined);
       writeAnswer(res, requestId, result, { internal: true, allowCookies: false });
     } catch (err) {
       writeError(res, err, deps.logger, DELIVERIES_PATH);

@@ -18,7 +18,7 @@ const JSON_TYPE = 'application/json';
 
 export function createDeliveryService(deps: { runs: RunService; appOrigin: (slug: string) => string }) {
   return {
-    async deliver(input: DeliveryRequest): Promise<{ requestId: string; result: RunResult }> {
+    async deliver(input: DeliveryRequest, traceparent?: string): Promise<{ requestId: string; result: RunResult }> {
       let headers = '';
       for (const name in input.headers) headers += headers === '' ? `${name}\n${input.headers[name]}` : `\n${name}\n${input.headers[name]}`;
       if (input.headers['content-type'] === undefined) headers += `${headers === '' ? '' : '\n'}content-type\n${JSON_TYPE}`;
@@ -40,6 +40,7 @@ export function createDeliveryService(deps: { runs: RunService; appOrigin: (slug
         installId: input.headers[DELIVERY_HEADERS.install] ?? null,
         label: deliveryLabel(input.kind, input.body),
         maxResponseBytes: RESPONSE_MAX_BYTES,
+        traceparent: traceparent ?? null,
       }, requestId);
       return { requestId, result };
     },

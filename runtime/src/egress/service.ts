@@ -7,6 +7,7 @@
  * authorization of its own, bodies capped and decompressed with the cap,
  * timeouts bounded by the request's deadline, and metrics per app and host.
  */
+import type { SpanContext } from '@opentelemetry/api';
 import { LIMITS } from '@platform/sdk';
 import { Agent, request } from 'undici';
 import type { GuestFetchInit, GuestFetchResult } from '../shared/bridge.ts';
@@ -25,6 +26,8 @@ export interface EgressContext {
   deadlineAt: number;
   /** Outbound requests sent so far by this request. */
   sent: number;
+  /** The run's span when traces are exported (telemetry/tracing.ts sets it; egress spans are its children). */
+  trace?: SpanContext | null;
 }
 
 export interface EgressDeps {

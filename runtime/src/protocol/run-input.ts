@@ -47,6 +47,8 @@ export interface RunInput {
    * directory record): what is derived from them is then derived once, not per request.
    */
   source?: object;
+  /** The control plane's W3C `traceparent` of a delivery (internal API only, after its secret was checked). */
+  traceparent?: string | null;
   /** The HTTP request this came from, on a connection handed to a worker (its journal marks the entry). */
   client?: IncomingMessage;
 }

@@ -104,7 +104,7 @@ export function createRunService(deps: { config: RuntimeConfig; supervisor: Supe
       },
       body: input.request.body,
       egress: { appId: input.app.id, egressHosts, platformOrigin, installToken: input.installToken, deadlineAt: deps.now() + deadlineMs, sent: 0 },
-      meta: { appId: input.app.id, version: input.app.version, deliveryId: input.deliveryId, installId: input.installId, kind: input.kind, label: input.label },
+      meta: { appId: input.app.id, version: input.app.version, deliveryId: input.deliveryId, installId: input.installId, kind: input.kind, label: input.label, traceparent: input.traceparent ?? null },
     });
   };
 

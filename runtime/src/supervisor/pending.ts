@@ -21,6 +21,8 @@ export interface PendingMeta {
   kind: string;
   /** What the `request` log line names: `GET /path`, the delivery type or the MCP method. */
   label: string;
+  /** The caller's trace context (telemetry/tracing.ts reads it when export is on). */
+  traceparent?: string | null;
 }
 
 export interface Pending {

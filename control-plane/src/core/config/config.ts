@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { TELEMETRY_ENV_DOCS, TELEMETRY_ENV_SHAPE, telemetryConfigOf, type TelemetryConfig } from '@platform/runtime/telemetry-config';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -67,6 +68,7 @@ const envShape = {
   ASSET_S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in /').default('assets/'),
   IMAGE_COPY_REUSE_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 366).default(60),
   IMAGE_COPY_TEST_LOOPBACK_HOSTS: z.string().transform(list).pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, 'a lowercase host name'))).default([]),
+  ...TELEMETRY_ENV_SHAPE,
 };
 
 /** One row of the configuration table (README). */
@@ -127,6 +129,7 @@ const docs = {
   IMAGE_COPY_REUSE_MINUTES: ['60', 'A tree\'s image URL copied this recently is not downloaded again (the same bytes from any URL are one asset regardless); 0: every tree downloads its images.'],
   IMAGE_COPY_TEST_LOOPBACK_HOSTS: ['(empty)', 'TEST ONLY: comma-separated host names whose image URLs resolve to 127.0.0.1, may reach loopback there and are fetched over http (a test image server). Refused with NODE_ENV=production.'],
   TOKEN_KEY_ROTATION_HOURS: ['720', 'Hours an ES256 token signing key signs before the next one takes over (old keys verify until their tokens expire).'],
+  ...TELEMETRY_ENV_DOCS,
 } as const satisfies Record<keyof typeof envShape, readonly [string, string]>;
 
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.entries(docs).map(([name, [def, description]]) => ({
@@ -182,6 +185,8 @@ export interface Config {
   settledDeliveryRetentionMs: number;
   appLogRetentionMs: number;
   errorGroupRetentionMs: number;
+  /** OpenTelemetry export (OTEL_*), or null: off. */
+  telemetry: TelemetryConfig | null;
   /** Where bundle bytes live: the database, or an S3-compatible store. */
   bundleStore: BundleStoreConfig;
   /** The unreferenced-bundle collector: grace since the last upload, and how often it runs (0: never). */
@@ -298,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     settledDeliveryRetentionMs: e.SETTLED_DELIVERY_RETENTION_HOURS * 3_600_000,
     appLogRetentionMs: e.APP_LOG_RETENTION_HOURS * 3_600_000,
     errorGroupRetentionMs: e.ERROR_GROUP_RETENTION_DAYS * 86_400_000,
+    telemetry: telemetryConfigOf(e),
     bundleStore,
     bundleGc: { graceMs: e.BUNDLE_GC_GRACE_MINUTES * 60_000, intervalMs: e.BUNDLE_GC_INTERVAL_MINUTES * 60_000 },
     imageCopy: { reuseMs: e.IMAGE_COPY_REUSE_MINUTES * 60_000, testLoopbackHosts: e.IMAGE_COPY_TEST_LOOPBACK_HOSTS },

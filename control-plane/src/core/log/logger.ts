@@ -41,16 +41,18 @@ export function bufferedStdout(): DestinationStream {
  * const log = createLogger(config);
  * log.info({ port }, 'listening');
  */
-export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat' | 'dev'>>, destination?: DestinationStream, name = 'control-plane'): Logger {
+export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat' | 'dev'>>, destination?: DestinationStream, name = 'control-plane', tee?: DestinationStream): Logger {
   const options = {
     level: config.logLevel,
     base: { service: name },
     // Credentials never reach the logs, even when a handler logs a whole header set by mistake.
     redact: { paths: ['*.authorization', '*.headers.authorization', 'apiKey', '*.apiKey', 'key', '*.key'], censor: '[redacted]' },
   };
-  if (destination !== undefined) return pino(options, destination);
   // Readable lines at a developer's terminal (LOG_FORMAT, core/config): written in this thread, so a
   // crash loses no line; JSON everywhere else.
   const pretty = logFormatOf({ logFormat: config.logFormat ?? 'json', dev: config.dev ?? false }) === 'pretty';
-  return pino(options, pretty ? PinoPretty(PRETTY_OPTIONS) : bufferedStdout());
+  if (tee === undefined) return pino(options, destination ?? (pretty ? PinoPretty(PRETTY_OPTIONS) : bufferedStdout()));
+  // `tee` (the OTLP log export, core/telemetry) gets every line the logger's level lets through.
+  const out = destination ?? (pretty ? PinoPretty(PRETTY_OPTIONS) : bufferedStdout());
+  return pino(options, pino.multistream([{ level: 'trace', stream: out }, { level: 'trace', stream: tee }]));
 }
