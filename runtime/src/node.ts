@@ -32,7 +32,11 @@ import type { IsolatedVmBuild, SandboxKind } from './config/ivm-build.ts';
 import { openRegistration } from './fleet/open.ts';
 import { openMetering } from './usage/open.ts';
 import type { Registration } from './fleet/registration.ts';
-import { createRunSpans, createTelemetry, emitAppLines, traceEgress, traceRuns, type Telemetry } from './telemetry/index.ts';
+// Not the telemetry index: its SDK and exporters are made by whoever starts the node (main.ts), so
+// `platform dev`'s bundle of the node (scripts/cli-runtime.mjs) carries only the API-level wrappers.
+import { emitAppLines } from './telemetry/log-records.ts';
+import type { Telemetry } from './telemetry/sdk.ts';
+import { createRunSpans, traceEgress, traceRuns } from './telemetry/tracing.ts';
 
 export interface RuntimeNodeDeps {
   config: RuntimeConfig;
@@ -46,7 +50,7 @@ export interface RuntimeNodeDeps {
   fetch?: typeof fetch;
   /** `development`: `platform dev`'s sandbox, which may run on the stock isolated-vm (default: `production`). */
   sandbox?: SandboxKind;
-  /** OpenTelemetry export (main.ts makes it to export the node's own log lines too); default: from config.telemetry, off when that is null. */
+  /** OpenTelemetry export, made and shut down by the node's starter (main.ts, from config.telemetry); default: off. */
   telemetry?: Telemetry | null;
 }
 
@@ -131,12 +135,13 @@ function appLogSink(appLog: AppLog, shipper: LogShipper | null, telemetry: Telem
   };
 }
 
-/** The node's OTLP export: the one given, else one from config.telemetry (owned: the node shuts it down), else null. */
-function nodeTelemetry(given: Telemetry | null | undefined, config: RuntimeConfig, metrics: Metrics): { telemetry: Telemetry | null; ownTelemetry: boolean } {
-  // Export off: null, and none of the wrappers in createRuntimeNode is put in (the hot path is as it was).
-  const telemetry = given ?? (config.telemetry === null ? null : createTelemetry(config.telemetry, { serviceName: 'runtime', ...(config.fleet === null ? {} : { instanceId: config.fleet.nodeId }) }));
-  telemetry?.bridge(metrics.registry);
-  return { telemetry, ownTelemetry: given === undefined && telemetry !== null };
+
+/** The guest's outbound calls: the policy's egress, each call in a span when export is on. */
+function nodeEgress(config: RuntimeConfig, deps: { metrics: Metrics; now: () => number; lookup: Lookup | undefined; telemetry: Telemetry | null; logger: Logger }) {
+  const { egress: e } = config;
+  const plain = createEgress({ metrics: deps.metrics, timeoutMs: e.timeoutMs, maxResponseBytes: e.maxResponseBytes, testLoopbackHosts: e.testLoopbackHosts, now: deps.now, lookup: deps.lookup });
+  if (e.testLoopbackHosts.length > 0) deps.logger.warn({ hosts: e.testLoopbackHosts }, 'TEST ONLY: these egress host names resolve to loopback and may use http');
+  return deps.telemetry === null ? plain : traceEgress(plain, deps.telemetry);
 }
 
 export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
@@ -147,7 +152,8 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   const { logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createMetrics();
-  const { telemetry, ownTelemetry } = nodeTelemetry(deps.telemetry, config, metrics);
+  const telemetry = deps.telemetry ?? null;
+  telemetry?.bridge(metrics.registry);
   const runSpans = createRunSpans();
   const appLog = createAppLog({ linesPerApp: config.appLogLines });
   const shipper = logShipper(config, { now, logger, metrics, fetch: deps.fetch });
@@ -159,9 +165,7 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
   const directory = deps.directory ?? (config.controlPlaneUrl === null
     ? createMemoryAppDirectory()
     : createHttpAppDirectory({ controlPlaneUrl: config.controlPlaneUrl, secret: config.secret, ttlMs: config.directoryTtlMs, now, fetch: deps.fetch }));
-  const plainEgress = createEgress({ metrics, timeoutMs: config.egress.timeoutMs, maxResponseBytes: config.egress.maxResponseBytes, testLoopbackHosts: config.egress.testLoopbackHosts, now, lookup: deps.lookup });
-  const egress = telemetry === null ? plainEgress : traceEgress(plainEgress, telemetry);
-  if (config.egress.testLoopbackHosts.length > 0) logger.warn({ hosts: config.egress.testLoopbackHosts }, 'TEST ONLY: these egress host names resolve to loopback and may use http');
+  const egress = nodeEgress(config, { metrics, now, lookup: deps.lookup, telemetry, logger });
 
   let supervisor: Supervisor | null = null;
   let server: Server | null = null;
@@ -245,7 +249,6 @@ export function createRuntimeNode(deps: RuntimeNodeDeps): RuntimeNode {
       // After the workers: the last requests' lines and counts are held by now.
       await Promise.all([shipper?.stop(), metering?.shipper.stop()]);
       await egress.close();
-      if (ownTelemetry) await telemetry?.shutdown();
     },
   };
 }

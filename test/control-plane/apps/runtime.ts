@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createRuntimeNode, loadConfig, type RuntimeNode } from '@platform/runtime';
+import { createTelemetry } from '@platform/runtime/telemetry';
 import { startStack, type Stack, type StackOptions } from '../../helpers/stack.ts';
 
 export interface StackWithRuntime {
@@ -36,7 +37,13 @@ export async function startStackWithRuntime(options: { runtimeEnv?: Record<strin
     RUNTIME_SECRET: secret, RUNTIME_PORT: '0', RUNTIME_METRICS_PORT: '0', RUNTIME_HOST: '127.0.0.1', RUNTIME_DATA_DIR: dataDir, RUNTIME_WORKERS: '1',
     CONTROL_PLANE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent', ...options.runtimeEnv,
   });
-  const node = createRuntimeNode({ config, logger: pino({ level: 'silent' }) });
+  // As main.ts does: the node's export (when OTEL_* is set) is made and shut down by its starter.
+  const telemetry = config.telemetry === null ? null : createTelemetry(config.telemetry, { serviceName: 'runtime' });
+  const node = createRuntimeNode({ config, logger: pino({ level: 'silent' }), telemetry });
+  const stopNode = async () => {
+    await node.stop();
+    await telemetry?.shutdown();
+  };
   let runtimeUrl: string;
   try {
     runtimeUrl = (await node.start()).url;
@@ -51,7 +58,7 @@ export async function startStackWithRuntime(options: { runtimeEnv?: Record<strin
       env: { PORT: String(port), RUNTIME_URL: runtimeUrl, RUNTIME_SECRET: secret, ...options.stack?.env },
     });
   } catch (err) {
-    await node.stop();
+    await stopNode();
     await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -61,7 +68,7 @@ export async function startStackWithRuntime(options: { runtimeEnv?: Record<strin
     node,
     async stop() {
       await stack.stop();
-      await node.stop();
+      await stopNode();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
