@@ -5,7 +5,7 @@
  * hop to the supervisor (the same request runner, budgets and journal as any request); any other
  * is passed to the supervisor, which places it as it places every request (admission, quarantine)
  * and answers here. A local request tells the supervisor of itself only to call out (`local`, once,
- * then its `egress` frames as any request's) and at its end (`local-ends`, one frame a turn: metrics, app log, the
+ * then its `egress` frames as any request's) and at its end (`local-ends`, batched on a 20 ms timer: metrics, app log, the
  * scheduler's average), both after or beside its work, never before its answer.
  *
  * The journal names a local request by −vid (it has no job seq), so a worker that dies in it
@@ -45,13 +45,26 @@ function toBuffer(body: Buffer | string | null | undefined, encoding: 'utf8' | '
   return typeof body === 'string' ? Buffer.from(body, encoding) : body;
 }
 
+/**
+ * How long a local request's end may wait for others before it is sent, and how many may wait: the
+ * supervisor's metrics, app log and heavy-app average lag by at most this. The scheduler's average
+ * needs nothing sooner: an app turns heavy over many requests, and admission lags by a batch.
+ */
+const END_BATCH_MS = 20;
+const END_BATCH_MAX = 256;
+
 export function createLocalRuns(deps: LocalRunDeps) {
   let n = 0;
   const passed = new Map<string, (r: RunResult) => void>();
   const channel = deps.run.send;
-  // One frame for the ends of a turn: each frame is a write and a wake-up of the supervisor.
+  // The ends go out in batches, on a short timer: each frame is a write here and a wake-up, a read
+  // and a parse in the supervisor, which a frame per request made the largest part of both
+  // processes' hand-off overhead (decisions/runtime.md, "Runtime v3 … worker CPU").
   let ends: LocalEnd[] = [];
+  let timer: NodeJS.Timeout | null = null;
   const flushEnds = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
     if (ends.length === 0) return;
     channel({ t: 'local-ends', ends });
     ends = [];
@@ -79,8 +92,9 @@ export function createLocalRuns(deps: LocalRunDeps) {
       resolve(r);
     };
     const end = (report: RunReport): void => {
-      if (ends.length === 0) setImmediate(flushEnds);
       ends.push({ id, vid: spec.vid, label: input.label, kind: input.kind, httpStatus: status, report });
+      if (ends.length >= END_BATCH_MAX) flushEnds();
+      else timer ??= setTimeout(flushEnds, END_BATCH_MS);
     };
     const send: Send = (msg: FromWorker, body, encoding) => {
       switch (msg.t) {
@@ -117,7 +131,7 @@ export function createLocalRuns(deps: LocalRunDeps) {
       const spec = ticket?.vid === null || ticket === undefined ? undefined : deps.versions.get(ticket.vid);
       return spec === undefined ? pass(input, requestId) : local(input, requestId, spec);
     },
-    /** Sends the ends not sent yet (before an entry: a guest that takes the worker down keeps them). */
+    /** Sends the ends not sent yet. */
     flushEnds,
     /** The supervisor's answer to a passed request. */
     passed(msg: Extract<ToWorker, { t: 'passed' }>, body: FrameBody): void {

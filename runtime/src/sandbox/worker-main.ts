@@ -34,10 +34,9 @@ interface Worker {
 }
 
 const now = (): number => Date.now();
-const journal = createJournal(JOURNAL_FD, () => {
-  handoff?.runs.flushEnds();
-  channel.flush();
-});
+// Local requests' ends are not flushed here (local-runs.ts batches them on a timer): what the
+// supervisor needs before a guest runs is only this channel's answers and the journal itself.
+const journal = createJournal(JOURNAL_FD, () => channel.flush());
 const versions = new Map<number, VersionSpec>();
 const running = new Map<string, RunningRequest>();
 let worker: Worker | null = null;
