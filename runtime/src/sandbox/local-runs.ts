@@ -32,6 +32,8 @@ export interface LocalRunDeps {
   running: Map<string, RunningRequest>;
   /** The request (`RunInput.client`) enters guest code: its connection's journal says so first. */
   entering: (client: NonNullable<RunInput['client']>) => void;
+  /** The request is passed to the supervisor (it may run there: never run again after a death here). */
+  passing: (client: NonNullable<RunInput['client']>) => void;
 }
 
 /** A body as the guest receives it: text when it is UTF-8, else one byte per character. */
@@ -72,6 +74,7 @@ export function createLocalRuns(deps: LocalRunDeps) {
 
   const pass = (input: RunInput, id: string): Promise<RunResult> => new Promise((resolve) => {
     passed.set(id, resolve);
+    if (input.client !== undefined) deps.passing(input.client);
     const { source: _source, client: _client, request, ...rest } = input;
     channel({ t: 'pass', id, input: { ...rest, request: { method: request.method, url: request.url, headers: request.headers } } }, request.body);
   });
