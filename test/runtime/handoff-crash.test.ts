@@ -175,6 +175,8 @@ describe('requests read and not entered when their worker dies', () => {
     expect(rb.answers[0]!.status).toBe(503);
     expect(['PlatformRuntimeCpuLimitError', 'PlatformRuntimeMemoryLimitError']).toContain((JSON.parse(rb.answers[0]!.body) as { _tag: string })._tag);
     expect(rb.answers[1]).toEqual({ status: 200, body: 'bee ok' });
+    // Counted as the default path counts the requests it runs again.
+    expect(/runtime_requests_retried_total (\d+)/.exec(await (await fetch(one.metricsUrl)).text())?.[1]).toBe('2');
     // Both connections still serve.
     const again = answers(a, 1);
     a.write(get('/apps/bee/'));

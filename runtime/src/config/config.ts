@@ -54,7 +54,7 @@ export const CONFIG_TABLE: ReadonlyArray<{ name: string; default: string; descri
   { name: 'RUNTIME_HEARTBEAT_MS', default: '1000', description: 'How often the node rewrites its registry record.' },
   { name: 'RUNTIME_NODE_TTL_MS', default: '5000', description: 'How long a record outlives its last heartbeat: a node killed without a word leaves the fleet after this.' },
   { name: 'RUNTIME_DRAIN_MS', default: '30000', description: 'On SIGTERM: how long in-flight requests may take to finish before the node stops anyway.' },
-  { name: 'RUNTIME_HANDOFF', default: 'off', description: '`ingress`: each hosted-ingress connection is handed once to a sandbox worker, which parses its requests and runs light apps itself (no supervisor hop per request); the internal API stays on the supervisor. Opt-in: when a worker dies, a request it had read but not entered is answered 503 instead of running again elsewhere (docs/decisions/runtime.md, Runtime v3).' },
+  { name: 'RUNTIME_HANDOFF', default: 'off', description: '`ingress`: each hosted-ingress connection is handed once to a sandbox worker, which parses its requests and runs light apps itself (no supervisor hop per request); the internal API stays on the supervisor. Opt-in: a later request on a handed connection for anything but hosted ingress is answered 421, and a worker keeps the directory answer for an app for RUNTIME_DIRECTORY_TTL_MS (docs/decisions/runtime.md, Runtime v3).' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino log level of the node.' },
   { name: 'LOG_FORMAT', default: 'json', description: '`json` (one JSON object a line) or `pretty` (readable, coloured; what `npm start` passes at a terminal).' },
 ];

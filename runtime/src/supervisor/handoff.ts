@@ -94,6 +94,8 @@ interface Rehome {
   states: Buffer | null;
   live: readonly WorkerRef[];
   culprit: { slot: number; error: RunError } | null;
+  /** Counts requests that run again (the default path's `runtime_requests_retried_total`). */
+  retried: { inc(n: number): void };
 }
 
 /**
@@ -121,9 +123,11 @@ function rehome(c: HandedConnections, r: Rehome, connsOf: (w: WorkerRef) => Hand
       if (entered === 0) socket.destroy();
       else socket.end(httpErrors(errors, true));
     } else if (entered === 0) {
+      if (held.length > 0) r.retried.inc(held.length);
       moveOn();
     } else {
       // The answers are out before another worker can write on the connection.
+      r.retried.inc(held.length);
       socket.write(httpErrors(errors, false), moveOn);
     }
   }
@@ -304,7 +308,7 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
       // be behind: none of its connections is taken for idle then.
       const states = w.killedFor === null ? w.handle.connStates() : null;
       const live = stopping ? [] : deps.workers().ready().filter((o) => o !== w);
-      if (c !== undefined) rehome(c, { states, live, culprit: culpritOf(w) }, connsOf);
+      if (c !== undefined) rehome(c, { states, live, culprit: culpritOf(w), retried: deps.metrics.retriedRequests }, connsOf);
     },
   };
 }
