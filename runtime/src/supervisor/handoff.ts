@@ -111,7 +111,7 @@ function rehome(c: HandedConnections, r: Rehome, connsOf: (w: WorkerRef) => Hand
   for (const [slot, socket] of c.sockets) {
     const state = r.states?.[slot];
     if (state === undefined) {
-      socket.end(httpErrors([CRASHED], true));
+      closeWith(socket, httpErrors([CRASHED], true));
       continue;
     }
     const held = [...(c.held.get(slot) ?? new Map<number, Buffer>())].sort((a, b) => a[0] - b[0]).map(([, bytes]) => bytes);
@@ -121,7 +121,7 @@ function rehome(c: HandedConnections, r: Rehome, connsOf: (w: WorkerRef) => Hand
     const moveOn = (): void => { if (!handTo(r.live, connsOf, socket, held.length === 0 ? EMPTY : Buffer.concat(held))) socket.destroy(); };
     if (close || (entered > 0 && held.length === 0)) {
       if (entered === 0) socket.destroy();
-      else socket.end(httpErrors(errors, true));
+      else closeWith(socket, httpErrors(errors, true));
     } else if (entered === 0) {
       if (held.length > 0) r.retried.inc(held.length);
       moveOn();
@@ -131,6 +131,14 @@ function rehome(c: HandedConnections, r: Rehome, connsOf: (w: WorkerRef) => Hand
       socket.write(httpErrors(errors, false), moveOn);
     }
   }
+}
+
+/**
+ * Writes the answers and closes this process's copy once they are out: it reads nothing, so it
+ * would never see the client's end, and a half-closed copy would hold the node's server open.
+ */
+function closeWith(socket: Socket, answers: string): void {
+  socket.end(answers, () => socket.destroy());
 }
 
 /** Raw HTTP/1.1 answers with the tagged errors, the last one closing the connection when `close`. */
