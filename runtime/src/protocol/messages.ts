@@ -163,5 +163,9 @@ export type FromWorker =
   | { t: 'local'; id: string; vid: number; deadlineAt: number }
   /** A handed connection closed (the supervisor counts each worker's connections). */
   | { t: 'conn-end'; slot: number }
-  /** Local requests that ended, batched per turn of the worker's event loop (and before each entry). */
+  /** Request `n` of a handed connection waits, not entered: its bytes (the frame's body), to run again elsewhere if this worker dies. */
+  | { t: 'held'; slot: number; n: number }
+  /** Request `n` of a handed connection entered, was passed or was answered: its held bytes are dropped. */
+  | { t: 'unheld'; slot: number; n: number }
+  /** Local requests that ended, batched (sandbox/local-runs.ts: one frame per 20 ms or 256 ends). */
   | { t: 'local-ends'; ends: LocalEnd[] };

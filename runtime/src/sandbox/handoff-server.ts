@@ -10,6 +10,7 @@
  * `421 Misdirected Request` with the connection closed, so the client sends it again on a new
  * connection, which the supervisor keeps. The internal API's connections never reach a worker.
  */
+import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
@@ -18,9 +19,9 @@ import { createIngress } from '../ingress/routes.ts';
 import { onClientError } from '../http/client-errors.ts';
 import type { FromWorker, HandoffSetup, IngressTicket, ToWorker } from '../protocol/messages.ts';
 import type { LocalRuns } from './local-runs.ts';
-import { CONN, type ConnState, type Journal } from '../protocol/journal.ts';
+import { CONN, type Journal } from '../protocol/journal.ts';
 
-type Send = (msg: FromWorker) => void;
+type Send = (msg: FromWorker, body?: Buffer) => void;
 
 /** The worker's directory: answers from the supervisor, kept `ttlMs`; one question per slug at a time. */
 export function createWorkerDirectory(send: Send, ttlMs: number, now: () => number, tickets: WeakMap<object, IngressTicket>) {
@@ -79,51 +80,142 @@ function misdirected(res: ServerResponse): void {
 }
 
 /**
- * What the journal says of each handed connection (protocol/journal.ts): ENTERED while one of its
- * requests entered guest code and is not answered, READ while one is read and not answered, else
- * IDLE; written only when that changes (on the hot path: at entry and at the answer's end).
+ * node:http's parser calls the functions at these indexes of itself: when it sees a message's first
+ * byte, and when it has parsed a chunk read from the socket (every request in it was emitted).
  */
-export function createConnJournal(journal: Pick<Journal, 'conn'>) {
-  interface Conn { slot: number; open: number; entered: number; state: ConnState }
+const { kOnMessageBegin: ON_MESSAGE_BEGIN, kOnExecute: ON_EXECUTE } = (createRequire(import.meta.url)('_http_common') as { HTTPParser: { kOnMessageBegin: number; kOnExecute: number } }).HTTPParser;
+
+/** A request's bytes as the client sent them (a request without a body: nothing after its head). */
+export function requestBytes(req: IncomingMessage): Buffer {
+  let head = `${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/${req.httpVersion}\r\n`;
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) head += `${raw[i]!}: ${raw[i + 1]!}\r\n`;
+  return Buffer.from(`${head}\r\n`, 'latin1');
+}
+
+const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
+interface Open { req: IncomingMessage; n: number; entered: boolean; held: boolean }
+interface Conn { slot: number; n: number; open: Open[]; reading: boolean; state: number; queue: Array<() => void> }
+
+/** The connection's journal byte (protocol/journal.ts, CONN): its entered requests, and whether it cannot move. */
+function stateOf(c: Conn): number {
+  let entered = 0;
+  let close = c.reading;
+  for (const o of c.open) {
+    if (o.entered) entered++;
+    // Held requests run again on another worker after the entered ones' answers: never before one.
+    else if (!o.held || c.open.some((later) => later.n > o.n && later.entered)) close = true;
+  }
+  return Math.min(entered, CONN.ENTERED_MAX) | (close ? CONN.CLOSE : 0);
+}
+
+/**
+ * What the journal says of each handed connection, and the bytes of its requests that wait: before
+ * any entry into guest code (`holdWaiting`, from the journal), every request read and not entered
+ * is *held*: its bytes go to the supervisor (the `held` frame, dropped at `unheld`), so that if the
+ * guest takes the worker down, the supervisor runs them again on another worker. A request is
+ * served only once the chunk it came in is parsed (`later`), so the requests pipelined behind it
+ * in that chunk are read, and held, before it enters. Nothing is sent for a request that enters
+ * while no other waits (the common case); the journal byte is written with the next entry.
+ */
+export function createConnJournal(journal: Pick<Journal, 'conn' | 'at'>, send: Send) {
   const conns = new WeakMap<Socket, Conn>();
-  const entered = new WeakSet<IncomingMessage>();
+  const opens = new WeakMap<IncomingMessage, Open>();
+  /** Read, not entered, not held. */
+  const waiting = new Set<Open>();
+  const run = (c: Conn): void => {
+    for (const serve of c.queue.splice(0)) serve();
+  };
   const update = (c: Conn): void => {
-    const state = c.entered > 0 ? CONN.ENTERED : c.open > 0 ? CONN.READ : CONN.IDLE;
+    const state = stateOf(c);
     if (state === c.state) return;
     c.state = state;
     journal.conn(c.slot, state);
   };
+  const unhold = (c: Conn, o: Open): void => {
+    if (!o.held) return;
+    o.held = false;
+    send({ t: 'unheld', slot: c.slot, n: o.n });
+  };
+  const enter = (req: IncomingMessage, guest: boolean): void => {
+    const o = opens.get(req);
+    const c = conns.get(req.socket as Socket);
+    if (o === undefined || c === undefined) return;
+    if (guest) journal.at(c.slot);
+    if (o.entered) return;
+    unhold(c, o);
+    waiting.delete(o);
+    o.entered = true;
+    update(c);
+  };
+  const hold = (o: Open): void => {
+    const c = conns.get(o.req.socket as Socket);
+    if (c === undefined || hasBody(o.req)) return;
+    o.held = true;
+    send({ t: 'held', slot: c.slot, n: o.n }, requestBytes(o.req));
+    update(c);
+  };
   return {
     take(socket: Socket, slot: number): void {
-      // A slot is reused only after its last connection's end: start it IDLE (it may say otherwise).
-      const c: Conn = { slot, open: 0, entered: 0, state: CONN.READ };
+      // A slot is reused only after its last connection's end: start it idle (it may say otherwise).
+      const c: Conn = { slot, n: 0, open: [], reading: false, state: CONN.CLOSE, queue: [] };
       conns.set(socket, c);
       update(c);
+    },
+    /** Once node:http took the connection: a message begun on it is a request in mid-read. */
+    watch(socket: Socket): void {
+      const c = conns.get(socket);
+      const parser = (socket as unknown as { parser?: Record<number, unknown> | null }).parser;
+      if (c === undefined || parser === null || parser === undefined) return;
+      parser[ON_MESSAGE_BEGIN] = (): void => {
+        c.reading = true;
+        update(c);
+      };
+      const parsed = parser[ON_EXECUTE];
+      if (typeof parsed !== 'function') return;
+      parser[ON_EXECUTE] = function (this: unknown, ...args: unknown[]): unknown {
+        const r: unknown = parsed.apply(this, args);
+        run(c);
+        return r;
+      };
+    },
+    /**
+     * Serves a request once its chunk is parsed (the parser's end of chunk; else the next turn: the
+     * first chunk, which the supervisor read, is parsed from JavaScript without that call).
+     */
+    later(req: IncomingMessage, serve: () => void): void {
+      const c = conns.get(req.socket as Socket);
+      if (c === undefined) return serve();
+      if (c.queue.push(serve) === 1) setImmediate(run, c);
+    },
+    /** Before an entry into guest code: every request read and not entered is held (its bytes at the supervisor). */
+    holdWaiting(): void {
+      if (waiting.size === 0) return;
+      for (const o of waiting) hold(o);
+      waiting.clear();
     },
     /** A request was read; returns what to call once it was answered. */
     read(req: IncomingMessage): () => void {
       const c = conns.get(req.socket as Socket);
       if (c === undefined) return () => {};
-      c.open++;
+      c.reading = false;
+      const o: Open = { req, n: ++c.n, entered: false, held: false };
+      c.open.push(o);
+      opens.set(req, o);
+      waiting.add(o);
+      update(c);
       return () => {
-        c.open--;
-        if (entered.has(req)) c.entered--;
+        unhold(c, o);
+        waiting.delete(o);
+        c.open.splice(c.open.indexOf(o), 1);
         update(c);
       };
     },
-    /** After the request's handler ran as far as it could at once: READ unless it entered. */
-    settled(req: IncomingMessage): void {
-      const c = conns.get(req.socket as Socket);
-      if (c !== undefined) update(c);
-    },
-    /** The request is about to enter guest code (first entry only counts). */
-    enter(req: IncomingMessage): void {
-      const c = conns.get(req.socket as Socket);
-      if (c === undefined || entered.has(req)) return;
-      entered.add(req);
-      c.entered++;
-      update(c);
-    },
+    /** The request is about to enter guest code (each entry: the journal names its connection). */
+    enter: (req: IncomingMessage): void => enter(req, true),
+    /** The request was passed to the supervisor: it may run there, so it is never run again. */
+    passed: (req: IncomingMessage): void => enter(req, false),
   };
 }
 
@@ -144,8 +236,7 @@ export function createHandoffServer(deps: { setup: HandoffSetup; runs: LocalRuns
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     res.once('close', journal.read(req));
-    serve(req, res);
-    journal.settled(req);
+    journal.later(req, () => serve(req, res));
   });
   onClientError(server, logger);
   return {
@@ -156,6 +247,7 @@ export function createHandoffServer(deps: { setup: HandoffSetup; runs: LocalRuns
       // The bytes the supervisor read to choose this worker come first, then the socket's own.
       if (head.length > 0) socket.unshift(Buffer.from(head, 'latin1'));
       server.emit('connection', socket);
+      journal.watch(socket);
     },
   };
 }

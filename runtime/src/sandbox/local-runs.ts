@@ -5,7 +5,7 @@
  * hop to the supervisor (the same request runner, budgets and journal as any request); any other
  * is passed to the supervisor, which places it as it places every request (admission, quarantine)
  * and answers here. A local request tells the supervisor of itself only to call out (`local`, once,
- * then its `egress` frames as any request's) and at its end (`local-ends`, one frame a turn: metrics, app log, the
+ * then its `egress` frames as any request's) and at its end (`local-ends`, batched on a 20 ms timer: metrics, app log, the
  * scheduler's average), both after or beside its work, never before its answer.
  *
  * The journal names a local request by −vid (it has no job seq), so a worker that dies in it
@@ -32,6 +32,8 @@ export interface LocalRunDeps {
   running: Map<string, RunningRequest>;
   /** The request (`RunInput.client`) enters guest code: its connection's journal says so first. */
   entering: (client: NonNullable<RunInput['client']>) => void;
+  /** The request is passed to the supervisor (it may run there: never run again after a death here). */
+  passing: (client: NonNullable<RunInput['client']>) => void;
 }
 
 /** A body as the guest receives it: text when it is UTF-8, else one byte per character. */
@@ -45,13 +47,26 @@ function toBuffer(body: Buffer | string | null | undefined, encoding: 'utf8' | '
   return typeof body === 'string' ? Buffer.from(body, encoding) : body;
 }
 
+/**
+ * How long a local request's end may wait for others before it is sent, and how many may wait: the
+ * supervisor's metrics, app log and heavy-app average lag by at most this. The scheduler's average
+ * needs nothing sooner: an app turns heavy over many requests, and admission lags by a batch.
+ */
+const END_BATCH_MS = 20;
+const END_BATCH_MAX = 256;
+
 export function createLocalRuns(deps: LocalRunDeps) {
   let n = 0;
   const passed = new Map<string, (r: RunResult) => void>();
   const channel = deps.run.send;
-  // One frame for the ends of a turn: each frame is a write and a wake-up of the supervisor.
+  // The ends go out in batches, on a short timer: each frame is a write here and a wake-up, a read
+  // and a parse in the supervisor, which a frame per request made the largest part of both
+  // processes' hand-off overhead (decisions/runtime.md, "Runtime v3 … worker CPU").
   let ends: LocalEnd[] = [];
+  let timer: NodeJS.Timeout | null = null;
   const flushEnds = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
     if (ends.length === 0) return;
     channel({ t: 'local-ends', ends });
     ends = [];
@@ -59,6 +74,7 @@ export function createLocalRuns(deps: LocalRunDeps) {
 
   const pass = (input: RunInput, id: string): Promise<RunResult> => new Promise((resolve) => {
     passed.set(id, resolve);
+    if (input.client !== undefined) deps.passing(input.client);
     const { source: _source, client: _client, request, ...rest } = input;
     channel({ t: 'pass', id, input: { ...rest, request: { method: request.method, url: request.url, headers: request.headers } } }, request.body);
   });
@@ -79,8 +95,9 @@ export function createLocalRuns(deps: LocalRunDeps) {
       resolve(r);
     };
     const end = (report: RunReport): void => {
-      if (ends.length === 0) setImmediate(flushEnds);
       ends.push({ id, vid: spec.vid, label: input.label, kind: input.kind, httpStatus: status, report });
+      if (ends.length >= END_BATCH_MAX) flushEnds();
+      else timer ??= setTimeout(flushEnds, END_BATCH_MS);
     };
     const send: Send = (msg: FromWorker, body, encoding) => {
       switch (msg.t) {
@@ -117,7 +134,7 @@ export function createLocalRuns(deps: LocalRunDeps) {
       const spec = ticket?.vid === null || ticket === undefined ? undefined : deps.versions.get(ticket.vid);
       return spec === undefined ? pass(input, requestId) : local(input, requestId, spec);
     },
-    /** Sends the ends not sent yet (before an entry: a guest that takes the worker down keeps them). */
+    /** Sends the ends not sent yet. */
     flushEnds,
     /** The supervisor's answer to a passed request. */
     passed(msg: Extract<ToWorker, { t: 'passed' }>, body: FrameBody): void {

@@ -10,7 +10,7 @@ import { Socket } from 'node:net';
 import type { WorkerLimits } from '../config/config.ts';
 import { createChannel, type FrameBody } from '../protocol/channel.ts';
 import type { FromWorker, HandoffSetup, IngressTicket, ToWorker, VersionSpec } from '../protocol/messages.ts';
-import { createConnJournal, createHandoffServer, createWorkerDirectory } from './handoff-server.ts';
+import { createConnJournal, createHandoffServer, createWorkerDirectory, type ConnJournal } from './handoff-server.ts';
 import { createLocalRuns, type LocalRuns } from './local-runs.ts';
 import { assertSafeToolchain } from './preflight.ts';
 import { createBackground, type Background } from './background.ts';
@@ -34,8 +34,10 @@ interface Worker {
 }
 
 const now = (): number => Date.now();
+// Before a guest runs: the bytes of handed requests read and not entered go to the supervisor, and
+// this channel's frames are written out. Local requests' ends are not (local-runs.ts batches them).
 const journal = createJournal(JOURNAL_FD, () => {
-  handoff?.runs.flushEnds();
+  handoff?.conns.holdWaiting();
   channel.flush();
 });
 const versions = new Map<number, VersionSpec>();
@@ -75,16 +77,16 @@ function init(guestSource: string, limits: WorkerLimits): void {
 }
 
 /** Hand-off (RUNTIME_HANDOFF): this worker serves hosted ingress on connections the supervisor hands it. */
-let handoff: { server: ReturnType<typeof createHandoffServer>; runs: LocalRuns; directory: ReturnType<typeof createWorkerDirectory> } | null = null;
+let handoff: { server: ReturnType<typeof createHandoffServer>; runs: LocalRuns; directory: ReturnType<typeof createWorkerDirectory>; conns: ConnJournal } | null = null;
 
 function startHandoff(setup: HandoffSetup): void {
   if (worker === null || handoff !== null) return;
   const w = worker;
   const tickets = new WeakMap<object, IngressTicket>();
   const directory = createWorkerDirectory(send, setup.directoryTtlMs, now, tickets);
-  const conns = createConnJournal(journal);
-  const runs = createLocalRuns({ setup, run: { pool: w.pool, background: w.background, blank: w.blank, journal, startupCpuMs: w.limits.startupCpuMs, send, now }, tickets, versions, running, entering: conns.enter });
-  const h = handoff = { server: createHandoffServer({ setup, runs, directory, send, journal: conns }), runs, directory };
+  const conns = createConnJournal(journal, send);
+  const runs = createLocalRuns({ setup, run: { pool: w.pool, background: w.background, blank: w.blank, journal, startupCpuMs: w.limits.startupCpuMs, send, now }, tickets, versions, running, entering: conns.enter, passing: conns.passed });
+  const h = handoff = { server: createHandoffServer({ setup, runs, directory, send, journal: conns }), runs, directory, conns };
   for (const [socket, head, slot] of early.splice(0)) h.server.take(socket, head, slot);
 }
 

@@ -47,13 +47,18 @@ export function judgeCrash(jobs: Iterable<Pending>, journal: JournalEntry, kille
       verdict.fail.push({ pending: p, error: CRASHED, outcome: 'crashed' });
       continue;
     }
-    if (reason === 'memory') {
-      verdict.fail.push({ pending: p, outcome: 'memory_limit', error: { tag: 'PlatformRuntimeMemoryLimitError', message: 'The app ran out of memory and its sandbox worker was replaced' } });
-    } else if (reason === 'unstoppable') {
-      verdict.fail.push({ pending: p, outcome: 'cpu_limit', error: { tag: 'PlatformRuntimeCpuLimitError', message: 'The app kept computing after its CPU budget ran out and its sandbox worker was replaced', fields: { limitMs: 'cpuBudgetMs' in p.job ? p.job.cpuBudgetMs : null } } });
-    } else {
-      verdict.fail.push({ pending: p, error: CRASHED, outcome: 'crashed' });
-    }
+    verdict.fail.push({ pending: p, ...culpritError(reason, 'cpuBudgetMs' in p.job ? p.job.cpuBudgetMs : null) });
   }
   return verdict;
 }
+
+/** What the request running when its worker died is answered: the error that names the cause. */
+export function culpritError(reason: CrashVerdict['reason'], limitMs: number | null): { error: RunError; outcome: CrashVerdict['fail'][number]['outcome'] } {
+  if (reason === 'memory') return { outcome: 'memory_limit', error: { tag: 'PlatformRuntimeMemoryLimitError', message: 'The app ran out of memory and its sandbox worker was replaced' } };
+  if (reason === 'unstoppable') {
+    return { outcome: 'cpu_limit', error: { tag: 'PlatformRuntimeCpuLimitError', message: 'The app kept computing after its CPU budget ran out and its sandbox worker was replaced', fields: { limitMs } } };
+  }
+  return { error: CRASHED, outcome: 'crashed' };
+}
+
+export { CRASHED };

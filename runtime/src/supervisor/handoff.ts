@@ -13,17 +13,19 @@
  * - reports: a local request's end (`local-ends`, batched per turn) goes to the metrics and the app log, and feeds the
  *   scheduler's average: an app that turns heavy is revoked on every worker.
  */
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { ResolvedApp } from '../protocol/run-input.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { FrameBody } from '../protocol/channel.ts';
-import type { FromWorker, HandoffSetup, LocalEnd, RunJob, VersionSpec } from '../protocol/messages.ts';
+import type { FromWorker, HandoffSetup, LocalEnd, RunError, RunJob, VersionSpec } from '../protocol/messages.ts';
 import type { RunInput } from '../protocol/run-input.ts';
 import { CONN, MAX_CONN_SLOTS } from '../protocol/journal.ts';
 import { sendVersion } from './dispatcher.ts';
 import { abortEgress } from './egress-relay.ts';
-import type { Pending, RunResult } from './pending.ts';
+import { CRASHED, culpritError } from './crash.ts';
+import { toPlatformError, type Pending, type RunResult } from './pending.ts';
 import type { Quarantine } from './quarantine.ts';
 import type { Reports } from './reports.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -43,7 +45,7 @@ interface LocalVersion {
   egress: { egressHosts: readonly string[]; platformOrigin: string | null };
 }
 
-type HandoffMessage = Extract<FromWorker, { t: 'app' | 'pass' | 'local' | 'local-ends' | 'conn-end' }>;
+type HandoffMessage = Extract<FromWorker, { t: 'app' | 'pass' | 'local' | 'local-ends' | 'conn-end' | 'held' | 'unheld' }>;
 
 /** Versions a local request may name; older ones are looked up again by the worker's next ticket. */
 const MAX_VERSIONS = 10_000;
@@ -61,6 +63,8 @@ function localPending(id: string, v: LocalVersion, deadlineAt: number): Pending 
 /** One worker's handed connections: this process's copy of each, by journal slot. */
 interface HandedConnections {
   sockets: Map<number, Socket>;
+  /** The bytes of requests read there and not entered, by slot, then request number (the `held` frames). */
+  held: Map<number, Map<number, Buffer>>;
   free: number[];
   next: number;
 }
@@ -85,22 +89,66 @@ function handTo(ready: readonly WorkerRef[], connsOf: (w: WorkerRef) => HandedCo
   return true;
 }
 
+/** What a dead worker's connections need: its journal's states, the live workers, the culprit's connection and answer. */
+interface Rehome {
+  states: Buffer | null;
+  live: readonly WorkerRef[];
+  culprit: { slot: number; error: RunError } | null;
+  /** Counts requests that run again (the default path's `runtime_requests_retried_total`). */
+  retried: { inc(n: number): void };
+}
+
 /**
- * A dead worker's connections: the idle ones to the live workers (closed when there is none: an
- * answer on an idle connection would be taken for the answer to the client's next request), the
- * others answered and closed.
+ * A dead worker's connections (protocol/journal.ts, CONN): each request that entered is answered
+ * with the tagged error (the culprit's names the cause, as on the default path); then the requests
+ * read and not entered run again on a live worker, their bytes first (the client keeps its
+ * connection and sees only answers); an idle connection moves on as it is. A connection with a
+ * request in mid-read is closed (after the answers of the entered ones), as is one that no live
+ * worker takes: an answer on it would be taken for the answer to the client's next request.
+ * Killed from outside (`states` null), the journal may be behind: every connection gets the error.
  */
-function rehome(c: HandedConnections, states: Buffer | null, live: readonly WorkerRef[], connsOf: (w: WorkerRef) => HandedConnections): void {
+function rehome(c: HandedConnections, r: Rehome, connsOf: (w: WorkerRef) => HandedConnections): void {
   for (const [slot, socket] of c.sockets) {
-    if ((states?.[slot] ?? CONN.ENTERED) !== CONN.IDLE) answerCrashed(socket);
-    else if (!handTo(live, connsOf, socket, EMPTY)) socket.destroy();
+    const state = r.states?.[slot];
+    if (state === undefined) {
+      closeWith(socket, httpErrors([CRASHED], true));
+      continue;
+    }
+    const held = [...(c.held.get(slot) ?? new Map<number, Buffer>())].sort((a, b) => a[0] - b[0]).map(([, bytes]) => bytes);
+    const entered = state & CONN.ENTERED_MAX;
+    const close = (state & CONN.CLOSE) !== 0;
+    const errors = Array.from({ length: entered }, (_, i) => (i === 0 && r.culprit?.slot === slot ? r.culprit.error : CRASHED));
+    const moveOn = (): void => { if (!handTo(r.live, connsOf, socket, held.length === 0 ? EMPTY : Buffer.concat(held))) socket.destroy(); };
+    if (close || (entered > 0 && held.length === 0)) {
+      if (entered === 0) socket.destroy();
+      else closeWith(socket, httpErrors(errors, true));
+    } else if (entered === 0) {
+      if (held.length > 0) r.retried.inc(held.length);
+      moveOn();
+    } else {
+      // The answers are out before another worker can write on the connection.
+      r.retried.inc(held.length);
+      socket.write(httpErrors(errors, false), moveOn);
+    }
   }
 }
 
-/** The answer on a connection whose worker died with a request read or running on it. */
-function answerCrashed(socket: Socket): void {
-  const body = JSON.stringify({ _tag: 'PlatformRuntimeCrashedError', message: 'The sandbox worker serving this connection ended unexpectedly', path: [] });
-  socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+/**
+ * Writes the answers and closes this process's copy once they are out: it reads nothing, so it
+ * would never see the client's end, and a half-closed copy would hold the node's server open.
+ */
+function closeWith(socket: Socket, answers: string): void {
+  socket.end(answers, () => socket.destroy());
+}
+
+/** Raw HTTP/1.1 answers with the tagged errors, the last one closing the connection when `close`. */
+function httpErrors(errors: readonly RunError[], close: boolean): string {
+  return errors.map((e, i) => {
+    const error = toPlatformError(e);
+    const body = JSON.stringify(error.toBody());
+    const closing = close && i === errors.length - 1 ? 'connection: close\r\n' : '';
+    return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${closing}\r\n${body}`;
+  }).join('');
 }
 
 /**
@@ -135,6 +183,22 @@ function answerPass(host: HandoffHost, logger: Logger, w: WorkerRef, msg: Extrac
   });
 }
 
+/** Keeps a waiting request's bytes (a `held` frame) until it enters, is answered, or its worker dies. */
+function hold(c: HandedConnections, msg: Extract<HandoffMessage, { t: 'held' }>, body: FrameBody): true {
+  if (body === null || !c.sockets.has(msg.slot)) return true;
+  let m = c.held.get(msg.slot);
+  if (m === undefined) c.held.set(msg.slot, m = new Map());
+  m.set(msg.n, body);
+  return true;
+}
+
+/** The connection of the request a dead worker was running (its journal's slot) and the error that names why. */
+function culpritOf(w: WorkerRef): Rehome['culprit'] {
+  const entry = w.handle.journal();
+  if (entry.slot < 0 || entry.current >= 0) return null;
+  return { slot: entry.slot, error: culpritError(w.killedFor ?? w.handle.cause ?? 'crash', null).error };
+}
+
 export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quarantine; scheduler: Scheduler; reports: Reports; metrics: Metrics; logger: Logger; now: () => number }) {
   let host: HandoffHost | null = null;
   const localCount = deps.metrics.handoffRequests.labels('local');
@@ -143,7 +207,7 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
   const conns = new WeakMap<WorkerRef, HandedConnections>();
   const connsOf = (w: WorkerRef): HandedConnections => {
     let c = conns.get(w);
-    if (c === undefined) conns.set(w, c = { sockets: new Map(), free: [], next: 0 });
+    if (c === undefined) conns.set(w, c = { sockets: new Map(), held: new Map(), free: [], next: 0 });
     return c;
   };
   const versions = new Map<number, LocalVersion>();
@@ -227,9 +291,14 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
         case 'conn-end': {
           const c = connsOf(w);
           c.sockets.get(msg.slot)?.destroy();
+          c.held.delete(msg.slot);
           if (c.sockets.delete(msg.slot)) c.free.push(msg.slot);
           return true;
         }
+        case 'held': return hold(connsOf(w), msg, body);
+        case 'unheld':
+          connsOf(w).held.get(msg.slot)?.delete(msg.n);
+          return true;
         default: return false;
       }
     },
@@ -246,7 +315,8 @@ export function createHandoff(deps: { workers: () => WorkerSet; quarantine: Quar
       // Killed from outside (memory, hung), it may have died between entries, where its journal can
       // be behind: none of its connections is taken for idle then.
       const states = w.killedFor === null ? w.handle.connStates() : null;
-      if (c !== undefined) rehome(c, states, stopping ? [] : deps.workers().ready().filter((o) => o !== w), connsOf);
+      const live = stopping ? [] : deps.workers().ready().filter((o) => o !== w);
+      if (c !== undefined) rehome(c, { states, live, culprit: culpritOf(w), retried: deps.metrics.retriedRequests }, connsOf);
     },
   };
 }

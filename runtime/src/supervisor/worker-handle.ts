@@ -126,7 +126,7 @@ export function spawnWorker(options: {
         return null;
       }
     },
-    journal: () => entry ?? { maxEntered: 0, current: 0 },
+    journal: () => entry ?? { maxEntered: 0, current: 0, slot: -1 },
     get cause() { return cause; },
   };
 }
