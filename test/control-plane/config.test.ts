@@ -96,6 +96,18 @@ describe('config', () => {
     expect(runtimeChildEnv(loadConfig({ DATA_DIR: dataDir }))).not.toHaveProperty('RUNTIME_HOSTED_APP_DOMAIN');
   });
 
+  it("names npm start's runtime node apart from its control plane in exported telemetry", () => {
+    const saved = process.env.OTEL_SERVICE_NAME;
+    try {
+      process.env.OTEL_SERVICE_NAME = 'acme';
+      expect(runtimeChildEnv(loadConfig({ DATA_DIR: dataDir })).OTEL_SERVICE_NAME).toBe('acme-runtime');
+      delete process.env.OTEL_SERVICE_NAME;
+      expect(runtimeChildEnv(loadConfig({ DATA_DIR: dataDir }))).not.toHaveProperty('OTEL_SERVICE_NAME');
+    } finally {
+      if (saved === undefined) delete process.env.OTEL_SERVICE_NAME; else process.env.OTEL_SERVICE_NAME = saved;
+    }
+  });
+
   it('documents every variable it reads, once', () => {
     const names = CONFIG_VARIABLES.map((v) => v.name);
     expect(new Set(names).size).toBe(names.length);

@@ -43,7 +43,7 @@ export const TELEMETRY_ENV_SHAPE = {
 export const TELEMETRY_ENV_DOCS = {
   OTEL_EXPORTER_OTLP_ENDPOINT: ['(unset: no export)', 'Base URL of an OTLP/HTTP collector (protobuf): traces go to `{endpoint}/v1/traces`, metrics to `/v1/metrics`, logs to `/v1/logs`. Unset: nothing is exported and no exporter is created.'],
   OTEL_EXPORTER_OTLP_HEADERS: ['(none)', 'Headers sent with every export, `key=value` pairs separated by commas (values percent-encoded), e.g. a collector\'s API key.'],
-  OTEL_SERVICE_NAME: ['(`control-plane` or `runtime`)', 'The `service.name` resource attribute of what this process exports.'],
+  OTEL_SERVICE_NAME: ['(`control-plane` or `runtime`)', 'The `service.name` resource attribute of what this process exports. Under `npm start` the runtime node exports as this name with `-runtime` after it.'],
   OTEL_TRACES_SAMPLER: ['parentbased_always_on', 'Which traces are kept: `always_on`, `always_off`, `traceidratio`, or the `parentbased_` forms (a runtime node follows the control plane\'s decision).'],
   OTEL_TRACES_SAMPLER_ARG: ['1', 'The ratio of the `traceidratio` samplers, 0 to 1.'],
   OTEL_METRIC_EXPORT_INTERVAL: ['60000', 'Milliseconds between metric exports (the same counters `/metrics` serves).'],

@@ -344,6 +344,9 @@ export function runtimeChildEnv(config: Config): Record<string, string> {
     // The same hosted-app domain in both processes: the control plane validates `<slug>.<domain>`
     // MCP URLs against it, the node routes those hosts to the app.
     ...(config.hostedAppDomain === null ? {} : { RUNTIME_HOSTED_APP_DOMAIN: config.hostedAppDomain }),
+    // One OTEL_SERVICE_NAME for the whole of npm start would name both processes alike in a trace
+    // backend; the node is the same service's runtime, so it gets the name with `-runtime` after it.
+    ...(env.OTEL_SERVICE_NAME === undefined || env.OTEL_SERVICE_NAME === '' ? {} : { OTEL_SERVICE_NAME: `${env.OTEL_SERVICE_NAME}-runtime` }),
   };
 }
 
