@@ -1,9 +1,9 @@
 // Tokens are minted with node:crypto (apps/tokens/jws.ts) and verified with jose: every signature must
 // be the raw r || s a JWS carries, whatever the lengths of r and s in the DER node:crypto answers.
-import { generateKeyPairSync } from 'node:crypto';
+import { createSecretKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { exportJWK, importJWK, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { derToRaw, signEs256 } from '../../../control-plane/src/apps/tokens/jws.ts';
+import { derToRaw, encodedHeader, signEs256, signHs256Encoded } from '../../../control-plane/src/apps/tokens/jws.ts';
 
 const der = (r: number[], s: number[]) => Uint8Array.from([0x30, 4 + r.length + s.length, 0x02, r.length, ...r, 0x02, s.length, ...s]);
 
@@ -35,6 +35,20 @@ describe('signEs256', () => {
         expect(payload).toEqual({ sub: `ins_${i}`, n: 'é' });
         expect(protectedHeader.kid).toBe('k1');
       }
+    }
+  });
+});
+
+describe('signHs256Encoded', () => {
+  it('makes JWTs jose verifies with the same secret and refuses with another', async () => {
+    const secret = randomBytes(32);
+    const header = encodedHeader({ alg: 'HS256', kid: 'k1', typ: 'JWT' });
+    for (let i = 0; i < 50; i++) {
+      const jwt = signHs256Encoded(header, { sub: `ins_${i}`, n: 'é' }, createSecretKey(secret));
+      const { payload, protectedHeader } = await jwtVerify(jwt, secret, { algorithms: ['HS256'] });
+      expect(payload).toEqual({ sub: `ins_${i}`, n: 'é' });
+      expect(protectedHeader).toEqual({ alg: 'HS256', kid: 'k1', typ: 'JWT' });
+      await expect(jwtVerify(jwt, randomBytes(32), { algorithms: ['HS256'] })).rejects.toThrow();
     }
   });
 });

@@ -6,6 +6,9 @@
 import { decodeProtectedHeader, SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { toPayload } from '../../../control-plane/src/apps/tokens/claims.ts';
+import { encodedHeader, signEs256Encoded, signHs256Encoded } from '../../../control-plane/src/apps/tokens/jws.ts';
+import { createKeyRing } from '../../../control-plane/src/apps/tokens/keyring.ts';
 import { basic, seedApp, seedInstall, setInstall, type SeededApp } from './fixtures.ts';
 
 const HOUR = 3_600_000;
@@ -185,6 +188,46 @@ describe('interaction tokens (platint_, 15 minutes)', () => {
     expect((await whoami(swapPrefix(token, 'platapp_'))).body._tag).toBe('PlatformAppTokenInvalidError');
     stack.clock.advance(15 * MINUTE);
     expect((await whoami(tampered)).body._tag).toBe('PlatformAppTokenInvalidError');
+  });
+
+  it('are HMAC-signed (HS256) under the current key id, which the JWKS lists', async () => {
+    const { token } = await mint({ blockId: 'blk_5', invocationId: null });
+    const header = decodeProtectedHeader(token.slice('platint_'.length));
+    expect(header.alg).toBe('HS256');
+    const { keys } = await stack.controlPlane.tokens.jwks();
+    expect(keys.map((k) => k.kid)).toContain(header.kid);
+    expect(keys.every((k) => !('d' in k) && !('k' in k))).toBe(true);
+  });
+
+  it('take the secret every replica derives, and only as interaction tokens', async () => {
+    // A second ring over the same rows (another replica) derives the same secret from the sealed key.
+    const replica = createKeyRing({ db: stack.db, clock: stack.clock, secrets: stack.controlPlane.secrets, rotationMs: 3_600_000 });
+    const { kid, key, hmac } = await replica.signingKey();
+    const iat = Math.floor(stack.clock.now() / 1000);
+    const registered = { iss: stack.config.publicUrl, iat, exp: iat + 600, jti: 'j1' };
+    const hs = encodedHeader({ alg: 'HS256', kid, typ: 'JWT' });
+    const interaction = toPayload('interaction', { installId, appId: app.id, workspaceId: ws.id, blockId: 'blk_6', invocationId: null });
+    const byReplica = signHs256Encoded(hs, { ...interaction, ...registered, aud: 'platform:interaction' }, hmac);
+    expect((await whoami(`platint_${byReplica}`)).body).toMatchObject({ kind: 'interaction', blockId: 'blk_6' });
+    // ES256 interaction tokens (minted before they were HMAC-signed) verify for their 15 minutes.
+    const es = signEs256Encoded(encodedHeader({ alg: 'ES256', kid, typ: 'JWT' }), { ...interaction, ...registered, aud: 'platform:interaction' }, key);
+    expect((await whoami(`platint_${es}`)).body).toMatchObject({ kind: 'interaction', blockId: 'blk_6' });
+    // The kinds that are ES256 never take an HMAC, not even one made with the right secret.
+    const install = toPayload('install', { installId, appId: app.id, workspaceId: ws.id });
+    const asInstall = signHs256Encoded(hs, { ...install, ...registered, aud: 'platform:install' }, hmac);
+    expect((await whoami(`platapp_${asInstall}`)).body._tag).toBe('PlatformAppTokenInvalidError');
+  });
+
+  it('are refused with another HMAC secret, the public key as the secret included', async () => {
+    const { token } = await mint({ blockId: 'blk_7', invocationId: null });
+    const { kid } = decodeProtectedHeader(token.slice('platint_'.length));
+    const jwk = (await stack.controlPlane.tokens.jwks()).keys.find((k) => k.kid === kid)!;
+    const claims = { sub: installId, app: app.id, ws: ws.id, blk: 'blk_7' };
+    for (const secret of [new TextEncoder().encode('x'.repeat(32)), new TextEncoder().encode(JSON.stringify(jwk)), Buffer.from(jwk.x, 'base64url')]) {
+      const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: kid!, typ: 'JWT' }).setIssuer(stack.config.publicUrl)
+        .setAudience('platform:interaction').setIssuedAt(Math.floor(stack.clock.now() / 1000)).setExpirationTime(Math.floor(stack.clock.now() / 1000) + 600).sign(secret);
+      expect((await whoami(`platint_${forged}`)).body._tag).toBe('PlatformAppTokenInvalidError');
+    }
   });
 
   it('answer 403 once the install is suspended', async () => {

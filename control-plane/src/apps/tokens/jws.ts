@@ -1,11 +1,11 @@
 /**
  * @module apps/tokens/jws
- * Compact JWS with ES256 through `node:crypto`, for minting (verification stays with jose). A JWS
+ * Compact JWS with ES256 or HS256 through `node:crypto`, for minting (verification stays with jose). A JWS
  * carries the ECDSA signature as the raw `r || s` (32 bytes each, RFC 7518 §3.4); `node:crypto`
  * can answer that form itself (`dsaEncoding: 'ieee-p1363'`), but reading that option costs as much
  * as the signature, so the DER form it answers by default is converted here.
  */
-import { sign, type KeyObject } from 'node:crypto';
+import { createHmac, sign, type KeyObject } from 'node:crypto';
 
 const part = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
@@ -71,4 +71,14 @@ export const encodedHeader = (header: Record<string, unknown>): string => part(h
 export function signEs256Encoded(header: string, payload: Record<string, unknown>, key: KeyObject): string {
   const input = `${header}.${part(payload)}`;
   return `${input}.${derToRaw(sign('sha256', Buffer.from(input, 'utf8'), key), 32).toString('base64url')}`;
+}
+
+/**
+ * `signEs256Encoded` with HMAC-SHA256 (`alg: HS256`) and a secret key.
+ * @example
+ * const jwt = signHs256Encoded(encodedHeader({ alg: 'HS256', kid, typ: 'JWT' }), { sub: 'ins_1', exp }, secret);
+ */
+export function signHs256Encoded(header: string, payload: Record<string, unknown>, key: KeyObject): string {
+  const input = `${header}.${part(payload)}`;
+  return `${input}.${createHmac('sha256', key).update(input, 'utf8').digest('base64url')}`;
 }

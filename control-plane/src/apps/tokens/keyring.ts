@@ -15,8 +15,13 @@
  * `signing-keys` of `core/invalidation`: every replica's JWKS lists it at once, whatever its clock
  * says), or when a token names a key it has not seen (at most once per `RELOAD_COOLDOWN_MS`, so
  * forged key ids cannot drive database load).
+ *
+ * Each key also yields an HMAC secret (`hmacKey`), derived from its private scalar with HKDF, for
+ * the tokens only this service verifies (interaction tokens, apps/tokens/kinds.ts): every replica
+ * can open the sealed private key, so the secret is shared, rotates with the key and is never
+ * stored or published; the JWKS lists only the public half, from which it cannot be computed.
  */
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Clock } from '../../core/clock/clock.ts';
 import type { Secrets } from '../../core/crypto/secrets.ts';
@@ -52,6 +57,7 @@ interface LoadedKey {
   sealedPrivate: string;
   publicKey?: Promise<CryptoKey>;
   privateKey?: KeyObject;
+  hmacKey?: KeyObject;
 }
 
 export interface KeyRing {
@@ -59,9 +65,11 @@ export interface KeyRing {
    * The key that signs now (rotating first when due), as a `node:crypto` key: tokens are signed
    * with `node:crypto` (apps/tokens/service.ts), verified with jose.
    */
-  signingKey(): Promise<{ kid: string; key: KeyObject }>;
+  signingKey(): Promise<{ kid: string; key: KeyObject; hmac: KeyObject }>;
   /** The public key for `kid` if it still verifies, else null. */
   verificationKey(kid: string): Promise<CryptoKey | null>;
+  /** The HMAC secret of `kid` (HS256, tokens only this service verifies) if the key still verifies, else null. */
+  hmacKey(kid: string): Promise<KeyObject | null>;
   /** Every key that signs, will sign or still verifies. */
   publicKeys(): Promise<PublicJwk[]>;
 }
@@ -78,6 +86,18 @@ export interface KeyRingDeps {
 }
 
 const sealContext = (kid: string) => `signing-key:${kid}`;
+/** HKDF's info for a key's HMAC secret: a new purpose of the same key takes another label. */
+const HMAC_INFO = 'platform token hs256';
+
+/** The private JWK of `key`, opened once; its `node:crypto` key and HMAC secret come from it. */
+function openKey(secrets: Secrets, key: LoadedKey): { privateKey: KeyObject; hmacKey: KeyObject } {
+  if (key.privateKey === undefined || key.hmacKey === undefined) {
+    const jwk = JSON.parse(secrets.open(key.sealedPrivate, sealContext(key.kid))) as JWK & { kty: string; d: string };
+    key.privateKey = createPrivateKey({ key: jwk, format: 'jwk' });
+    key.hmacKey = createSecretKey(Buffer.from(hkdfSync('sha256', Buffer.from(jwk.d, 'base64url'), key.kid, HMAC_INFO, 32)));
+  }
+  return { privateKey: key.privateKey, hmacKey: key.hmacKey };
+}
 
 /**
  * @example
@@ -119,6 +139,7 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
       // Imported keys survive reloads.
       ...(old?.publicKey === undefined ? {} : { publicKey: old.publicKey }),
       ...(old?.privateKey === undefined ? {} : { privateKey: old.privateKey }),
+      ...(old?.hmacKey === undefined ? {} : { hmacKey: old.hmacKey }),
     };
   };
 
@@ -185,23 +206,33 @@ export function createKeyRing(deps: KeyRingDeps): KeyRing {
     if (rotationDue(now())) await once(true);
   };
 
+  /** The key `kid` if it still verifies, reloading the rows first when it is unknown (at most once per cooldown). */
+  const liveKey = async (kid: string): Promise<LoadedKey | undefined> => {
+    let key = keys.find((k) => k.kid === kid);
+    if (key === undefined && now() - lastReload >= RELOAD_COOLDOWN_MS) {
+      await once(false);
+      key = keys.find((k) => k.kid === kid);
+    }
+    return key === undefined || !live(key, now()) ? undefined : key;
+  };
+
   return {
     async signingKey() {
       await fresh();
       const key = current(now());
       if (key === undefined) throw new Error('No active signing key after rotation');
-      key.privateKey ??= createPrivateKey({ key: JSON.parse(deps.secrets.open(key.sealedPrivate, sealContext(key.kid))) as JWK & { kty: string }, format: 'jwk' });
-      return { kid: key.kid, key: key.privateKey };
+      const opened = openKey(deps.secrets, key);
+      return { kid: key.kid, key: opened.privateKey, hmac: opened.hmacKey };
     },
     async verificationKey(kid) {
-      let key = keys.find((k) => k.kid === kid);
-      if (key === undefined && now() - lastReload >= RELOAD_COOLDOWN_MS) {
-        await once(false);
-        key = keys.find((k) => k.kid === kid);
-      }
-      if (key === undefined || !live(key, now())) return null;
+      const key = await liveKey(kid);
+      if (key === undefined) return null;
       key.publicKey ??= importJWK(key.publicJwk as unknown as JWK, ALG) as Promise<CryptoKey>;
       return key.publicKey;
+    },
+    async hmacKey(kid) {
+      const key = await liveKey(kid);
+      return key === undefined ? null : openKey(deps.secrets, key).hmacKey;
     },
     async publicKeys() {
       await fresh();

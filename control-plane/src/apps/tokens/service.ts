@@ -1,7 +1,9 @@
 /**
  * @module apps/tokens/service
- * Minting and verifying the service's tokens: `<prefix><JWT>`, ES256, signed by the key ring.
- * Verification checks, in order: the prefix names a kind, the header names a live key, the
+ * Minting and verifying the service's tokens: `<prefix><JWT>`, signed by the key ring: ES256, or
+ * HS256 with the key's HMAC secret for the kinds only this service verifies (interaction tokens,
+ * apps/tokens/kinds.ts). Verification checks, in order: the prefix names a kind, the header names
+ * an algorithm the kind accepts and a live key, the
  * signature, the issuer and the kind's audience, expiry (against the injected clock), then the
  * claims' shape. Only a token whose signature verified can be "expired"; everything else is
  * "invalid", so a forged token learns nothing.
@@ -10,13 +12,14 @@
  * every click and jose's WebCrypto path costs several times as much CPU. The result is an ordinary
  * JWT, verified with jose like any other.
  */
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
-import { randomBytes } from 'node:crypto';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type CryptoKey } from 'jose';
+import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.ts';
+import { pooledRandomBytes } from '../../core/ids/random-pool.ts';
 import { fromPayload, toPayload, type ClaimsOf, type VerifiedToken } from './claims.ts';
-import { encodedHeader, signEs256Encoded } from './jws.ts';
+import { encodedHeader, signEs256Encoded, signHs256Encoded } from './jws.ts';
 import { ALG, type KeyRing, type PublicJwk } from './keyring.ts';
-import { kindOfToken, MCP_CALL_TOKEN_TTL_MS, TOKEN_KINDS, type TokenKind } from './kinds.ts';
+import { kindOfToken, MCP_CALL_TOKEN_TTL_MS, TOKEN_KINDS, type SigningAlg, type TokenKind } from './kinds.ts';
 
 export interface MintedToken {
   token: string;
@@ -62,25 +65,27 @@ export interface TokenService {
  * const verified = await tokens.verify(token); // { kind: 'install', claims: {…}, expiresAt }
  */
 export function createTokensService(deps: { ring: KeyRing; clock: Clock; issuer: string }): TokenService {
-  // The header of the current key, encoded once per key (the ring rotates rarely).
-  let header = { kid: '', encoded: '' };
-  const headerOf = (kid: string) => {
-    if (header.kid !== kid) header = { kid, encoded: encodedHeader({ alg: ALG, kid, typ: 'JWT' }) };
-    return header.encoded;
+  // The headers of the current key, encoded once per key and algorithm (the ring rotates rarely).
+  const headers = { kid: '', ES256: '', HS256: '' };
+  const headerOf = (kid: string, alg: SigningAlg) => {
+    if (headers.kid !== kid) Object.assign(headers, { kid, ES256: encodedHeader({ alg: ALG, kid, typ: 'JWT' }), HS256: encodedHeader({ alg: 'HS256', kid, typ: 'JWT' }) });
+    return headers[alg];
   };
-  const sign = async (payload: Record<string, unknown>, audience: string, ttlMs: number): Promise<MintedToken> => {
-    const { kid, key } = await deps.ring.signingKey();
+  const sign = async (payload: Record<string, unknown>, audience: string, ttlMs: number, alg: SigningAlg): Promise<MintedToken> => {
+    const { kid, key, hmac } = await deps.ring.signingKey();
     const now = deps.clock.now();
     const iat = Math.floor(now / 1000);
     const exp = Math.floor((now + ttlMs) / 1000);
-    const token = signEs256Encoded(headerOf(kid), { ...payload, iss: deps.issuer, aud: audience, iat, exp, jti: randomBytes(12).toString('base64url') }, key);
+    const claims = { ...payload, iss: deps.issuer, aud: audience, iat, exp, jti: pooledRandomBytes(12).toString('base64url') };
+    const token = alg === 'HS256' ? signHs256Encoded(headerOf(kid, alg), claims, hmac) : signEs256Encoded(headerOf(kid, alg), claims, key);
     return { token, expiresAt: exp * 1000 };
   };
+  const keyFor = (alg: SigningAlg, kid: string): Promise<CryptoKey | KeyObject | null> => (alg === 'HS256' ? deps.ring.hmacKey(kid) : deps.ring.verificationKey(kid));
 
   return {
     async mint(kind, claims) {
       const info = TOKEN_KINDS[kind];
-      const minted = await sign(toPayload(kind, claims), info.audience, info.ttlMs);
+      const minted = await sign(toPayload(kind, claims), info.audience, info.ttlMs, info.alg);
       return { ...minted, token: info.prefix + minted.token };
     },
 
@@ -89,19 +94,23 @@ export function createTokensService(deps: { ring: KeyRing; clock: Clock; issuer:
       if (kind === null) throw new TokenRejected('invalid', null, 'unknown prefix');
       const jwt = token.slice(TOKEN_KINDS[kind].prefix.length);
       let kid: unknown;
+      let alg: SigningAlg;
       try {
         const header = decodeProtectedHeader(jwt);
-        if (header.alg !== ALG) throw new Error('alg');
+        // Only the algorithms the kind is signed with: an ES256 kind never takes an HMAC, so a
+        // public key can never be tried as a secret.
+        if (!(TOKEN_KINDS[kind].accepts as readonly unknown[]).includes(header.alg)) throw new Error('alg');
+        alg = header.alg as SigningAlg;
         kid = header.kid;
       } catch {
         throw new TokenRejected('invalid', kind, 'malformed');
       }
-      const key = typeof kid === 'string' ? await deps.ring.verificationKey(kid) : null;
+      const key = typeof kid === 'string' ? await keyFor(alg, kid) : null;
       if (key === null) throw new TokenRejected('invalid', kind, 'unknown key');
       let payload;
       try {
         ({ payload } = await jwtVerify(jwt, key, {
-          algorithms: [ALG],
+          algorithms: [alg],
           issuer: deps.issuer,
           audience: TOKEN_KINDS[kind].audience,
           currentDate: new Date(deps.clock.now()),
@@ -118,7 +127,7 @@ export function createTokensService(deps: { ring: KeyRing; clock: Clock; issuer:
 
     mintMcpCallToken(claims) {
       const payload = { sub: claims.installId, app: claims.appId, ws: claims.workspaceId, ...(claims.memberId === undefined ? {} : { mem: claims.memberId }) };
-      return sign(payload, claims.mcpUrl, MCP_CALL_TOKEN_TTL_MS);
+      return sign(payload, claims.mcpUrl, MCP_CALL_TOKEN_TTL_MS, ALG);
     },
 
     async jwks() {

@@ -5,7 +5,7 @@
  * `ID_PREFIX` is the one table of every kind's prefix in the control plane (a test keeps them
  * distinct); features name their ids with `newId(kind)` or `idMaker(kind)`, never a literal.
  */
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool.ts';
 
 export const ID_PREFIX = {
   // workspace
@@ -70,7 +70,7 @@ export function base32(bytes: Uint8Array): string {
  * newId('circle'); // 'cir_k5v2…' (26 random characters)
  */
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIX[kind]}_${base32(randomBytes(16))}`;
+  return `${ID_PREFIX[kind]}_${base32(pooledRandomBytes(16))}`;
 }
 
 /**
